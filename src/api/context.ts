@@ -1,0 +1,36 @@
+import type { TitleContext } from '../wiki/title.js';
+import type { WikiModel } from '../wiki/model.js';
+import type { Lang, WikiProfile } from '../wiki/profile.js';
+import type { ErrorFormatter } from './error-formatter.js';
+import type { ApiMessage } from './errors.js';
+import type { ApiRequest } from './request.js';
+import type { ApiResult } from './result.js';
+
+/** A database query a module "ran", reported in debuginfo. */
+export interface DebugQuery {
+  sql: string;
+  function: string;
+}
+
+export const CACHE_MODES = ['private', 'public', 'anon-public-user-private'] as const;
+export type CacheMode = (typeof CACHE_MODES)[number];
+
+/** Everything one API call's modules see. Built per request by `runApi`. */
+export interface ApiContext {
+  readonly request: ApiRequest;
+  readonly profile: WikiProfile;
+  readonly model: WikiModel;
+  /** The clock: milliseconds since the epoch that count as "now" (block expiry, `now`). */
+  readonly now: number;
+  /** The user language (`uselang`, default the content language for anonymous callers). */
+  readonly userLang: Lang;
+  readonly titles: TitleContext;
+  readonly result: ApiResult;
+  readonly formatter: ErrorFormatter;
+  /** Anonymous callers never have `apihighlimits`. */
+  readonly highLimits: boolean;
+  readonly queries: DebugQuery[];
+  addWarning(module: string, msg: ApiMessage): void;
+  /** Tightens the cache mode (ApiQuery takes the strictest of its modules). */
+  setCacheMode(mode: CacheMode): void;
+}

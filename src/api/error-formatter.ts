@@ -1,0 +1,110 @@
+import { message, messageHtml, stripMarkup } from '../i18n/message.js';
+import type { MessageParam as TextParam } from '../i18n/message.js';
+import type { Lang } from '../wiki/profile.js';
+import type { ApiMessage, ApiWarning, MessageParam } from './errors.js';
+import { type ApiResult, type Json, type JsonObject, isObject } from './result.js';
+
+export const ERROR_FORMATS = ['bc', 'plaintext', 'wikitext', 'html', 'raw', 'none'] as const;
+export type ErrorFormat = (typeof ERROR_FORMATS)[number];
+
+function toTextParam(p: MessageParam): TextParam {
+  if (typeof p === 'object' && 'plaintext' in p) return p.plaintext;
+  return p;
+}
+
+function rawParam(p: MessageParam): Json {
+  if (typeof p === 'object' && 'list' in p) return { list: [...p.list], type: 'comma' };
+  return p as Json;
+}
+
+/**
+ * ApiErrorFormatter and its BC variant: how warnings and errors are written into the result.
+ * BC (the default) is always English and keeps one error object and per-module warning text;
+ * the other formats keep lists in `errorlang`.
+ */
+export class ErrorFormatter {
+  constructor(
+    readonly format: ErrorFormat,
+    /** Language of texts: English for BC, else errorlang. */
+    readonly lang: Lang,
+    readonly version: string,
+  ) {}
+
+  static bc(version: string): ErrorFormatter {
+    return new ErrorFormatter('bc', 'en', version);
+  }
+
+  /** Plain text of a message, markup stripped (BC `info`, plaintext `text`). */
+  text(msg: Pick<ApiMessage, 'key' | 'params'>): string {
+    return stripMarkup(message(this.lang, msg.key, msg.params.map(toTextParam), this.version));
+  }
+
+  private formatted(msg: ApiMessage): JsonObject {
+    const value: JsonObject = { code: msg.code };
+    const params = msg.params.map(toTextParam);
+    switch (this.format) {
+      case 'bc':
+      case 'plaintext':
+        value['text'] = this.text(msg);
+        break;
+      case 'wikitext':
+        value['text'] = message(this.lang, msg.key, params, this.version);
+        break;
+      case 'html':
+        value['html'] = messageHtml(this.lang, msg.key, params, this.version);
+        break;
+      case 'raw':
+        value['key'] = msg.key;
+        value['params'] = msg.params.map(rawParam);
+        break;
+      case 'none':
+        break;
+    }
+    if (msg.data && Object.keys(msg.data).length > 0) value['data'] = msg.data as JsonObject;
+    return value;
+  }
+
+  addWarning(result: ApiResult, w: ApiWarning): void {
+    if (this.format === 'bc') return this.addBcWarning(result, w);
+    const value = { ...this.formatted(w), module: w.module };
+    const existing = result.get('warnings');
+    if (Array.isArray(existing)) {
+      if (!existing.some((e) => JSON.stringify(e) === JSON.stringify(value))) existing.push(value);
+    } else result.addOnTop('warnings', [value]);
+  }
+
+  private addBcWarning(result: ApiResult, w: ApiWarning): void {
+    const i = w.module.lastIndexOf('+');
+    const moduleName = i < 0 ? w.module : w.module.slice(i + 1);
+    const value = this.text(w);
+    let warnings = result.get('warnings');
+    if (!isObject(warnings)) warnings = {};
+    const old = warnings[moduleName];
+    const oldText = isObject(old) && typeof old['warnings'] === 'string' ? old['warnings'] : null;
+    if (oldText !== null) {
+      if (oldText.split('\n').includes(value)) return;
+      (old as JsonObject)['warnings'] = `${oldText}\n${value}`;
+      return;
+    }
+    // A module seen for the first time goes on top of the warnings object (ADD_ON_TOP).
+    const rest = { ...warnings };
+    delete rest[moduleName];
+    result.addOnTop('warnings', { [moduleName]: { warnings: value }, ...rest });
+  }
+
+  /** Writes the error (after the result was reset with warnings kept). */
+  addError(result: ApiResult, e: ApiMessage & { module: string }): void {
+    if (this.format === 'bc') {
+      const value: JsonObject = { code: e.code, info: this.text(e), ...((e.data ?? {}) as JsonObject) };
+      result.addOnTop('error', value);
+      return;
+    }
+    const value = { ...this.formatted(e), module: e.module };
+    result.addOnTop('errors', [value]);
+  }
+
+  /** The docref text: where to read about the API, in the formatter's language. */
+  docref(apiUrl: string): string {
+    return `${message(this.lang, 'api-usage-docref', [apiUrl], this.version)} ${message(this.lang, 'api-usage-mailinglist-ref', [], this.version)}`.trim();
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * A message parameter as the API keeps it. `plaintext` and `num` mirror MediaWiki's
+ * Message::plaintextParam()/numParam(): they show as such in `errorformat=raw`.
+ */
+export type MessageParam =
+  | string
+  | number
+  | { plaintext: string }
+  | { num: number }
+  | { list: readonly string[] };
+
+/** A message as the API carries it: a key, its parameters, an API code and optional data. */
+export interface ApiMessage {
+  /** The API code (`badvalue`, `unrecognizedvalues` …). */
+  code: string;
+  /** The i18n message key. */
+  key: string;
+  params: readonly MessageParam[];
+  /** Extra API data (`limit`, `lowlimit` …), merged into BC errors and shown as `data` otherwise. */
+  data?: Record<string, unknown>;
+}
+
+/** A warning as recorded by a module: the message plus the module path that raised it. */
+export interface ApiWarning extends ApiMessage {
+  /** Module path: `main`, `query`, `query+logevents`, `parse` … */
+  module: string;
+}
+
+/**
+ * An error that ends the request with MediaWiki's error shape (ApiUsageException).
+ * `status` is the HTTP status; MediaWiki answers 200 for nearly all of them.
+ */
+export class ApiUsageError extends Error {
+  readonly code: string;
+  readonly key: string;
+  readonly params: readonly MessageParam[];
+  readonly data: Record<string, unknown> | undefined;
+  readonly module: string;
+  readonly status: number;
+  /** Extra response headers (maxlag's Retry-After and X-Database-Lag). */
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(
+    msg: ApiMessage,
+    module = 'main',
+    options: { status?: number; headers?: Record<string, string> } = {},
+  ) {
+    super(`${msg.code}: ${msg.key}`);
+    this.name = 'ApiUsageError';
+    this.code = msg.code;
+    this.key = msg.key;
+    this.params = msg.params;
+    this.data = msg.data;
+    this.module = module;
+    this.status = options.status ?? 200;
+    this.headers = options.headers ?? {};
+  }
+
+  withModule(module: string): ApiUsageError {
+    return new ApiUsageError(this, module, { status: this.status, headers: { ...this.headers } });
+  }
+}
+
+/** Shorthand for an ApiMessage. */
+export function apiMessage(
+  code: string,
+  key: string,
+  params: readonly MessageParam[] = [],
+  data?: Record<string, unknown>,
+): ApiMessage {
+  return data === undefined ? { code, key, params } : { code, key, params, data };
+}
+
+/** Shorthand for throwing an ApiUsageError. */
+export function dieWith(
+  code: string,
+  key: string,
+  params: readonly MessageParam[] = [],
+  data?: Record<string, unknown>,
+): never {
+  throw new ApiUsageError(apiMessage(code, key, params, data));
+}

@@ -1,0 +1,215 @@
+import type { Lang, WikiProfile } from '../wiki/profile.js';
+import { apiUrl, atLeast } from '../wiki/profile.js';
+import type { WikiModel } from '../wiki/model.js';
+import type { ActionModule } from './action-module.js';
+import type { ApiContext, CacheMode, DebugQuery } from './context.js';
+import { ErrorFormatter, ERROR_FORMATS, type ErrorFormat } from './error-formatter.js';
+import { ApiUsageError, apiMessage, type ApiMessage } from './errors.js';
+import { readParams } from './param-reader.js';
+import { pv, type ParamSpec } from './param-spec.js';
+import type { ApiRequest } from './request.js';
+import { ApiResult, type JsonObject } from './result.js';
+import { ACTIONS, FORMATS } from './main-params.js';
+import { FORMAT_VERSIONS, printerParams, readPrinter, type Printer } from './printer.js';
+
+export interface ApiEnvironment {
+  profile: WikiProfile;
+  model: WikiModel;
+  /** "Now" in milliseconds. */
+  now: number;
+  actions: readonly ActionModule[];
+}
+
+/** What running one API call produced: the data to print and how to print it. */
+export interface ApiOutcome {
+  /** Result data in formatversion=2 shape, without debuginfo. */
+  data: JsonObject;
+  isError: boolean;
+  errorCodes: string[];
+  status: number;
+  headers: Record<string, string>;
+  cacheMode: CacheMode;
+  printer: Printer;
+  userLang: Lang;
+  queries: DebugQuery[];
+  /** Module that ran (`query`, `parse` …) or `main` when the call failed early. */
+  action: string;
+  maxage: number;
+  smaxage: number;
+  uselangGiven: boolean;
+}
+
+function resolveLang(code: string | undefined, fallback: Lang): Lang {
+  if (code === undefined || code === 'user' || code === 'content') return fallback;
+  const c = code.toLowerCase();
+  return c === 'ru' || c === 'en' ? c : c.startsWith('ru-') ? 'ru' : 'en';
+}
+
+/** ApiMain::execute for one request: never throws for anything a client can send. */
+export function runApi(request: ApiRequest, env: ApiEnvironment): ApiOutcome {
+  const { profile } = env;
+  // uselang and errorformat are read raw before anything can fail (ApiMain constructor).
+  const userLang = resolveLang(request.params.get('uselang'), profile.language);
+  const rawFormat = request.params.get('errorformat') ?? 'bc';
+  const errorFormat: ErrorFormat = (ERROR_FORMATS as readonly string[]).includes(rawFormat) && rawFormat !== 'bc' ? (rawFormat as ErrorFormat) : 'bc';
+  const errorLangCode = request.params.get('errorlang') ?? 'uselang';
+  const errorLang = errorFormat === 'bc' ? 'en' : errorLangCode === 'uselang' ? userLang : errorLangCode === 'content' ? profile.language : resolveLang(errorLangCode, profile.language);
+  const formatter = new ErrorFormatter(errorFormat, errorLang, profile.version);
+  const result = new ApiResult();
+  let cacheMode: CacheMode = 'private';
+  const queries: DebugQuery[] = [];
+  const ctx: ApiContext = {
+    request,
+    profile,
+    model: env.model,
+    now: env.now,
+    userLang,
+    titles: { lang: profile.language, metaNamespace: profile.siteName.replace(/ /g, '_'), version: profile.version },
+    result,
+    formatter,
+    highLimits: false,
+    queries,
+    addWarning: (module: string, msg: ApiMessage) => formatter.addWarning(result, { ...msg, module }),
+    setCacheMode: (mode) => {
+      // ApiMain::setCacheMode: public becomes anon-public-user-private unless uselang was given.
+      cacheMode = mode === 'public' && (request.params.get('uselang') ?? 'user') === 'user' ? 'anon-public-user-private' : mode;
+    },
+  };
+  const outcome: ApiOutcome = {
+    data: result.data,
+    isError: false,
+    errorCodes: [],
+    status: 200,
+    headers: {},
+    cacheMode,
+    printer: readPrinter(request),
+    userLang,
+    queries,
+    action: 'main',
+    maxage: 0,
+    smaxage: 0,
+    uselangGiven: request.params.has('uselang'),
+  };
+  try {
+    addRequestedFields(ctx);
+    const mainSpec: Record<string, ParamSpec> = mainParams(profile);
+    const v = readParams(ctx, { path: 'main', prefix: '', name: 'main' }, mainSpec);
+    outcome.maxage = pv.num(v['maxage']) ?? 0;
+    outcome.smaxage = pv.num(v['smaxage']) ?? 0;
+    outcome.printer = readPrinter(request, pv.str(v['format']) ?? 'jsonfm');
+    const actionName = pv.str(v['action']) ?? 'help';
+    outcome.action = actionName;
+    const action = env.actions.find((a) => a.name === actionName);
+    if (!action) {
+      throw new ApiUsageError(apiMessage('wikitape-notimplemented', 'wikitape-notimplemented', [`action=${actionName}`]));
+    }
+    checkMaxLag(v['maxlag'] ?? null);
+    checkAsserts(pv.str(v['assert']));
+    action.execute(ctx);
+    reportUnusedParams(ctx, outcome.printer);
+    checkPrinterParams(request, outcome.printer);
+  } catch (e) {
+    const err = e instanceof ApiUsageError ? e : internalError(e);
+    substituteWithError(ctx, err);
+    cacheMode = 'private';
+    outcome.isError = true;
+    outcome.errorCodes = [err.code];
+    outcome.status = err.status;
+    outcome.headers = { ...err.headers };
+    if (atLeast(profile, '1.43')) outcome.maxage = 0;
+  }
+  outcome.data = result.data;
+  outcome.cacheMode = cacheMode;
+  return outcome;
+}
+
+function mainParams(profile: WikiProfile): Record<string, ParamSpec> {
+  const spec: Record<string, ParamSpec> = {
+    action: { type: 'enum', values: ACTIONS, default: 'help' },
+    format: { type: 'enum', values: FORMATS, default: 'jsonfm' },
+    maxlag: { type: 'integer' },
+    smaxage: { type: 'integer', default: 0 },
+    maxage: { type: 'integer', default: 0 },
+    assert: { type: 'enum', values: ['anon', 'user', 'bot'] },
+    assertuser: { type: 'user', kinds: ['name'] },
+    requestid: { type: 'string' },
+    servedby: { type: 'boolean' },
+    curtimestamp: { type: 'boolean' },
+    responselanginfo: { type: 'boolean' },
+    origin: { type: 'string' },
+    uselang: { type: 'string', default: 'user' },
+    variant: { type: 'string' },
+    errorformat: { type: 'enum', values: ERROR_FORMATS, default: 'bc' },
+    errorlang: { type: 'string', default: 'uselang' },
+    errorsuselocal: { type: 'boolean' },
+  };
+  if (atLeast(profile, '1.44')) spec['crossorigin'] = { type: 'boolean' };
+  return spec;
+}
+
+/** requestid, curtimestamp, responselanginfo: appended before anything else is written. */
+function addRequestedFields(ctx: ApiContext): void {
+  const id = ctx.request.get('requestid');
+  if (id !== undefined) ctx.result.add('requestid', id);
+  if (ctx.request.check('curtimestamp')) ctx.result.add('curtimestamp', new Date(ctx.now).toISOString().replace(/\.\d{3}Z$/, 'Z'));
+  if (ctx.request.check('responselanginfo')) {
+    ctx.result.add('uselang', ctx.userLang);
+    ctx.result.add('errorlang', ctx.formatter.lang);
+  }
+}
+
+/** The replica lag is always 0 here: only a negative maxlag trips the check, as on a real wiki. */
+function checkMaxLag(maxlag: unknown): void {
+  if (typeof maxlag !== 'number' || maxlag >= 0) return;
+  throw new ApiUsageError(apiMessage('maxlag', 'apierror-maxlag', [0, 'localhost'], { host: 'localhost', lag: 0, type: 'db' }), 'main', {
+    headers: { 'Retry-After': String(Math.max(maxlag, 5)), 'X-Database-Lag': '0' },
+  });
+}
+
+/** The printer validates its parameters when it prints: a bad formatversion fails the call. */
+function checkPrinterParams(request: ApiRequest, printer: Printer): void {
+  const fv = request.params.get('formatversion');
+  if (printer.format === 'none' || fv === undefined || (FORMAT_VERSIONS as readonly string[]).includes(fv)) return;
+  throw new ApiUsageError(
+    apiMessage('badvalue', 'paramvalidator-badvalue-enumnotmulti', [{ plaintext: 'formatversion' }, { plaintext: fv }]),
+  );
+}
+
+/** Callers are anonymous: `assert=user` and `assert=bot` fail. */
+function checkAsserts(assert: string | null): void {
+  if (assert === 'user') throw new ApiUsageError(apiMessage('assertuserfailed', 'apierror-assertuserfailed'));
+  if (assert === 'bot') throw new ApiUsageError(apiMessage('assertbotfailed', 'apierror-assertbotfailed'));
+}
+
+function reportUnusedParams(ctx: ApiContext, printer: Printer): void {
+  const ignore = new Set(printerParams(printer));
+  const unused = ctx.request.unused().filter((n) => !ignore.has(n));
+  if (unused.length === 0) return;
+  ctx.addWarning('main', apiMessage('unrecognizedparams', 'apierror-unrecognizedparams', [{ list: unused.map(escapeWikiText) }, unused.length]));
+}
+
+function escapeWikiText(s: string): string {
+  return s.replace(/[&"'<=>[\]{|}]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Any non-API failure becomes MediaWiki's internal_api_error shape, never a crash. */
+function internalError(e: unknown): ApiUsageError {
+  const cls = e instanceof Error ? e.constructor.name : 'Error';
+  return new ApiUsageError(
+    apiMessage(`internal_api_error_${cls}`, 'apierror-exceptioncaughttype', ['wikitape', cls], { errorclass: cls }),
+  );
+}
+
+/** ApiMain::substituteResultWithError: reset, keep warnings, error on top, docref, requested fields. */
+function substituteWithError(ctx: ApiContext, err: ApiUsageError): void {
+  const warnings = ctx.result.get('warnings');
+  ctx.result.reset();
+  if (warnings !== undefined) ctx.result.add('warnings', warnings);
+  ctx.formatter.addError(ctx.result, err);
+  const docref = ctx.formatter.docref(apiUrl(ctx.profile));
+  if (!err.code.startsWith('internal_api_error_')) {
+    if (ctx.formatter.format === 'bc') (ctx.result.get('error') as JsonObject)['docref'] = docref;
+    else ctx.result.add('docref', docref);
+  }
+  addRequestedFields(ctx);
+}

@@ -1,0 +1,131 @@
+import type { ApiContext, CacheMode } from './context.js';
+import { ApiUsageError, apiMessage } from './errors.js';
+import { readParams } from './param-reader.js';
+import { pv, type ParamSpec } from './param-spec.js';
+import { buildPageSet, pagesJson } from './pageset.js';
+import type { QueryModule } from './query-module.js';
+import type { JsonObject } from './result.js';
+
+/** Names of real MediaWiki query submodules: known names are not "unrecognized" even when not built in. */
+const KNOWN = {
+  prop: ['categories', 'categoryinfo', 'contributors', 'deletedrevisions', 'duplicatefiles', 'extlinks', 'fileusage', 'imageinfo', 'images', 'info', 'iwlinks', 'langlinks', 'links', 'linkshere', 'pageprops', 'redirects', 'revisions', 'stashimageinfo', 'templates', 'transcludedin'],
+  list: ['allcategories', 'alldeletedrevisions', 'allfileusages', 'allimages', 'alllinks', 'allpages', 'allredirects', 'allrevisions', 'alltransclusions', 'allusers', 'backlinks', 'blocks', 'categorymembers', 'deletedrevs', 'embeddedin', 'exturlusage', 'filearchive', 'imageusage', 'iwbacklinks', 'langbacklinks', 'logevents', 'mystashedfiles', 'pagepropnames', 'pageswithprop', 'prefixsearch', 'protectedtitles', 'querypage', 'random', 'recentchanges', 'search', 'tags', 'usercontribs', 'users', 'watchlist', 'watchlistraw'],
+  meta: ['allmessages', 'authmanagerinfo', 'filerepoinfo', 'languageinfo', 'siteinfo', 'tokens', 'userinfo'],
+} as const;
+
+/** The modules wikitape implements, by group. */
+export interface QueryModules {
+  prop: readonly QueryModule[];
+  list: readonly QueryModule[];
+  meta: readonly QueryModule[];
+}
+
+const STRICTNESS: Record<CacheMode, number> = { public: 0, 'anon-public-user-private': 1, private: 2 };
+
+/** ApiQuery::execute with ApiContinuationManager: runs the requested modules and writes continuation. */
+export function runQuery(ctx: ApiContext, modules: QueryModules): void {
+  const spec: Record<string, ParamSpec> = {
+    prop: { type: 'enum', multi: true, values: KNOWN.prop },
+    list: { type: 'enum', multi: true, values: KNOWN.list },
+    meta: { type: 'enum', multi: true, values: KNOWN.meta },
+    indexpageids: { type: 'boolean' },
+    export: { type: 'boolean' },
+    exportnowrap: { type: 'boolean' },
+    exportschema: { type: 'string' },
+    iwurl: { type: 'boolean' },
+    continue: { type: 'string' },
+    rawcontinue: { type: 'boolean' },
+  };
+  const v = readParams(ctx, { path: 'query', prefix: '', name: 'query' }, spec);
+  const requested: QueryModule[] = [];
+  const propNames = new Set<string>();
+  for (const group of ['prop', 'list', 'meta'] as const) {
+    for (const name of pv.list(v[group])) {
+      const mod = modules[group].find((m) => m.name === name);
+      if (!mod) {
+        throw new ApiUsageError(apiMessage('wikitape-notimplemented', 'wikitape-notimplemented', [`${group}=${name}`]), 'query');
+      }
+      if (!requested.includes(mod)) requested.push(mod);
+      if (group === 'prop') propNames.add(name);
+    }
+  }
+
+  // ApiContinuationManager: `continue` is "<generator part>||<finished modules>".
+  const rawContinue = ctx.request.get('continue') ?? '';
+  let skip = new Set<string>();
+  let generatorDone = false;
+  if (rawContinue !== '') {
+    const parts = rawContinue.split('||');
+    if (parts.length !== 2) throw new ApiUsageError(apiMessage('badcontinue', 'apierror-badcontinue'));
+    generatorDone = parts[0] === '-';
+    skip = new Set(parts[1]!.split('|'));
+    if (generatorDone) for (const p of propNames) skip.add(p);
+  }
+
+  const pages = buildPageSet(ctx);
+  if (!generatorDone) writePageInfo(ctx, pages);
+  let cacheMode: CacheMode = 'public';
+  const continuation: JsonObject = {};
+  const unfinished = new Set<string>();
+  for (const mod of requested) {
+    const specs = typeof mod.params === 'function' ? mod.params(ctx.profile) : mod.params;
+    const info = { path: `query+${mod.name}`, prefix: mod.prefix, name: mod.name };
+    if (skip.has(mod.name)) {
+      // Skipped modules still read their parameters, so those are not "unrecognized".
+      for (const name of Object.keys(specs)) ctx.request.used.add(mod.prefix + name);
+      continue;
+    }
+    const values = readParams(ctx, info, specs);
+    const mode = typeof mod.cacheMode === 'function' ? mod.cacheMode(values) : mod.cacheMode;
+    if (STRICTNESS[mode] > STRICTNESS[cacheMode]) cacheMode = mode;
+    const outcome = mod.execute(ctx, values, pages);
+    if (outcome.continueValue !== undefined) {
+      continuation[`${mod.prefix}continue`] = outcome.continueValue;
+      unfinished.add(mod.name);
+    }
+  }
+  ctx.setCacheMode(cacheMode);
+  writeContinuation(ctx, requested, propNames, continuation, unfinished, v['rawcontinue'] === true);
+}
+
+function writePageInfo(ctx: ApiContext, pages: ReturnType<typeof buildPageSet>): void {
+  if (pages.normalized.length > 0) {
+    ctx.result.query()['normalized'] = pages.normalized.map((n) => ({ fromencoded: false, from: n.from, to: n.to }));
+  }
+  if (pages.entries.size > 0) ctx.result.query()['pages'] = pagesJson(pages);
+}
+
+function writeContinuation(
+  ctx: ApiContext,
+  requested: QueryModule[],
+  propNames: Set<string>,
+  continuation: JsonObject,
+  unfinished: Set<string>,
+  raw: boolean,
+): void {
+  const finished = requested.map((m) => m.name).filter((n) => !unfinished.has(n));
+  const propUnfinished = [...unfinished].some((n) => propNames.has(n));
+  if (raw) {
+    // Legacy query-continue: one object per unfinished module, no batchcomplete.
+    if (unfinished.size === 0) return;
+    const qc: JsonObject = {};
+    for (const m of requested) {
+      const k = `${m.prefix}continue`;
+      if (continuation[k] !== undefined) qc[m.name] = { [k]: continuation[k]! };
+    }
+    ctx.result.addOnTop('query-continue', qc);
+    return;
+  }
+  // Continuation of list and meta modules first, then that of prop modules.
+  const data: JsonObject = {};
+  for (const m of [...requested.filter((x) => !propNames.has(x.name)), ...requested.filter((x) => propNames.has(x.name))]) {
+    const k = `${m.prefix}continue`;
+    if (continuation[k] !== undefined) data[k] = continuation[k]!;
+  }
+  const generatorKeys = propUnfinished ? '' : '-';
+  if (Object.keys(data).length > 0 || generatorKeys !== '-') {
+    data['continue'] = `${generatorKeys}||${finished.join('|')}`;
+    ctx.result.addOnTop('continue', data);
+  }
+  if (!propUnfinished) ctx.result.addOnTop('batchcomplete', true);
+}

@@ -1,0 +1,59 @@
+import { ARRAY_VALUE, type ParamMap } from '../request/params.js';
+import { cleanUp } from './unicode.js';
+
+/**
+ * The parameters of one API call, as ApiMain sees them: lookups mark a parameter as used
+ * (what is never looked up ends as an "Unrecognized parameter" warning), values are
+ * Unicode-cleaned, and `$wgRequest->getCheck()` semantics back the presence booleans.
+ */
+export class ApiRequest {
+  readonly used = new Set<string>();
+
+  /**
+   * @param params merged parameters (`$_POST + $_GET`)
+   * @param lossy names whose raw bytes were not valid UTF-8 (their value was cleaned already)
+   */
+  constructor(
+    readonly params: ParamMap,
+    readonly lossy: ReadonlySet<string> = new Set(),
+  ) {}
+
+  /** The cleaned value, or undefined when absent. Marks the name as used. */
+  get(name: string): string | undefined {
+    this.used.add(name);
+    const v = this.params.get(name);
+    if (v === undefined || v === ARRAY_VALUE) return v === ARRAY_VALUE ? '' : undefined;
+    return cleanUp(v);
+  }
+
+  /** The value without Unicode clean-up (multi-values keep their U+001F). */
+  raw(name: string): string | undefined {
+    this.used.add(name);
+    const v = this.params.get(name);
+    return v === ARRAY_VALUE ? '' : v;
+  }
+
+  /** True when the cleaned value differs from what was sent (apiwarn-badutf8). */
+  wasNormalized(name: string): boolean {
+    const v = this.params.get(name);
+    if (v === undefined || v === ARRAY_VALUE) return false;
+    if (this.lossy.has(name)) return true;
+    if (v.startsWith('\u001f')) return v.split('\u001f').some((p) => cleanUp(p) !== p);
+    return cleanUp(v) !== v;
+  }
+
+  /** Presence boolean (`WebRequest::getCheck`): any value, even `0` or empty, means true. */
+  check(name: string): boolean {
+    this.used.add(name);
+    return this.params.has(name);
+  }
+
+  has(name: string): boolean {
+    return this.params.has(name);
+  }
+
+  /** Request parameters that no module looked at, in request order. */
+  unused(): string[] {
+    return [...this.params.keys()].filter((k) => !this.used.has(k));
+  }
+}

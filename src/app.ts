@@ -1,0 +1,72 @@
+import express from 'express';
+import type { Request, Response } from 'express';
+import { BuiltinEngine } from './engine.js';
+import { DEFAULTS, type WikitapeOptions } from './options.js';
+import { MAX_BODY_BYTES } from './request/body.js';
+import { loadFixtures } from './wiki/fixtures.js';
+import { emptyModel } from './wiki/model.js';
+import { makeProfile } from './wiki/profile.js';
+
+/** Loads what the options point at and builds the engine that answers requests. */
+export async function loadEngine(options: WikitapeOptions): Promise<BuiltinEngine> {
+  const { model, profile } = await loadFixtures(options.fixtures ?? []);
+  if (options.model) {
+    const m = options.model;
+    model.logevents.push(...m.logevents);
+    model.blocks.push(...m.blocks);
+    model.protectedtitles.push(...m.protectedtitles);
+    model.pages.push(...m.pages);
+    model.spamBlacklist.push(...m.spamBlacklist);
+    model.spamWhitelist.push(...m.spamWhitelist);
+  }
+  const clock = options.clock ?? DEFAULTS.clock;
+  const fixed = clock === 'real' || clock === 'recorded' ? null : Date.parse(clock);
+  if (fixed !== null && Number.isNaN(fixed)) {
+    throw new Error(`wikitape: --clock must be "real", "recorded" or an ISO time, not "${clock}"`);
+  }
+  return new BuiltinEngine(makeProfile({ ...profile, ...options.profile }), model ?? emptyModel(), fixed === null ? Date.now : () => fixed);
+}
+
+/** Reads a request body up to PHP's post_max_size; a larger body counts as none, as in PHP. */
+function readBody(req: Request): Promise<Buffer> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(c);
+    });
+    req.on('end', () => resolve(size <= MAX_BODY_BYTES ? Buffer.concat(chunks) : Buffer.alloc(0)));
+    req.on('error', () => resolve(Buffer.alloc(0)));
+  });
+}
+
+/**
+ * The Express application: api.php at the profile's script path, answered by the engine.
+ * It does not listen; pass it to supertest or `http.createServer`.
+ */
+export function createApp(options: WikitapeOptions = {}): express.Express {
+  const ready = loadEngine(options);
+  // A failed load is reported to every request (and to startServer), never as an unhandled rejection.
+  ready.catch(() => undefined);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.locals['ready'] = ready;
+  app.use(async (req: Request, res: Response) => {
+    const engine = await ready;
+    const path = req.path;
+    if (path !== `${engine.profile.scriptPath}/api.php`) {
+      res.status(404).type('text/plain').send(`wikitape: no such path ${path}; the API is at ${engine.profile.scriptPath}/api.php\n`);
+      return;
+    }
+    const startedAt = process.hrtime.bigint();
+    const body = await readBody(req);
+    const out = engine.handle({ method: req.method, url: req.originalUrl, headers: req.headers, body, startedAt });
+    res.status(out.status);
+    for (const [k, v] of out.headers) res.append(k, v);
+    res.setHeader('X-Wikitape-Source', 'builtin');
+    res.end(out.body);
+  });
+  return app;
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { startServer } from './server.js';
+import type { WikitapeOptions } from './options.js';
+
+/** Flags shared by the serving commands. */
+const serveFlags = {
+  port: { type: 'number', default: 8080, describe: 'Port to listen on (0 picks a free one)' },
+  host: { type: 'string', default: '127.0.0.1', describe: 'Address to bind' },
+  cassettes: { type: 'string', default: './cassettes', describe: 'Folder of cassette files' },
+} as const;
+
+async function serve(options: WikitapeOptions): Promise<void> {
+  const server = await startServer(options);
+  process.stdout.write(`wikitape ${options.mode ?? 'replay'}: ${server.url}\n`);
+  const stop = () => {
+    void server.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+await yargs(hideBin(process.argv))
+  .scriptName('wikitape')
+  .usage('$0 <command> [options]')
+  .command(
+    ['replay', '$0'],
+    'Answer api.php offline from cassettes, fixtures and the built-in modules',
+    (y) =>
+      y
+        .options(serveFlags)
+        .option('fixtures', { type: 'string', array: true, describe: 'Fixture files with wiki data (JSON)' })
+        .option('clock', { type: 'string', default: 'real', describe: '"now": real, recorded, or an ISO time' })
+        .example('$0 replay', 'Serve the bundled wiki on http://127.0.0.1:8080/wiki/api.php')
+        .example('$0 replay --fixtures my-wiki.json --port 0', 'Serve your own fixture data on a free port'),
+    (argv) =>
+      serve({
+        mode: 'replay',
+        port: argv.port,
+        host: argv.host,
+        cassettes: argv.cassettes,
+        clock: argv.clock,
+        ...(argv.fixtures ? { fixtures: argv.fixtures } : {}),
+      }),
+  )
+  .strict()
+  .help()
+  .fail((msg, err, y) => {
+    if (err) throw err;
+    process.stderr.write(`wikitape: ${msg}\n\n${y.help()}\n`);
+    process.exit(2);
+  })
+  .parseAsync();

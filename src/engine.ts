@@ -1,0 +1,63 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { runApi } from './api/main.js';
+import { ApiRequest } from './api/request.js';
+import type { ActionModule } from './api/action-module.js';
+import type { QueryModules } from './api/query.js';
+import { runQuery } from './api/query.js';
+import { blocks } from './modules/blocks.js';
+import { extlinks } from './modules/extlinks.js';
+import { logevents } from './modules/logevents.js';
+import { parse } from './modules/parse.js';
+import { protectedtitles } from './modules/protectedtitles.js';
+import { spamblacklist } from './modules/spamblacklist.js';
+import { render, type Rendered } from './output/render.js';
+import { parseBody } from './request/body.js';
+import { mergeParams, parseUrlEncoded } from './request/params.js';
+import type { WikiModel } from './wiki/model.js';
+import type { WikiProfile } from './wiki/profile.js';
+
+/** One HTTP request to api.php, as the engine needs it. */
+export interface HttpRequest {
+  method: string;
+  /** Path and query as received (`/wiki/api.php?action=…`). */
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  /** When handling started (process.hrtime.bigint()), for debuginfo `time`. */
+  startedAt: bigint;
+}
+
+export const QUERY_MODULES: QueryModules = {
+  prop: [extlinks],
+  list: [logevents, blocks, protectedtitles],
+  meta: [],
+};
+
+const query: ActionModule = {
+  name: 'query',
+  params: () => ({}),
+  execute: (ctx) => runQuery(ctx, QUERY_MODULES),
+};
+
+export const ACTION_MODULES: readonly ActionModule[] = [query, parse, spamblacklist];
+
+/** The built-in wiki: answers any api.php request from a model with MediaWiki's semantics. */
+export class BuiltinEngine {
+  constructor(
+    readonly profile: WikiProfile,
+    readonly model: WikiModel,
+    /** The clock ("now" in ms). */
+    readonly now: () => number,
+  ) {}
+
+  handle(req: HttpRequest): Rendered {
+    const lossy = new Set<string>();
+    const q = req.url.indexOf('?');
+    const get = parseUrlEncoded(q < 0 ? '' : req.url.slice(q + 1), new Map(), lossy);
+    const post = parseBody(req.method, req.headers['content-type'], req.body, lossy);
+    const params = mergeParams(get, post);
+    const now = this.now();
+    const outcome = runApi(new ApiRequest(params, lossy), { profile: this.profile, model: this.model, now, actions: ACTION_MODULES });
+    return render({ profile: this.profile, outcome, http: { ...req, params }, now });
+  }
+}

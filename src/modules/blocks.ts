@@ -1,0 +1,159 @@
+import type { ApiContext } from '../api/context.js';
+import { ApiUsageError, apiMessage } from '../api/errors.js';
+import { DIR_PARAM, LIMIT_PARAM, pv, type ParamValues } from '../api/param-spec.js';
+import type { QueryModule } from '../api/query-module.js';
+import type { JsonObject } from '../api/result.js';
+import { formatBlockDuration } from '../i18n/duration.js';
+import { isValid, isValidRange, parseRange } from '../util/ip.js';
+import { parseTimestamp, toMw } from '../util/timestamp.js';
+import type { Block } from '../wiki/model.js';
+import { atLeast } from '../wiki/profile.js';
+import { requireMaxOneParameter } from './checks.js';
+import { compareKeys, isoToMw, parseTimestampContinue, takePage } from './list-support.js';
+
+const FLAGS = ['automatic', 'anononly', 'nocreate', 'autoblock', 'noemail', 'hidden', 'allowusertalk', 'partial'] as const;
+const PROPS_139 = ['id', 'user', 'userid', 'by', 'byid', 'timestamp', 'expiry', 'reason', 'range', 'flags', 'restrictions'];
+const SHOW = ['account', '!account', 'temp', '!temp', 'ip', '!ip', 'range', '!range'];
+/** $wgBlockCIDRLimit defaults. */
+const CIDR_LIMIT = { IPv4: 16, IPv6: 19 } as const;
+
+/** list=blocks (ApiQueryBlocks). The prop list grows `parsedreason` in 1.44; see `blocksParams`. */
+export const blocks: QueryModule = {
+  name: 'blocks',
+  prefix: 'bk',
+  group: 'list',
+  cacheMode: 'private',
+  params: (profile) => ({
+    start: { type: 'timestamp' },
+    end: { type: 'timestamp' },
+    dir: DIR_PARAM,
+    ids: { type: 'integer', multi: true, min: 1 },
+    users: { type: 'user', multi: true, kinds: ['name', 'ip', 'cidr'] },
+    ip: { type: 'string' },
+    limit: LIMIT_PARAM,
+    prop: { type: 'enum', multi: true, values: propValues(profile.version), default: 'id|user|by|timestamp|expiry|reason|flags' },
+    show: { type: 'enum', multi: true, values: SHOW },
+    continue: { type: 'string' },
+  }),
+  execute(ctx, v) {
+    requireMaxOneParameter(this.prefix, v, ['users', 'ip']);
+    const rows = filterRows(ctx, v);
+    const newer = v['dir'] === 'newer';
+    rows.sort((a, b) => compareKeys(key(a), key(b)) * (newer ? 1 : -1));
+    const limit = pv.num(v['limit']) ?? 10;
+    const { page, next } = takePage(rows, limit);
+    const props = new Set(pv.list(v['prop']));
+    ctx.result.query()['blocks'] = page.map((b) => blockInfo(ctx, b, props));
+    ctx.queries.push({ sql: 'SELECT  ipb_id,ipb_address,ipb_user,ipb_by_actor,ipb_timestamp,ipb_expiry FROM `ipblocks` ORDER BY ipb_timestamp DESC,ipb_id DESC', function: 'ApiQueryBlocks::execute' });
+    return next ? { continueValue: `${isoToMw(next.timestamp)}|${next.id}` } : {};
+  },
+};
+
+/** `bkprop` values for a version: 1.44 adds `parsedreason`. */
+function propValues(version: string): string[] {
+  return atLeast({ version }, '1.44') ? [...PROPS_139.slice(0, 8), 'parsedreason', ...PROPS_139.slice(8)] : PROPS_139;
+}
+
+const key = (b: Block) => [isoToMw(b.timestamp), b.id] as const;
+
+function filterRows(ctx: ApiContext, v: ParamValues): Block[] {
+  // Expired and hidden blocks never show to a caller without `hideuser`.
+  let rows = ctx.model.blocks.filter((b) => !b.hidden && (b.expiry === 'infinity' || Date.parse(b.expiry) > ctx.now));
+  const newer = v['dir'] === 'newer';
+  const start = pv.str(v['start']);
+  const end = pv.str(v['end']);
+  const [lo, hi] = newer ? [start, end] : [end, start];
+  if (lo !== null) rows = rows.filter((b) => isoToMw(b.timestamp) >= lo);
+  if (hi !== null) rows = rows.filter((b) => isoToMw(b.timestamp) <= hi);
+
+  const cont = pv.str(v['continue']);
+  if (cont !== null) {
+    const [ts, id] = parseTimestampContinue(ctx.profile, cont, ['timestamp', 'int'], (s) => {
+      const ms = parseTimestamp(s, ctx.now);
+      return ms === null ? null : toMw(ms);
+    });
+    const c = [ts === '' ? toMw(ctx.now) : (ts as string), id as number] as const;
+    rows = rows.filter((b) => (newer ? compareKeys(key(b), c) >= 0 : compareKeys(key(b), c) <= 0));
+  }
+  const ids = pv.nums(v['ids']);
+  if (v['ids'] !== null) rows = rows.filter((b) => ids.includes(b.id));
+  const users = pv.list(v['users']);
+  if (v['users'] !== null) rows = rows.filter((b) => b.user !== undefined && users.includes(b.user) && !b.automatic);
+  const ip = pv.str(v['ip']);
+  if (ip !== null) rows = filterIp(rows, ip);
+  const show = pv.list(v['show']);
+  for (const [a, b] of [['account', '!account'], ['temp', '!temp'], ['ip', '!ip'], ['range', '!range']] as const) {
+    if (show.includes(a) && show.includes(b)) {
+      throw new ApiUsageError(apiMessage('show', 'apierror-show'));
+    }
+  }
+  for (const s of show) rows = rows.filter((b) => matchesShow(b, s));
+  return rows;
+}
+
+function kind(b: Block): 'account' | 'ip' | 'range' | 'auto' {
+  if (b.automatic || b.user === undefined) return 'auto';
+  if (isValidRange(b.user)) return 'range';
+  if (isValid(b.user)) return 'ip';
+  return 'account';
+}
+
+function matchesShow(b: Block, s: string): boolean {
+  const neg = s.startsWith('!');
+  const what = neg ? s.slice(1) : s;
+  const k = kind(b);
+  const yes = what === 'temp' ? b.expiry !== 'infinity' : what === k;
+  return neg ? !yes : yes;
+}
+
+function filterIp(rows: Block[], ip: string): Block[] {
+  const isRange = isValidRange(ip);
+  if (!isValid(ip) && !isRange) throw new ApiUsageError(apiMessage('param_ip', 'apierror-badip'));
+  if (isRange) {
+    const v6 = ip.includes(':');
+    const bits = Number(ip.slice(ip.indexOf('/') + 1));
+    const limit = v6 ? CIDR_LIMIT.IPv6 : CIDR_LIMIT.IPv4;
+    if (bits < limit) {
+      throw new ApiUsageError(apiMessage('cidrtoobroad', 'apierror-cidrtoobroad', [v6 ? 'IPv6' : 'IPv4', limit]));
+    }
+  }
+  const want = parseRange(ip);
+  if (!want) return [];
+  return rows.filter((b) => {
+    if (b.automatic || b.user === undefined) return false;
+    const k = kind(b);
+    if (k !== 'ip' && k !== 'range') return false;
+    const have = parseRange(b.user);
+    return have !== null && have.start.length === want.start.length && have.start <= want.start && have.end >= want.end;
+  });
+}
+
+function blockInfo(ctx: ApiContext, b: Block, props: Set<string>): JsonObject {
+  const out: JsonObject = {};
+  const auto = b.automatic || b.user === undefined;
+  if (props.has('id')) out['id'] = b.id;
+  if (props.has('user') && !auto && b.user !== undefined) out['user'] = b.user;
+  if (props.has('userid') && !auto) out['userid'] = b.userid ?? 0;
+  if (props.has('by')) out['by'] = b.by;
+  if (props.has('byid')) out['byid'] = b.byid;
+  if (props.has('timestamp')) out['timestamp'] = b.timestamp;
+  if (props.has('expiry')) {
+    out['expiry'] = b.expiry;
+    if (atLeast(ctx.profile, '1.44')) out['duration-l10n'] = formatBlockDuration(ctx.userLang, b.timestamp, b.expiry);
+  }
+  if (props.has('reason')) out['reason'] = b.reason;
+  if (props.has('parsedreason')) out['parsedreason'] = b.parsedreason ?? b.reason;
+  if (props.has('range') && !auto) {
+    if (b.rangestart !== undefined) {
+      out['rangestart'] = b.rangestart;
+      out['rangeend'] = b.rangeend ?? b.rangestart;
+    } else if (!atLeast(ctx.profile, '1.43')) {
+      // 1.39 formats the empty hex bounds of account blocks as 0.0.0.0.
+      out['rangestart'] = '0.0.0.0';
+      out['rangeend'] = '0.0.0.0';
+    }
+  }
+  if (props.has('flags')) for (const f of FLAGS) out[f] = b[f];
+  if (props.has('restrictions')) out['restrictions'] = (b.restrictions ?? []) as JsonObject;
+  return out;
+}

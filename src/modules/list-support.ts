@@ -1,0 +1,101 @@
+import { ApiUsageError, apiMessage } from '../api/errors.js';
+import { atLeast, type WikiProfile } from '../wiki/profile.js';
+
+/** A key that orders a list (timestamp, then ids), compared lexicographically. */
+export type SortKey = readonly (string | number)[];
+
+export function compareKeys(a: SortKey, b: SortKey): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (x === undefined) return -1;
+    if (y === undefined) return 1;
+    if (typeof x === 'number' && typeof y === 'number') return x - y;
+    // MySQL/SQLite binary collation: compare UTF-8 bytes; for BMP text code units agree.
+    return String(x) < String(y) ? -1 : 1;
+  }
+  return 0;
+}
+
+/** ApiBase::dieContinueUsageIf: the one error for any malformed `xxcontinue`. */
+export function badContinue(): ApiUsageError {
+  return new ApiUsageError(apiMessage('badcontinue', 'apierror-badcontinue'));
+}
+
+/** TS_MW from the ISO form the model keeps. */
+export function isoToMw(iso: string): string {
+  return iso.replace(/[-:TZ]/g, '').slice(0, 14);
+}
+
+/** A 1.39 continue timestamp goes through Database::timestamp(): garbage is an internal error. */
+function internalTimestampError(value: string): ApiUsageError {
+  return new ApiUsageError(
+    apiMessage(
+      'internal_api_error_Wikimedia\\Timestamp\\TimestampException',
+      'apierror-exceptioncaught',
+      ['', `Wikimedia\\Timestamp\\ConvertibleTimestamp::setTimestamp: Invalid timestamp - ${value}`],
+      { errorclass: 'Wikimedia\\Timestamp\\TimestampException' },
+    ),
+  );
+}
+
+/**
+ * Parses `<timestamp>|<int>[|<string>]` continue values the way the profile's version does:
+ * 1.39 checks loosely (PHP `!=` on the id, timestamps through Database::timestamp), 1.43+
+ * with ApiBase::parseContinueParamOrDie (exact forms, everything else `badcontinue`).
+ */
+export function parseTimestampContinue(
+  profile: WikiProfile,
+  value: string,
+  types: readonly ('timestamp' | 'int' | 'string')[],
+  toMw: (v: string) => string | null,
+): (string | number)[] {
+  const parts = value.split('|');
+  if (atLeast(profile, '1.43')) {
+    if (parts.length !== types.length) throw badContinue();
+    return parts.map((p, i) => {
+      const t = types[i];
+      if (t === 'int') {
+        if (String(Number.parseInt(p, 10)) !== p) throw badContinue();
+        return Number(p);
+      }
+      if (t === 'timestamp') {
+        if (!/^\d{14}$/.test(p)) throw badContinue();
+        return p;
+      }
+      return p;
+    });
+  }
+  if (parts.length !== types.length) throw badContinue();
+  return parts.map((p, i) => {
+    const t = types[i];
+    if (t === 'int') {
+      if (!phpLooseIntEquals(p)) throw badContinue();
+      return Math.trunc(Number(p.trim()));
+    }
+    if (t === 'timestamp') {
+      if (p === '') return '';
+      const mw = toMw(p);
+      if (mw === null) throw internalTimestampError(p);
+      return mw;
+    }
+    return p;
+  });
+}
+
+/** PHP 8: `(int)$s != $s` is false only for numeric strings equal to their int value. */
+function phpLooseIntEquals(s: string): boolean {
+  const numeric = /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?[ \t\n\r\v\f]*$/.test(s);
+  if (!numeric) return false;
+  const asInt = Number.parseInt(s.trim(), 10);
+  return Number(s.trim()) === asInt;
+}
+
+/**
+ * Takes `limit` rows of an ordered list and the row after them, which decides the continue
+ * value (MediaWiki reads limit+1 rows).
+ */
+export function takePage<T>(rows: readonly T[], limit: number): { page: T[]; next: T | undefined } {
+  return { page: rows.slice(0, limit), next: rows[limit] };
+}

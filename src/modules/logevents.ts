@@ -1,0 +1,180 @@
+import type { ApiContext } from '../api/context.js';
+import { ApiUsageError, apiMessage } from '../api/errors.js';
+import { DIR_PARAM, LIMIT_PARAM, pv, type ParamValues } from '../api/param-spec.js';
+import type { QueryModule } from '../api/query-module.js';
+import type { Json, JsonObject } from '../api/result.js';
+import { parseTimestamp, toMw } from '../util/timestamp.js';
+import type { LogEvent } from '../wiki/model.js';
+import { atLeast } from '../wiki/profile.js';
+import { parseTitle } from '../wiki/title.js';
+import { requireMaxOneParameter } from './checks.js';
+import { LOG_ACTIONS, LOG_TYPES, HIDDEN_LOG_TYPES } from './log-types.js';
+import { compareKeys, isoToMw, parseTimestampContinue, takePage } from './list-support.js';
+import { formatLogParams } from './log-params.js';
+
+const PROPS = ['ids', 'title', 'type', 'user', 'userid', 'timestamp', 'comment', 'parsedcomment', 'details', 'tags'];
+
+/** list=logevents (ApiQueryLogEvents). */
+export const logevents: QueryModule = {
+  name: 'logevents',
+  prefix: 'le',
+  group: 'list',
+  cacheMode: 'public',
+  params: {
+    prop: { type: 'enum', multi: true, values: PROPS, default: 'ids|title|type|user|timestamp|comment|details' },
+    type: { type: 'enum', values: LOG_TYPES },
+    action: { type: 'string' },
+    start: { type: 'timestamp' },
+    end: { type: 'timestamp' },
+    dir: DIR_PARAM,
+    user: { type: 'user', kinds: ['name', 'ip', 'id', 'interwiki'] },
+    title: { type: 'string' },
+    namespace: { type: 'namespace', extra: [-1, -2] },
+    prefix: { type: 'string' },
+    tag: { type: 'string' },
+    limit: LIMIT_PARAM,
+    continue: { type: 'string' },
+  },
+  execute(ctx, v) {
+    requireMaxOneParameter(this.prefix, v, ['title', 'prefix', 'namespace']);
+    const rows = filterRows(ctx, v);
+    const newer = v['dir'] === 'newer';
+    rows.sort((a, b) => compareKeys(key(a), key(b)) * (newer ? 1 : -1));
+    const limit = pv.num(v['limit']) ?? 10;
+    const { page, next } = takePage(rows, limit);
+    const props = new Set(pv.list(v['prop']));
+    ctx.result.query()['logevents'] = page.map((e) => extractRowInfo(ctx, e, props));
+    ctx.queries.push({ sql: selectSql(v, limit), function: 'ApiQueryLogEvents::execute' });
+    return next ? { continueValue: `${isoToMw(next.timestamp)}|${next.logid}` } : {};
+  },
+};
+
+/** The title without its namespace prefix (namespace names contain no colon). */
+const mainText = (e: LogEvent) => (e.ns === 0 ? e.title : e.title.slice(e.title.indexOf(':') + 1));
+
+const key = (e: LogEvent) => [isoToMw(e.timestamp), e.logid] as const;
+
+function filterRows(ctx: ApiContext, v: ParamValues): LogEvent[] {
+  let rows = ctx.model.logevents.filter((e) => !HIDDEN_LOG_TYPES.includes(e.type));
+  const tag = pv.str(v['tag']);
+  if (tag !== null) rows = rows.filter((e) => e.tags.includes(tag));
+  const action = pv.str(v['action']);
+  const type = pv.str(v['type']);
+  if (action !== null) {
+    const slash = action.indexOf('/');
+    const t = action.slice(0, slash);
+    const valid = slash >= 0 && (LOG_ACTIONS.includes(action) || LOG_ACTIONS.includes(`${t}/*`));
+    if (!valid) {
+      throw new ApiUsageError(
+        apiMessage('unknown_leaction', 'apierror-unrecognizedvalue', ['leaction', escapeWikiText(action)]),
+      );
+    }
+    const a = action.slice(slash + 1);
+    rows = rows.filter((e) => e.type === t && e.action === a);
+  } else if (type !== null) rows = rows.filter((e) => e.type === type);
+
+  const newer = v['dir'] === 'newer';
+  const start = pv.str(v['start']);
+  const end = pv.str(v['end']);
+  const [lo, hi] = newer ? [start, end] : [end, start];
+  if (lo !== null) rows = rows.filter((e) => isoToMw(e.timestamp) >= lo);
+  if (hi !== null) rows = rows.filter((e) => isoToMw(e.timestamp) <= hi);
+
+  const cont = pv.str(v['continue']);
+  if (cont !== null) {
+    const [ts, id] = parseTimestampContinue(ctx.profile, cont, ['timestamp', 'int'], (s) => {
+      const ms = parseTimestamp(s, ctx.now);
+      return ms === null ? null : toMw(ms);
+    });
+    const c = [ts === '' ? toMw(ctx.now) : (ts as string), id as number] as const;
+    rows = rows.filter((e) => (newer ? compareKeys(key(e), c) >= 0 : compareKeys(key(e), c) <= 0));
+  }
+
+  const user = pv.str(v['user']);
+  if (user !== null) rows = rows.filter((e) => e.user === user && !((e.deleted ?? 0) & 4));
+  const title = pv.str(v['title']);
+  if (title !== null) {
+    const t = parseTitle(title, ctx.titles);
+    if (!t.ok || t.title.interwiki) {
+      throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [escapeWikiText(title)]));
+    }
+    const { ns: tns, text } = t.title;
+    rows = rows.filter((e) => e.ns === tns && mainText(e) === text);
+  }
+  const ns = pv.num(v['namespace']);
+  if (ns !== null) rows = rows.filter((e) => e.ns === ns);
+  const prefix = pv.str(v['prefix']);
+  if (prefix !== null) {
+    // $wgMiserMode is off on a default install: prefix search is allowed.
+    const t = parseTitle(prefix, ctx.titles);
+    if (!t.ok || t.title.interwiki) {
+      throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [escapeWikiText(prefix)]));
+    }
+    const { ns: pns, dbkey } = t.title;
+    rows = rows.filter((e) => e.ns === pns && mainText(e).replace(/ /g, '_').startsWith(dbkey));
+  }
+  if (ns !== null || title !== null) rows = rows.filter((e) => !((e.deleted ?? 0) & 1));
+  return rows;
+}
+
+/** wfEscapeWikiText, for the characters that can reach these messages. */
+export function escapeWikiText(s: string): string {
+  return s.replace(/[&"'<=>[\]{|}]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function extractRowInfo(ctx: ApiContext, e: LogEvent, props: Set<string>): JsonObject {
+  const out: JsonObject = {};
+  const deleted = e.deleted ?? 0;
+  const actionHidden = (deleted & 1) !== 0;
+  if (props.has('ids')) out['logid'] = e.logid;
+  if (actionHidden && (props.has('title') || props.has('ids') || props.has('details'))) out['actionhidden'] = true;
+  if (!actionHidden) {
+    if (props.has('title')) {
+      out['ns'] = e.ns;
+      out['title'] = e.title;
+    }
+    if (props.has('ids')) {
+      out['pageid'] = e.pageid;
+      out['logpage'] = e.logpage;
+      if (e.revid !== undefined && atLeast(ctx.profile, '1.43')) out['revid'] = e.revid;
+    }
+    if (props.has('details')) out['params'] = formatLogParams(ctx, e) as Json;
+  }
+  if (props.has('type')) {
+    out['type'] = e.type;
+    out['action'] = e.action;
+  }
+  const userHidden = (deleted & 4) !== 0;
+  if (userHidden && (props.has('user') || props.has('userid'))) out['userhidden'] = true;
+  if (!userHidden) {
+    if (props.has('user')) out['user'] = e.user;
+    if (props.has('userid')) out['userid'] = e.userid;
+    if ((props.has('user') || props.has('userid')) && e.userid === 0) out['anon'] = true;
+  }
+  if (props.has('timestamp')) out['timestamp'] = e.timestamp;
+  const commentHidden = (deleted & 2) !== 0;
+  if (commentHidden && (props.has('comment') || props.has('parsedcomment'))) out['commenthidden'] = true;
+  if (!commentHidden) {
+    if (props.has('comment')) out['comment'] = e.comment;
+    if (props.has('parsedcomment')) out['parsedcomment'] = e.parsedcomment ?? escapeHtml(e.comment);
+  }
+  if (props.has('tags')) out['tags'] = [...e.tags];
+  if (deleted & 8 && (actionHidden || userHidden || commentHidden)) out['suppressed'] = true;
+  return out;
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function selectSql(v: ParamValues, limit: number): string {
+  const dir = v['dir'] === 'newer' ? 'ASC' : 'DESC';
+  return (
+    'SELECT  log_id,log_type,log_action,log_timestamp,log_deleted,page_id,log_page,actor_name,actor_user,' +
+    'log_namespace,log_title,log_params,comment_log_comment.comment_text AS `log_comment_text`  ' +
+    'FROM `logging` JOIN `actor` ON ((actor_id=log_actor)) LEFT JOIN `page` ON ' +
+    '((log_namespace=page_namespace) AND (log_title=page_title)) JOIN `comment` `comment_log_comment` ON ' +
+    "((comment_log_comment.comment_id = log_comment_id))   WHERE (log_type NOT IN ('spamblacklist','suppress'))  " +
+    `ORDER BY log_timestamp ${dir},log_id ${dir} LIMIT ${limit + 1}  `
+  );
+}

@@ -1,0 +1,101 @@
+import type { ActionModule } from '../api/action-module.js';
+import type { ApiContext } from '../api/context.js';
+import { ApiUsageError, apiMessage } from '../api/errors.js';
+import { readParams } from '../api/param-reader.js';
+import { pv, type ParamSpec } from '../api/param-spec.js';
+import type { JsonObject } from '../api/result.js';
+import { atLeast, type WikiProfile } from '../wiki/profile.js';
+import { parseTitle, type Title } from '../wiki/title.js';
+import { formatSummary } from './parse-summary.js';
+import { displayTitle, emptyParseText } from './parse-text.js';
+
+const PROPS = ['text', 'langlinks', 'categories', 'categorieshtml', 'links', 'templates', 'images', 'externallinks', 'sections', 'revid', 'displaytitle', 'subtitle', 'headhtml', 'modules', 'jsconfigvars', 'encodedjsconfigvars', 'indicators', 'iwlinks', 'wikitext', 'properties', 'limitreportdata', 'limitreporthtml', 'parsetree', 'parsewarnings', 'parsewarningshtml', 'headitems'];
+
+function params(profile: WikiProfile): Record<string, ParamSpec> {
+  const modern = atLeast(profile, '1.43');
+  const props = modern ? [...PROPS.slice(0, 9), 'tocdata', ...PROPS.slice(9)] : PROPS;
+  const def = `text|langlinks|categories|links|templates|images|externallinks|sections|${modern ? 'tocdata|' : ''}revid|displaytitle|iwlinks|properties|parsewarnings`;
+  return {
+    title: { type: 'string' },
+    text: { type: 'string' },
+    revid: { type: 'integer' },
+    summary: { type: 'string' },
+    page: { type: 'string' },
+    pageid: { type: 'integer' },
+    redirects: { type: 'boolean' },
+    oldid: { type: 'integer' },
+    prop: { type: 'enum', multi: true, values: props, default: def },
+    wrapoutputclass: { type: 'string', default: 'mw-parser-output' },
+    pst: { type: 'boolean' },
+    onlypst: { type: 'boolean' },
+    effectivelanglinks: { type: 'boolean' },
+    section: { type: 'string' },
+    sectiontitle: { type: 'string' },
+    disablepp: { type: 'boolean' },
+    disablelimitreport: { type: 'boolean' },
+    disableeditsection: { type: 'boolean' },
+    disablestylededuplication: { type: 'boolean' },
+    showstrategykeys: { type: 'boolean' },
+    generatexml: { type: 'boolean' },
+    preview: { type: 'boolean' },
+    sectionpreview: { type: 'boolean' },
+    disabletoc: { type: 'boolean' },
+    useskin: { type: 'enum', values: ['apioutput', 'fallback', 'vector', 'vector-2022', 'monobook', 'timeless'] },
+    contentformat: { type: 'enum', values: ['application/json', 'application/octet-stream', 'application/unknown', 'application/x-binary', 'text/css', 'text/javascript', 'text/plain', 'text/unknown', 'text/x-wiki', 'unknown/unknown'] },
+    contentmodel: { type: 'enum', values: ['GadgetDefinition', 'css', 'javascript', 'json', 'sanitized-css', 'text', 'unknown', 'wikitext'] },
+  };
+}
+
+/**
+ * action=parse for what a wiki can answer without content: a summary rendered as
+ * CommentFormatter does, attributed to the page `API` (or `title`), with empty-content output.
+ */
+export const parse: ActionModule = {
+  name: 'parse',
+  params,
+  execute(ctx) {
+    const v = readParams(ctx, { path: 'parse', prefix: '', name: 'parse' }, params(ctx.profile));
+    for (const unsupported of ['text', 'page', 'pageid', 'oldid', 'revid'] as const) {
+      if (v[unsupported] !== null) {
+        throw new ApiUsageError(apiMessage('wikitape-notimplemented', 'wikitape-notimplemented', [`action=parse&${unsupported}=`]), 'parse');
+      }
+    }
+    const titleInput = pv.str(v['title']) ?? 'API';
+    const parsed = parseTitle(titleInput, ctx.titles);
+    if (!parsed.ok) throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [titleInput]), 'parse');
+    const title = parsed.title;
+    ctx.setCacheMode('anon-public-user-private');
+    ctx.result.add('parse', buildParse(ctx, v, title));
+  },
+};
+
+function pageId(ctx: ApiContext, t: Title): number {
+  return ctx.model.pages.find((p) => p.ns === t.ns && p.title === t.prefixedText)?.pageid ?? 0;
+}
+
+function buildParse(ctx: ApiContext, v: Record<string, unknown>, title: Title): JsonObject {
+  const props = new Set(pv.list(v['prop'] as string[]));
+  const started = process.hrtime.bigint();
+  const out: JsonObject = { title: title.prefixedText, pageid: pageId(ctx, title) };
+  const exists = (t: Title) => ctx.model.pages.some((p) => p.ns === t.ns && p.title === t.prefixedText) || t.ns === -1;
+  if (props.has('text')) {
+    const secs = Number(process.hrtime.bigint() - started) / 1e9 + 0.001;
+    const report = v['disablelimitreport'] !== true && v['disablepp'] !== true;
+    out['text'] = emptyParseText(ctx.profile, ctx.now, report ? secs : -1, report ? secs : -1);
+  }
+  const summary = pv.str(v['summary'] as string | null);
+  if (summary !== null) {
+    out['parsedsummary'] = formatSummary(summary, { profile: ctx.profile, userLang: ctx.userLang, selfTitle: title, samePage: v['section'] === 'new', pageExists: exists });
+  }
+  for (const k of ['langlinks', 'categories', 'links', 'templates', 'images', 'externallinks', 'sections'] as const) {
+    if (props.has(k)) out[k] = [];
+  }
+  if (props.has('tocdata')) out['tocdata'] = { sections: [], extensionData: [] };
+  if (props.has('sections') || props.has('tocdata')) out['showtoc'] = false;
+  if (props.has('parsewarnings')) out['parsewarnings'] = [];
+  if (props.has('displaytitle')) out['displaytitle'] = displayTitle(title);
+  if (props.has('iwlinks')) out['iwlinks'] = [];
+  if (props.has('wikitext')) out['wikitext'] = '';
+  if (props.has('properties')) out['properties'] = {};
+  return out;
+}

@@ -1,0 +1,92 @@
+import type { ApiContext } from '../api/context.js';
+import { DIR_PARAM, LIMIT_PARAM, pv, type ParamValues } from '../api/param-spec.js';
+import type { QueryModule } from '../api/query-module.js';
+import type { JsonObject } from '../api/result.js';
+import { parseTimestamp, toMw } from '../util/timestamp.js';
+import type { ProtectedTitle } from '../wiki/model.js';
+import { compareKeys, isoToMw, parseTimestampContinue, takePage } from './list-support.js';
+
+const PROPS = ['timestamp', 'user', 'userid', 'comment', 'parsedcomment', 'expiry', 'level'];
+
+/** list=protectedtitles (ApiQueryProtectedTitles). Expired rows are not filtered, as in MediaWiki. */
+export const protectedtitles: QueryModule = {
+  name: 'protectedtitles',
+  prefix: 'pt',
+  group: 'list',
+  cacheMode: 'public',
+  params: {
+    namespace: { type: 'namespace', multi: true },
+    level: { type: 'enum', multi: true, values: ['autoconfirmed', 'sysop'] },
+    limit: LIMIT_PARAM,
+    dir: DIR_PARAM,
+    start: { type: 'timestamp' },
+    end: { type: 'timestamp' },
+    prop: { type: 'enum', multi: true, values: PROPS, default: 'timestamp|level' },
+    continue: { type: 'string' },
+  },
+  execute(ctx, v) {
+    const rows = filterRows(ctx, v);
+    const newer = v['dir'] === 'newer';
+    rows.sort((a, b) => compareKeys(key(a), key(b)) * (newer ? 1 : -1));
+    const limit = pv.num(v['limit']) ?? 10;
+    const { page, next } = takePage(rows, limit);
+    const props = new Set(pv.list(v['prop']));
+    ctx.result.query()['protectedtitles'] = page.map((p) => titleInfo(p, props));
+    ctx.queries.push({
+      sql: `SELECT  pt_namespace,pt_title,pt_timestamp,pt_create_perm  FROM \`protected_titles\`    ORDER BY pt_timestamp ${newer ? 'ASC' : 'DESC'},pt_namespace ${newer ? 'ASC' : 'DESC'},pt_title ${newer ? 'ASC' : 'DESC'} LIMIT ${limit + 1}  `,
+      function: 'ApiQueryProtectedTitles::run',
+    });
+    if (!next) return {};
+    const [ts, ns, dbkey] = key(next);
+    return { continueValue: `${ts}|${ns}|${dbkey}` };
+  },
+};
+
+/** The title without its namespace prefix, in DB-key form. */
+function dbkey(p: ProtectedTitle): string {
+  const text = p.ns === 0 ? p.title : p.title.slice(p.title.indexOf(':') + 1);
+  return text.replace(/ /g, '_');
+}
+
+const key = (p: ProtectedTitle) => [isoToMw(p.timestamp), p.ns, dbkey(p)] as const;
+
+function filterRows(ctx: ApiContext, v: ParamValues): ProtectedTitle[] {
+  let rows = [...ctx.model.protectedtitles];
+  if (v['namespace'] !== null) {
+    const ns = pv.nums(v['namespace']);
+    rows = rows.filter((p) => ns.includes(p.ns));
+  }
+  if (v['level'] !== null) {
+    const levels = pv.list(v['level']);
+    rows = rows.filter((p) => levels.includes(p.level));
+  }
+  const newer = v['dir'] === 'newer';
+  const start = pv.str(v['start']);
+  const end = pv.str(v['end']);
+  const [lo, hi] = newer ? [start, end] : [end, start];
+  if (lo !== null) rows = rows.filter((p) => isoToMw(p.timestamp) >= lo);
+  if (hi !== null) rows = rows.filter((p) => isoToMw(p.timestamp) <= hi);
+  const cont = pv.str(v['continue']);
+  if (cont !== null) {
+    const c = parseTimestampContinue(ctx.profile, cont, ['timestamp', 'int', 'string'], (s) => {
+      const ms = parseTimestamp(s, ctx.now);
+      return ms === null ? null : toMw(ms);
+    });
+    if (c[0] === '') c[0] = toMw(ctx.now);
+    rows = rows.filter((p) => (newer ? compareKeys(key(p), c) >= 0 : compareKeys(key(p), c) <= 0));
+  }
+  return rows;
+}
+
+function titleInfo(p: ProtectedTitle, props: Set<string>): JsonObject {
+  const out: JsonObject = { ns: p.ns, title: p.title };
+  if (props.has('timestamp')) out['timestamp'] = p.timestamp;
+  if (props.has('user')) out['user'] = p.user;
+  // B/C: userid comes with user too.
+  if (props.has('userid') || props.has('user')) out['userid'] = p.userid;
+  if (props.has('comment')) out['comment'] = p.comment;
+  if (props.has('parsedcomment')) out['parsedcomment'] = p.parsedcomment ?? p.comment;
+  if (props.has('expiry')) out['expiry'] = p.expiry;
+  if (props.has('level')) out['level'] = p.level;
+  return out;
+}

@@ -1,0 +1,37 @@
+import type { WikiModel } from './wiki/model.js';
+import type { WikiProfile } from './wiki/profile.js';
+
+export const MODES = ['replay', 'record'] as const;
+export type Mode = (typeof MODES)[number];
+
+export const SOURCES = ['cassette', 'synthesized', 'builtin', 'upstream', 'miss'] as const;
+export type Source = (typeof SOURCES)[number];
+
+export const CLOCKS = ['real', 'recorded'] as const;
+
+/** Options of `createApp` / `startServer`; the CLI maps its flags onto these. */
+export interface WikitapeOptions {
+  /** `replay` answers offline; `record` proxies to `upstream` and stores cassettes. Default `replay`. */
+  mode?: Mode;
+  /** Folder of cassette files. Default `./cassettes`. */
+  cassettes?: string;
+  /** Fixture files (JSON) with wiki data for the built-in modules. Default none. */
+  fixtures?: string[];
+  /** A wiki model given directly (merged after the fixture files). Default none. */
+  model?: WikiModel;
+  /** Profile fields that override what cassettes and fixtures say. Default none. */
+  profile?: Partial<WikiProfile>;
+  /** "Now" for expiry and timestamps: `real`, `recorded`, or an ISO time. Default `real`. */
+  clock?: string;
+  /** Port for `startServer`; 0 picks a free one. Default 8080 in the CLI, 0 in the library. */
+  port?: number;
+  /** Address to bind. Default `127.0.0.1`. */
+  host?: string;
+}
+
+export const DEFAULTS = {
+  mode: 'replay',
+  cassettes: './cassettes',
+  clock: 'real',
+  host: '127.0.0.1',
+} as const satisfies Partial<WikitapeOptions>;

@@ -1,0 +1,156 @@
+import type { Json, JsonObject } from '../api/result.js';
+import { isObject } from '../api/result.js';
+
+/**
+ * formatversion=1 from the formatversion=2 data the project keeps (ApiResult's BC transform):
+ * booleans become "" or vanish, content values move to `*` at the end of their object,
+ * BC sub-elements become `{"*": value}`, `query.pages` becomes an object keyed by page id in
+ * ApiPageSet's order, kvp objects become lists.
+ */
+export function toFormatVersion1(data: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(data)) {
+    switch (k) {
+      case 'query':
+        if (isObject(v)) out[k] = queryToV1(v);
+        else setBc(out, k, v);
+        break;
+      case 'parse':
+        if (isObject(v)) out[k] = parseToV1(v);
+        else setBc(out, k, v);
+        break;
+      case 'warnings':
+        out[k] = Array.isArray(v) ? v.map((w) => messageToV1(w)) : isObject(v) ? bcWarningsToV1(v) : v;
+        break;
+      case 'errors':
+        out[k] = Array.isArray(v) ? v.map((w) => messageToV1(w)) : v;
+        break;
+      case 'error':
+        out[k] = isObject(v) ? contentLast(bc(v) as JsonObject, ['docref', 'trace']) : v;
+        break;
+      case 'docref':
+        break; // moved to `*` below
+      default:
+        setBc(out, k, v);
+    }
+  }
+  if (typeof data['docref'] === 'string') out['*'] = data['docref'];
+  return out;
+}
+
+/** Plain BC transform: true → "", false → removed, recursively. */
+export function bc(v: Json): Json | undefined {
+  if (v === true) return '';
+  if (v === false) return undefined;
+  if (Array.isArray(v)) return v.flatMap((x) => {
+      const t = bc(x);
+      return t === undefined ? [] : [t];
+    });
+  if (isObject(v)) {
+    const o: JsonObject = {};
+    for (const [k, x] of Object.entries(v)) setBc(o, k, x);
+    return o;
+  }
+  return v;
+}
+
+function setBc(o: JsonObject, k: string, v: Json): void {
+  const t = bc(v);
+  if (t !== undefined) o[k] = t;
+}
+
+/** Renames the first present content key to `*` and moves it last. */
+function contentLast(o: JsonObject, keys: readonly string[]): JsonObject {
+  const key = keys.find((k) => k in o);
+  if (key === undefined) return o;
+  const { [key]: content, ...rest } = o;
+  return { ...rest, '*': content as Json };
+}
+
+function messageToV1(m: Json): Json {
+  return isObject(m) ? contentLast(bc(m) as JsonObject, ['text', 'html']) : m;
+}
+
+function bcWarningsToV1(w: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [module, v] of Object.entries(w)) out[module] = isObject(v) ? contentLast(v, ['warnings']) : v;
+  return out;
+}
+
+function queryToV1(q: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(q)) {
+    if (k === 'pages' && Array.isArray(v)) out[k] = pagesToV1(v);
+    else setBc(out, k, v);
+  }
+  return out;
+}
+
+function parseToV1(p: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(p)) {
+    if ((k === 'text' || k === 'parsedsummary' || k === 'headhtml' || k === 'wikitext' || k === 'psttext') && typeof v === 'string') out[k] = { '*': v };
+    else if ((k === 'properties' || k === 'indicators') && isObject(v)) out[k] = Object.entries(v).map(([name, x]) => ({ name, '*': bc(x) ?? '' }));
+    else setBc(out, k, v);
+  }
+  return out;
+}
+
+type Kind = 'missing' | 'invalid' | 'missingid' | 'special' | 'good';
+
+function kindOf(p: JsonObject): Kind {
+  if (p['invalid'] === true) return 'invalid';
+  if (p['special'] === true) return 'special';
+  if (p['pageid'] === undefined) return 'missing';
+  if (p['missing'] === true) return 'missingid';
+  return 'good';
+}
+
+const ORDER: Kind[] = ['missing', 'invalid', 'missingid', 'special', 'good'];
+
+/**
+ * formatversion=2 sorts pages by id, fake ids (-n … -1) first; ApiPageSet hands fake ids out
+ * in the order invalid, special, missing, and formatversion=1 lists missing, invalid, missing
+ * ids, special, then existing pages in database order (namespace, DB key).
+ */
+function pagesToV1(pages: Json[]): JsonObject {
+  const objs = pages.filter(isObject);
+  const fake = objs.filter((p) => p['pageid'] === undefined || kindOf(p) === 'invalid' || kindOf(p) === 'special');
+  const ids = new Map<JsonObject, number>();
+  fake.forEach((p, i) => ids.set(p, -(fake.length - i)));
+  const byKind = (k: Kind) => objs.filter((p) => kindOf(p) === k);
+  const out: JsonObject = {};
+  for (const k of ORDER) {
+    let group = byKind(k);
+    if (k === 'missing' || k === 'invalid' || k === 'special') group = [...group].sort((a, b) => ids.get(b)! - ids.get(a)!);
+    if (k === 'good') group = [...group].sort(dbOrder);
+    for (const p of group) {
+      const id = ids.get(p) ?? (p['pageid'] as number);
+      out[String(id)] = pageToV1(p);
+    }
+  }
+  return out;
+}
+
+function dbOrder(a: JsonObject, b: JsonObject): number {
+  const na = a['ns'] as number;
+  const nb = b['ns'] as number;
+  if (na !== nb) return na - nb;
+  const ka = mainKey(a);
+  const kb = mainKey(b);
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
+function mainKey(p: JsonObject): string {
+  const t = String(p['title'] ?? '');
+  return (p['ns'] === 0 ? t : t.slice(t.indexOf(':') + 1)).replace(/ /g, '_');
+}
+
+function pageToV1(p: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(p)) {
+    if (k === 'extlinks' && Array.isArray(v)) out[k] = v.map((l) => (isObject(l) ? contentLast(l, ['url']) : l));
+    else setBc(out, k, v);
+  }
+  return out;
+}

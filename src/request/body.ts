@@ -1,0 +1,55 @@
+import { type ParamMap, parseUrlEncoded } from './params.js';
+
+/** The largest request body read; PHP's default post_max_size is 8M. */
+export const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The POST parameters of a body, as PHP fills `$_POST`: urlencoded and multipart/form-data
+ * (file parts are skipped); any other content type, or a GET body, gives none.
+ */
+export function parseBody(method: string, contentType: string | undefined, body: Buffer, lossy?: Set<string>): ParamMap {
+  const out: ParamMap = new Map();
+  if (method !== 'POST' || body.length === 0 || !contentType) return out;
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  if (type === 'application/x-www-form-urlencoded') return parseUrlEncoded(latin1ToPercent(body), out, lossy);
+  if (type === 'multipart/form-data') {
+    const m = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType);
+    const boundary = m?.[1] ?? m?.[2];
+    if (boundary) parseMultipart(body, boundary.trim(), out, lossy);
+  }
+  return out;
+}
+
+/** Raw non-ASCII bytes in a urlencoded body are percent-encoded so decoding sees bytes, not chars. */
+function latin1ToPercent(body: Buffer): string {
+  let s = '';
+  for (const b of body) s += b >= 0x80 ? `%${b.toString(16).padStart(2, '0')}` : String.fromCharCode(b);
+  return s;
+}
+
+function parseMultipart(body: Buffer, boundary: string, out: ParamMap, lossy?: Set<string>): void {
+  const delim = Buffer.from(`--${boundary}`);
+  let pos = body.indexOf(delim);
+  while (pos >= 0) {
+    const start = pos + delim.length;
+    if (body.subarray(start, start + 2).toString() === '--') break;
+    const next = body.indexOf(delim, start);
+    if (next < 0) break;
+    const part = body.subarray(start, next);
+    const headerEnd = part.indexOf('\r\n\r\n');
+    if (headerEnd >= 0) {
+      const headers = part.subarray(0, headerEnd).toString('utf8');
+      let content = part.subarray(headerEnd + 4);
+      if (content.subarray(-2).toString() === '\r\n') content = content.subarray(0, -2);
+      const disp = /content-disposition:[^\r\n]*\bname="([^"]*)"([^\r\n]*)/i.exec(headers);
+      if (disp && !/filename=/i.test(disp[2] ?? '') && disp[1]) {
+        // Multipart values are raw bytes: percent-encode them and reuse the urlencoded decoder.
+        const name = encodeURIComponent(disp[1]);
+        let value = '';
+        for (const b of content) value += `%${b.toString(16).padStart(2, '0')}`;
+        parseUrlEncoded(`${name}=${value}`, out, lossy);
+      }
+    }
+    pos = next;
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * Turning an HTTP request into the parameter map MediaWiki's WebRequest sees:
+ * query string and form body merged (`$_POST + $_GET`, the body wins), names mangled as PHP
+ * does, values percent-decoded byte-wise and invalid UTF-8 replaced (UtfNormal::cleanUp).
+ */
+
+/** Ordered parameter map: insertion order is the order the wiki would report them in. */
+export type ParamMap = Map<string, string>;
+
+const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+const HEX = /^[0-9A-Fa-f]{2}$/;
+
+/** Percent-decodes like PHP's urldecode: `+` is a space, a bad `%xx` stays literal, bytes are UTF-8. */
+export function phpUrlDecode(s: string): string {
+  return decodeChecked(s)[0];
+}
+
+/** phpUrlDecode, also telling whether the bytes were invalid UTF-8 (replaced by U+FFFD). */
+function decodeChecked(s: string): [string, boolean] {
+  if (!s.includes('%') && !s.includes('+')) return [s, false];
+  const bytes: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x2b) bytes.push(0x20);
+    else if (c === 0x25 && HEX.test(s.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(s.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else if (c < 0x80) bytes.push(c);
+    else {
+      // Non-ASCII characters that arrived unencoded: keep them as their UTF-8 bytes.
+      const cp = s.codePointAt(i) ?? c;
+      if (cp > 0xffff) i++;
+      for (const b of Buffer.from(String.fromCodePoint(cp), 'utf8')) bytes.push(b);
+    }
+  }
+  const arr = Uint8Array.from(bytes);
+  try {
+    return [strict.decode(arr), false];
+  } catch {
+    return [decoder.decode(arr), true];
+  }
+}
+
+/**
+ * PHP's request-variable name mangling: leading spaces dropped, ` ` and `.` become `_`,
+ * and a name with `[` is an array (`a[]=x`): MediaWiki then sees a non-string value. We keep
+ * the base name and mark the value so validation can reject it the way the wiki does.
+ */
+export function phpParamName(raw: string): { name: string; isArray: boolean } {
+  let name = raw.replace(/^ +/, '');
+  const bracket = name.indexOf('[');
+  let isArray = false;
+  if (bracket > 0 && name.indexOf(']', bracket) > bracket) {
+    isArray = true;
+    name = name.slice(0, bracket);
+  }
+  // PHP replaces the first `[` only when it is unmatched; `.` and space always.
+  name = name.replace(/[ .]/g, '_');
+  if (!isArray) name = name.replace(/\[/, '_');
+  return { name, isArray };
+}
+
+/** Marker value for `name[]=…` parameters; MediaWiki rejects them where a string is required. */
+export const ARRAY_VALUE = '\u0000array';
+
+/**
+ * Parses an `application/x-www-form-urlencoded` string into `into` (later duplicates win, as in
+ * PHP); names whose value was not valid UTF-8 are added to `lossy`.
+ */
+export function parseUrlEncoded(qs: string, into: ParamMap = new Map(), lossy?: Set<string>): ParamMap {
+  if (!qs) return into;
+  for (const part of qs.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const rawName = phpUrlDecode(eq < 0 ? part : part.slice(0, eq));
+    if (rawName === '' || rawName.startsWith('[')) continue;
+    const [value, valueLossy] = eq < 0 ? ['', false] : decodeChecked(part.slice(eq + 1));
+    const { name, isArray } = phpParamName(rawName);
+    if (name === '') continue;
+    // A repeated name keeps its first position and takes the last value, as a PHP array does.
+    into.set(name, isArray ? ARRAY_VALUE : value);
+    if (valueLossy) lossy?.add(name);
+    else lossy?.delete(name);
+  }
+  return into;
+}
+
+/** `$_POST + $_GET`: POST values win, GET-only names follow in their order. */
+export function mergeParams(get: ParamMap, post: ParamMap): ParamMap {
+  if (post.size === 0) return get;
+  const out: ParamMap = new Map(post);
+  for (const [k, v] of get) if (!out.has(k)) out.set(k, v);
+  return out;
+}

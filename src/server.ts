@@ -1,0 +1,36 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from './app.js';
+import type { BuiltinEngine } from './engine.js';
+import { DEFAULTS, type WikitapeOptions } from './options.js';
+
+/** A running wikitape server. */
+export interface RunningServer {
+  /** api.php URL, e.g. `http://127.0.0.1:40123/wiki/api.php`. */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Starts wikitape on `options.port` (0, the default here, picks a free port) and resolves once it answers. */
+export async function startServer(options: WikitapeOptions = {}): Promise<RunningServer> {
+  const app = createApp(options);
+  const engine = (await app.locals['ready']) as BuiltinEngine;
+  const server = createServer(app);
+  const host = options.host ?? DEFAULTS.host;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}${engine.profile.scriptPath}/api.php`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,65 @@
+import { JSONFile } from 'lowdb/node';
+import { type Block, type ExtLink, type LogEvent, type Page, type ProtectedTitle, type WikiModel, emptyModel } from './model.js';
+import type { WikiProfile } from './profile.js';
+
+/**
+ * A fixture file: a wiki model and, optionally, the profile of the wiki it describes. Pages
+ * may list external links as plain URLs; they get `el_id`s in file order.
+ */
+export interface FixtureFile {
+  profile?: Partial<WikiProfile>;
+  logevents?: LogEvent[];
+  blocks?: Block[];
+  protectedtitles?: ProtectedTitle[];
+  pages?: Array<Omit<Page, 'extlinks'> & { extlinks?: Array<ExtLink | string> }>;
+  spamBlacklist?: string[];
+  spamWhitelist?: string[];
+}
+
+/** Error raised for a fixture file that cannot be used; says which file and what to fix. */
+export class FixtureError extends Error {
+  readonly code = 'WIKITAPE_FIXTURE';
+  constructor(file: string, problem: string) {
+    super(`wikitape: fixture file ${file}: ${problem}`);
+    this.name = 'FixtureError';
+  }
+}
+
+/** Reads fixture files (data only: JSON is parsed, never evaluated) and merges them into one model. */
+export async function loadFixtures(files: readonly string[]): Promise<{ model: WikiModel; profile: Partial<WikiProfile> }> {
+  const model = emptyModel();
+  let profile: Partial<WikiProfile> = {};
+  for (const file of files) {
+    let data: unknown;
+    try {
+      data = await new JSONFile<unknown>(file).read();
+    } catch (e) {
+      throw new FixtureError(file, `not readable JSON (${(e as Error).message})`);
+    }
+    if (data === null) throw new FixtureError(file, 'no such file');
+    mergeFixture(model, data, file);
+    const p = (data as FixtureFile).profile;
+    if (p) profile = { ...profile, ...p };
+  }
+  return { model, profile };
+}
+
+/** Adds one fixture document to a model, checking the shape of each list. */
+export function mergeFixture(model: WikiModel, data: unknown, file = '<fixture>'): void {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new FixtureError(file, 'the top level must be an object');
+  const f = data as FixtureFile;
+  for (const key of ['logevents', 'blocks', 'protectedtitles', 'pages', 'spamBlacklist', 'spamWhitelist'] as const) {
+    if (f[key] !== undefined && !Array.isArray(f[key])) throw new FixtureError(file, `"${key}" must be a list`);
+  }
+  model.logevents.push(...(f.logevents ?? []).map((e) => ({ ...e, params: e.params ?? {}, tags: e.tags ?? [] })));
+  model.blocks.push(...(f.blocks ?? []));
+  model.protectedtitles.push(...(f.protectedtitles ?? []));
+  let nextId = Math.max(0, ...model.pages.flatMap((p) => p.extlinks.map((l) => l.id))) + 1;
+  for (const p of f.pages ?? []) {
+    if (typeof p.title !== 'string' || typeof p.pageid !== 'number') throw new FixtureError(file, 'every page needs "pageid" and "title"');
+    const links = (p.extlinks ?? []).map((l) => (typeof l === 'string' ? { id: nextId++, url: l } : l));
+    model.pages.push({ ...p, ns: p.ns ?? 0, extlinks: links });
+  }
+  model.spamBlacklist.push(...(f.spamBlacklist ?? []));
+  model.spamWhitelist.push(...(f.spamWhitelist ?? []));
+}

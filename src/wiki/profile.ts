@@ -1,0 +1,68 @@
+/**
+ * What a wiki *is*, as far as its API output shows: version, languages, names, paths.
+ * Output that differs between MediaWiki versions follows `version` (see `atLeast`).
+ */
+export interface WikiProfile {
+  /** MediaWiki version string as in debuginfo `mwVersion`. Default `1.44.0`. */
+  version: string;
+  /** Content language code (also the default user language of anonymous callers). Default `ru`. */
+  language: Lang;
+  /** `$wgSitename`. Default `Тестовая вики`. */
+  siteName: string;
+  /** `$wgServer`, scheme and host without a trailing slash. Default `http://127.0.0.1:8080`. */
+  server: string;
+  /** `$wgScriptPath`: api.php lives at `<scriptPath>/api.php`. Default `/wiki`. */
+  scriptPath: string;
+  /** `$wgCookiePrefix`. Default `wikidb`. */
+  cookiePrefix: string;
+  /** Runtime name reported in debuginfo `phpEngine`. Default `PHP`. */
+  runtimeName: string;
+  /** Runtime version reported in debuginfo `phpVersion`. Default `8.2.29`. */
+  runtimeVersion: string;
+  /** Whether answers carry `debuginfo` (`$wgDebugToolbar`). Default true. */
+  debugInfo: boolean;
+  /** Database server name prefixed to debuginfo queries (`<server>: <sql>`). Default `localhost`. */
+  dbServer: string;
+  /** Absolute install path used for debuginfo `includes`. Default `/usr/share/mediawiki`. */
+  installPath: string;
+}
+
+export const LANGS = ['ru', 'en'] as const;
+export type Lang = (typeof LANGS)[number];
+
+export const DEFAULT_PROFILE: Readonly<WikiProfile> = Object.freeze({
+  version: '1.44.0',
+  language: 'ru',
+  siteName: 'Тестовая вики',
+  server: 'http://127.0.0.1:8080',
+  scriptPath: '/wiki',
+  cookiePrefix: 'wikidb',
+  runtimeName: 'PHP',
+  runtimeVersion: '8.2.29',
+  debugInfo: true,
+  dbServer: 'localhost',
+  installPath: '/usr/share/mediawiki',
+});
+
+/** Fills the gaps of a partial profile with the defaults. */
+export function makeProfile(partial: Partial<WikiProfile> = {}): WikiProfile {
+  const merged = { ...DEFAULT_PROFILE };
+  for (const [k, v] of Object.entries(partial)) if (v !== undefined) (merged as Record<string, unknown>)[k] = v;
+  return merged;
+}
+
+/** True when the profile's MediaWiki version is `min` (e.g. `1.43`) or newer. */
+export function atLeast(profile: Pick<WikiProfile, 'version'>, min: string): boolean {
+  const a = profile.version.split('.').map((x) => parseInt(x, 10) || 0);
+  const b = min.split('.').map((x) => parseInt(x, 10) || 0);
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0);
+    if (d !== 0) return d > 0;
+  }
+  return true;
+}
+
+/** Absolute URL of api.php, as MediaWiki's docref and HTML page show it. */
+export function apiUrl(profile: WikiProfile): string {
+  return `${profile.server}${profile.scriptPath}/api.php`;
+}
