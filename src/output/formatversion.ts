@@ -1,5 +1,6 @@
 import type { Json, JsonObject } from '../api/result.js';
 import { isObject } from '../api/result.js';
+import { OrderedObject } from './ordered.js';
 
 /**
  * formatversion=1 from the formatversion=2 data the project keeps (ApiResult's BC transform):
@@ -80,7 +81,7 @@ function bcWarningsToV1(w: JsonObject): JsonObject {
 function queryToV1(q: JsonObject): JsonObject {
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(q)) {
-    if (k === 'pages' && Array.isArray(v)) out[k] = pagesToV1(v);
+    if (k === 'pages' && Array.isArray(v)) out[k] = pagesToV1(v) as unknown as Json;
     else setBc(out, k, v);
   }
   return out;
@@ -113,23 +114,23 @@ const ORDER: Kind[] = ['missing', 'invalid', 'missingid', 'special', 'good'];
  * in the order invalid, special, missing, and formatversion=1 lists missing, invalid, missing
  * ids, special, then existing pages in database order (namespace, DB key).
  */
-function pagesToV1(pages: Json[]): JsonObject {
+function pagesToV1(pages: Json[]): OrderedObject {
   const objs = pages.filter(isObject);
   const fake = objs.filter((p) => p['pageid'] === undefined || kindOf(p) === 'invalid' || kindOf(p) === 'special');
   const ids = new Map<JsonObject, number>();
   fake.forEach((p, i) => ids.set(p, -(fake.length - i)));
   const byKind = (k: Kind) => objs.filter((p) => kindOf(p) === k);
-  const out: JsonObject = {};
+  const out: [string, Json][] = [];
   for (const k of ORDER) {
     let group = byKind(k);
     if (k === 'missing' || k === 'invalid' || k === 'special') group = [...group].sort((a, b) => ids.get(b)! - ids.get(a)!);
     if (k === 'good') group = [...group].sort(dbOrder);
     for (const p of group) {
       const id = ids.get(p) ?? (p['pageid'] as number);
-      out[String(id)] = pageToV1(p);
+      out.push([String(id), pageToV1(p)]);
     }
   }
-  return out;
+  return new OrderedObject(out);
 }
 
 function dbOrder(a: JsonObject, b: JsonObject): number {

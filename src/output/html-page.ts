@@ -1,0 +1,278 @@
+import { randomBytes } from 'node:crypto';
+import { atLeast, type Lang, type WikiProfile } from '../wiki/profile.js';
+import { encodeJson, withFrozenMembers } from './json.js';
+import { outputTexts, specialNames } from './texts.js';
+
+/**
+ * The HTML page MediaWiki sends for `*fm` formats (and for an absent `format`, which is `jsonfm`):
+ * ApiFormatBase::closePrinter → OutputPage::output with the `apioutput` skin. Reproduced from a
+ * real 1.39.17 page; the ResourceLoader parts are the ones an anonymous 1.39 request shows, with
+ * the per-request values (request id, debug info, backend time) filled in.
+ */
+export interface PrettyPageOptions {
+  profile: WikiProfile;
+  userLang: Lang;
+  /** The printed text: pretty JSON (or `/**\/cb(...)` JSONP around it). */
+  json: string;
+  /** Path and query as received (REQUEST_URI). */
+  requestUrl: string;
+  method: 'GET' | 'POST' | string;
+  /** Stored HTTP status; anything but unset/200 adds the api-pretty-status line (the response stays 200). */
+  status?: number;
+  /** The non-HTML twin: `json` for jsonfm. `raw` (rawfm) has no twin: the "only HTML" header. */
+  formatName: 'json' | string;
+  /** X-Request-Id / wgRequestId; random 24 hex digits when absent. */
+  requestId?: string;
+  /**
+   * The debuginfo object (fv2 shape) for the debug toolbar script, when the wiki has
+   * `$wgDebugToolbar`; omitted → no toolbar data (the page is otherwise the same).
+   */
+  debugInfo?: Record<string, unknown>;
+  /** wgBackendResponseTime in ms. Default 100. */
+  backendResponseTimeMs?: number;
+  /** Request protocol as seen by the wiki (for the hyperlinked URL). Default: the profile server's. */
+  https?: boolean;
+}
+
+/** HttpStatus::getMessage for the codes the API can store. */
+const HTTP_STATUS: Record<number, string> = {
+  200: 'OK',
+  400: 'Bad Request',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+export function httpStatusText(code: number): string {
+  return HTTP_STATUS[code] ?? '';
+}
+
+/** Html::element text escaping: only `&` and `<`. */
+export function escapePreText(s: string): string {
+  let out = s;
+  if (out.includes('&')) out = out.replace(/&/g, '&amp;');
+  if (out.includes('<')) out = out.replace(/</g, '&lt;');
+  return out;
+}
+
+function escAttr(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+// ---------------------------------------------------------------------------------------------
+// PHP urlencode / query handling for the "format=json" link
+
+const HEX = '0123456789ABCDEF';
+
+/** PHP urlencode: UTF-8 bytes, `A-Za-z0-9-_.` kept, space → `+`, the rest `%XX` upper-case. */
+export function phpUrlencode(s: string): string {
+  let out = '';
+  for (const b of Buffer.from(s, 'utf8')) {
+    if ((b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x2d || b === 0x2e || b === 0x5f) {
+      out += String.fromCharCode(b);
+    } else if (b === 0x20) out += '+';
+    else out += '%' + HEX[b >> 4] + HEX[b & 15];
+  }
+  return out;
+}
+
+/** PHP urldecode: `+` is a space, `%XX` bytes (invalid sequences stay), UTF-8 decoded. */
+function phpUrldecode(s: string): string {
+  const t = s.replace(/\+/g, ' ');
+  if (!t.includes('%')) return t;
+  const bytes: number[] = [];
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c === 0x25 && /^[0-9a-fA-F]{2}$/.test(t.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(t.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else if (c < 0x80) bytes.push(c);
+    else for (const b of Buffer.from(t[i]!, 'utf8')) bytes.push(b);
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+/**
+ * `$_GET` as PHP builds it from a query string, as ordered [key, value] pairs: a repeated key
+ * keeps its first position and takes the last value; `.` and ` ` in names become `_`; `a[]`/`a[k]`
+ * become array members (serialized back as `a[0]`/`a[k]`).
+ */
+function phpQueryPairs(query: string): Array<[string, string]> {
+  const map = new Map<string, string>();
+  const arrayCounters = new Map<string, number>();
+  for (const part of query.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    let key = phpUrldecode(eq === -1 ? part : part.slice(0, eq));
+    const value = eq === -1 ? '' : phpUrldecode(part.slice(eq + 1));
+    key = key.replace(/^ +/, '');
+    if (key === '') continue;
+    const br = key.indexOf('[');
+    let base = br > 0 ? key.slice(0, br) : key;
+    base = base.replace(/[. ]/g, '_');
+    const m = br > 0 ? /^\[([^\]]*)\]/.exec(key.slice(br)) : null;
+    if (m) {
+      let sub = m[1]!;
+      if (sub === '') {
+        const n = arrayCounters.get(base) ?? 0;
+        arrayCounters.set(base, n + 1);
+        sub = String(n);
+      }
+      map.set(`${base}[${sub}]`, value);
+    } else {
+      map.set(br > 0 ? base + key.slice(br).replace(/[. ]/g, '_') : base, value);
+    }
+  }
+  return [...map];
+}
+
+/**
+ * The non-HTML URL of the pretty header: scheme+host+path of the request, `?`, then the query
+ * parameters with `title` removed and `format` replaced in place (or appended), re-encoded with
+ * PHP urlencode (WebRequest::appendQueryValue + wfArrayToCgi).
+ */
+export function nonHtmlUrl(profile: WikiProfile, requestUrl: string, lcformat: string, https?: boolean): string {
+  const q = requestUrl.indexOf('?');
+  const path = q === -1 ? requestUrl : requestUrl.slice(0, q);
+  const query = q === -1 ? '' : requestUrl.slice(q + 1);
+  const pairs = phpQueryPairs(query).filter(([k]) => k !== 'title');
+  const i = pairs.findIndex(([k]) => k === 'format');
+  if (i === -1) pairs.push(['format', lcformat]);
+  else pairs[i] = ['format', lcformat];
+  let server = profile.server;
+  if (https !== undefined) server = server.replace(/^https?:/, https ? 'https:' : 'http:');
+  return `${server}${path}?${pairs.map(([k, v]) => `${phpUrlencode(k)}=${phpUrlencode(v)}`).join('&')}`;
+}
+
+/** wfUrlencode: urlencode with `;@$!*(),/~:` kept (and spaces already `_`). */
+function wfUrlencode(s: string): string {
+  return phpUrlencode(s).replace(/%(3B|40|24|21|2A|28|29|2C|2F|7E|3A)/g, (_, h: string) =>
+    String.fromCharCode(parseInt(h, 16)),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** The rendered `[[Special:ApiHelp/main|…]]` anchor start, after ApiHelp::fixHelpLinks. */
+function helpAnchorOpen(profile: WikiProfile, special: string): string {
+  // fixHelpLinks only rewrites hrefs containing the literal English "Special:ApiHelp/…".
+  if (special === 'Special') return `<a href="${escAttr(profile.scriptPath)}/api.php?action=help&amp;modules=main">`;
+  const target = `${special}:ApiHelp/main`;
+  return `<a href="${escAttr(profile.scriptPath)}/index.php/${wfUrlencode(target)}" title="${escAttr(target)}">`;
+}
+
+const DEPRECATION_WARN_139 =
+  'mw.log.warn("This page is using the deprecated ResourceLoader module \\"mediawiki.skinning.interface\\".\\n[1.37] The use of the `content` feature with ResourceLoaderSkinModule is deprecated. Use `content-media` instead. [1.37] The use of the `legacy` feature with ResourceLoaderSkinModule is deprecated(T89981) and is a NOOP since 1.39 (T304325). This should be urgently omited to retain compatibility with future MediaWiki versionsMore information can be found at [[mw:Manual:ResourceLoaderSkinModule]]. ");';
+
+const scriptJson = (v: unknown): string => encodeJson(v, { ascii: false, pretty: false, hexTagAmp: true });
+
+/** The whole page, as OutputPage::output prints it. */
+export function renderPrettyPage(opts: PrettyPageOptions): string {
+  const { profile, userLang } = opts;
+  const t = outputTexts(userLang);
+  const contentLang = profile.language;
+  const names = specialNames(contentLang);
+  const modern = atLeast(profile, '1.43');
+  const requestId = opts.requestId ?? randomBytes(12).toString('hex');
+  const site = escAttr(profile.siteName);
+  const sp = escAttr(profile.scriptPath);
+  const fmt = opts.formatName.toUpperCase();
+  const pageName = `${names.special}:ApiHelp`;
+
+  // --- header paragraphs
+  let header: string;
+  if (opts.formatName === 'json' || opts.formatName === 'xml' || opts.formatName === 'php') {
+    const url = opts.method.toUpperCase() === 'POST' ? null : nonHtmlUrl(profile, opts.requestUrl, opts.formatName, opts.https);
+    header = t.prettyHeader(fmt, opts.formatName, url, helpAnchorOpen(profile, names.special));
+  } else {
+    header = t.prettyHeaderOnlyHtml(helpAnchorOpen(profile, names.special));
+  }
+  let content = `<div class="api-pretty-header">${header}</div>`;
+  if (opts.status !== undefined && opts.status !== 0 && opts.status !== 200) {
+    content += `<div class="api-pretty-header api-pretty-status">${t.prettyStatus(opts.status, httpStatusText(opts.status))}</div>`;
+  }
+  content += `<pre class="api-pretty-content">${escapePreText(opts.json)}</pre>`;
+
+  // --- head
+  const rlconf = scriptJson({
+    wgBreakFrames: false,
+    wgSeparatorTransformTable: t.separatorTransformTable,
+    wgDigitTransformTable: ['', ''],
+    wgDefaultDateFormat: 'dmy',
+    wgMonthNames: t.monthNames,
+    wgRequestId: requestId,
+    wgCSPNonce: false,
+    wgCanonicalNamespace: 'Special',
+    wgCanonicalSpecialPageName: 'ApiHelp',
+    wgNamespaceNumber: -1,
+    wgPageName: pageName,
+    wgTitle: 'ApiHelp',
+    wgCurRevisionId: 0,
+    wgRevisionId: 0,
+    wgArticleId: 0,
+    wgIsArticle: false,
+    wgIsRedirect: false,
+    wgAction: 'view',
+    wgUserName: null,
+    wgUserGroups: ['*'],
+    wgCategories: [],
+    wgPageContentLanguage: userLang,
+    wgPageContentModel: 'wikitext',
+    wgRelevantPageName: pageName,
+    wgRelevantArticleId: 0,
+    wgIsProbablyEditable: false,
+    wgRelevantPageIsProbablyEditable: false,
+  });
+  const pageModules = profile.debugInfo ? '["site","mediawiki.page.ready","mediawiki.debug"]' : '["site","mediawiki.page.ready"]';
+  const userOptions = modern
+    ? '<script>(RLQ=window.RLQ||[]).push(function(){mw.loader.impl(function(){return["user.options@12s5i",function($,jQuery,require,module){mw.user.tokens.set({"patrolToken":"+\\\\","watchToken":"+\\\\","csrfToken":"+\\\\"});}];});});</script>'
+    : '<script>(RLQ=window.RLQ||[]).push(function(){mw.loader.implement("user.options@12s5i",function($,jQuery,require,module){mw.user.tokens.set({"patrolToken":"+\\\\","watchToken":"+\\\\","csrfToken":"+\\\\"});});});</script>';
+  const rcTitle = wfUrlencode(`${names.special}:${names.recentChanges}`);
+  const head =
+    `<!DOCTYPE html>\n<html class="client-nojs" lang="${userLang}" dir="ltr">\n<head>\n<meta charset="UTF-8"/>\n` +
+    `<title>${escAttr(t.pageTitle(t.apiFormatTitle, profile.siteName))}</title>\n` +
+    `<script>document.documentElement.className="client-js";RLCONF=${rlconf};RLSTATE={"site.styles":"ready","user.styles":"ready","user":"ready","user.options":"loading","mediawiki.apipretty":"ready","mediawiki.skinning.interface":"ready"};\nRLPAGEMODULES=${pageModules};</script>\n` +
+    `${userOptions}\n` +
+    `<link rel="stylesheet" href="${sp}/load.php?lang=${userLang}&amp;modules=mediawiki.apipretty%7Cmediawiki.skinning.interface&amp;only=styles&amp;skin=apioutput"/>\n` +
+    `<script async="" src="${sp}/load.php?lang=${userLang}&amp;modules=startup&amp;only=scripts&amp;raw=1&amp;skin=apioutput"></script>\n` +
+    `<meta name="generator" content="MediaWiki ${escAttr(profile.version)}"/>\n` +
+    `<meta name="robots" content="noindex,nofollow"/>\n` +
+    `<meta name="format-detection" content="telephone=no"/>\n` +
+    `<meta name="viewport" content="width=1000"/>\n` +
+    `<link rel="icon" href="/favicon.ico"/>\n` +
+    `<link rel="search" type="application/opensearchdescription+xml" href="${sp}/opensearch_desc.php" title="${site} (${contentLang})"/>\n` +
+    `<link rel="EditURI" type="application/rsd+xml" href="${escAttr(profile.server)}${sp}/api.php?action=rsd"/>\n` +
+    `<link rel="alternate" type="application/atom+xml" title="${escAttr(t.atomFeed(profile.siteName))}" href="${sp}/index.php?title=${rcTitle}&amp;feed=atom"/>\n` +
+    `</head>\n` +
+    `<body class="mediawiki ltr sitedir-ltr mw-hide-empty-elt ns--1 ns-special mw-special-ApiHelp page-${escAttr(names.special)}_ApiHelp rootpage-${escAttr(names.special)}_ApiHelp skin-apioutput action-view">` +
+    (modern ? '\n' : '');
+
+  // --- body
+  const canonical = `${profile.server}${profile.scriptPath}/index.php/${pageName}`;
+  const footerLink = `<a dir="ltr" href="${escAttr(canonical)}">${escapePreText(canonical)}</a>`;
+  const body =
+    `<div class="mw-body" role="main">\n` +
+    `\t<h1 id="firstHeading">${escapePreText(t.apiFormatTitle)}</h1>\n` +
+    `\t<div class="mw-body-content">\n` +
+    `\t\t<div id="mw-content-text" class="mw-body-content">${content}\n` +
+    `<div class="printfooter" data-nosnippet="">${t.retrievedFrom(footerLink)}</div></div>\n` +
+    `\t</div>\n` +
+    `</div>\n`;
+
+  // --- tail
+  let rlq = '';
+  if (profile.debugInfo && opts.debugInfo) {
+    const log = Array.isArray(opts.debugInfo['log']) ? (opts.debugInfo['log'] as unknown[]) : [];
+    const caller = modern ? 'MediaWiki\\Debug\\MWDebug::getDebugHTML' : 'MWDebug::getDebugHTML';
+    const info = withFrozenMembers({ ...opts.debugInfo, log: [...log, { msg: 'MWDebug output complete', type: 'log', caller }] });
+    rlq += `mw.config.set(${scriptJson({ debugInfo: info })});`;
+  }
+  if (!modern) rlq += DEPRECATION_WARN_139;
+  rlq += `mw.config.set({"wgBackendResponseTime":${Math.round(opts.backendResponseTimeMs ?? 100)}});`;
+  const tail = `<script>(RLQ=window.RLQ||[]).push(function(){${rlq}});</script>\n</body>\n</html>`;
+
+  return head + body + tail;
+}

@@ -1,0 +1,342 @@
+/**
+ * PHP-compatible `json_encode`, as MediaWiki's ApiFormatJson / FormatJson::encode use it.
+ *
+ * Built on `JSON.stringify` plus a post-pass (fast; it runs on the hot path):
+ * - `/` is never escaped (FormatJson always passes JSON_UNESCAPED_SLASHES) — same as JSON.stringify;
+ * - `<`, `>`, `&` stay literal (the API never uses JSON_HEX_TAG/AMP), unless `hexTagAmp`
+ *   (ResourceLoader inline scripts: `\u003C`, `\u003E`, `\u0026`);
+ * - `ascii`: every non-ASCII UTF-16 unit becomes `\uXXXX`, lower-case hex (astral characters
+ *   therefore as surrogate pairs), as PHP does without JSON_UNESCAPED_UNICODE;
+ * - U+2028 / U+2029 are always escaped (PHP has no JSON_UNESCAPED_LINE_TERMINATORS here);
+ * - control characters: `\b \f \n \r \t`, others `\u00XX` lower-case; DEL stays raw — identical
+ *   in PHP and JSON.stringify;
+ * - `pretty` = JSON_PRETTY_PRINT: 4 spaces, `"key": value`, `[]`/`{}` for empty — identical to
+ *   `JSON.stringify(v, null, 4)`;
+ * - numbers as PHP 8.2 prints them with serialize_precision = -1: integer-valued numbers are PHP
+ *   ints (`1.0` prints `1`, PHP does the same without JSON_PRESERVE_ZERO_FRACTION); other floats use
+ *   the shortest round-trip digits, in exponent form when the decimal exponent is < -4 or > 16
+ *   (`1.0e-5`, `1.0e-7`, `5.0e-5`, `1.0e+19`) — JS prints `0.00001`, `1e-7`, `10000000000000000000`.
+ *   Integers beyond PHP's int64 are floats there and printed as such (`9.223372036854776e+18`).
+ *
+ * Frozen fragments: `frozenJson(value)` marks an immutable object/array whose encodings are cached
+ * (per option set) and spliced in wherever it appears as a member of the encoded top-level object or
+ * of an object marked with `frozenJson`/`withFrozenMembers`. debuginfo's `includes` list uses this,
+ * so encoding a fresh debuginfo does not re-encode ~900 file entries per request.
+ */
+
+export interface JsonOptions {
+  /** Escape non-ASCII as `\uXXXX` (fv1 without utf8, fv2 with ascii). */
+  ascii: boolean;
+  /** PHP JSON_PRETTY_PRINT (HTML `*fm` output only). */
+  pretty: boolean;
+  /**
+   * Pretty output only: the nesting depth the text will be spliced in at (each line after the
+   * first gets `4 × indent` more spaces). Default 0.
+   */
+  indent?: number;
+  /** JSON_HEX_TAG | JSON_HEX_AMP, as ResourceLoader::encodeJsonForScript uses. Default false. */
+  hexTagAmp?: boolean;
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+const LINE_SEP_G = /[\u2028\u2029]/g;
+const TAG_AMP = /[<>&]/;
+const TAG_AMP_G = /[<>&]/g;
+const TAG_AMP_MAP: Record<string, string> = { '<': '\\u003C', '>': '\\u003E', '&': '\\u0026' };
+/** Cheap test for number tokens JS prints differently from PHP (may also hit inside strings). */
+const NUM_SUSPECT = /\d(?:e[+-]\d|\d{18})|0\.0000/;
+/** NUM_SUSPECT or a line/paragraph separator: the only things to fix in UTF-8 mode. */
+const UTF8_SUSPECT = /[\u2028\u2029]|\d(?:e[+-]\d|\d{18})|0\.0000/;
+/** Strings (skipped) or number tokens. */
+const TOKENS_G = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:e[+-]?\d+)?/g;
+const INT64_LIMIT = 2 ** 63;
+
+/** `\uXXXX` (lower-case hex) per UTF-16 unit, filled lazily. */
+const U_ESCAPES: string[] = [];
+function uEscapeCode(c: number): string {
+  return (U_ESCAPES[c] ??= '\\u' + c.toString(16).padStart(4, '0'));
+}
+function uEscape(c: string): string {
+  return uEscapeCode(c.charCodeAt(0));
+}
+
+/** Every non-ASCII UTF-16 unit as `\uXXXX` (a loop beats a replace callback per character). */
+function escapeNonAscii(s: string): string {
+  let out = '';
+  let last = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 0x7f) {
+      if (i > last) out += s.slice(last, i);
+      out += uEscapeCode(c);
+      last = i + 1;
+    }
+  }
+  return last === 0 ? s : out + s.slice(last);
+}
+
+/** A JS number as PHP 8.2 `json_encode` prints the corresponding PHP float. */
+export function phpFloat(x: number): string {
+  if (!Number.isFinite(x)) return '0'; // json_encode fails on INF/NAN; never produced by the API
+  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
+  const e = x.toExponential();
+  const at = e.indexOf('e');
+  const exp = parseInt(e.slice(at + 1), 10);
+  if (exp < -4 || exp > 16) {
+    const mant = e.slice(0, at);
+    return (mant.includes('.') ? mant : mant + '.0') + e.slice(at);
+  }
+  return String(x);
+}
+
+function fixNumberToken(tok: string): string {
+  if (tok.charCodeAt(0) === 34 /* " */) return tok;
+  const x = Number(tok);
+  const isIntToken = !tok.includes('.') && !tok.includes('e');
+  if (isIntToken && Math.abs(x) < INT64_LIMIT) return tok; // a PHP int
+  if (Number.isInteger(x) && Math.abs(x) < INT64_LIMIT) return tok;
+  return phpFloat(x);
+}
+
+/** The PHP-specific post-pass over `JSON.stringify` output (one regex scan in the common case). */
+function postPass(s: string, opts: JsonOptions): string {
+  if (opts.ascii) {
+    if (NUM_SUSPECT.test(s)) s = s.replace(TOKENS_G, fixNumberToken);
+    if (NON_ASCII.test(s)) s = escapeNonAscii(s);
+  } else if (UTF8_SUSPECT.test(s)) {
+    if (NUM_SUSPECT.test(s)) s = s.replace(TOKENS_G, fixNumberToken);
+    s = s.replace(LINE_SEP_G, uEscape);
+  }
+  if (opts.hexTagAmp && TAG_AMP.test(s)) s = s.replace(TAG_AMP_G, (c) => TAG_AMP_MAP[c]!);
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Frozen fragments
+
+/** Immutable values whose encodings are cached, keyed by option set. */
+const frozen = new WeakMap<object, Map<string, string>>();
+/** Objects that have frozen members somewhere below (so the encoder splits them). */
+const hasFrozen = new WeakSet<object>();
+
+/**
+ * Marks `value` (an object or array that will never be mutated) so that its encodings are cached
+ * and reused. Returns the same value.
+ */
+export function frozenJson<T extends object>(value: T): T {
+  if (!frozen.has(value)) frozen.set(value, new Map());
+  return value;
+}
+
+/** Marks an object as containing frozen members (directly or deeper). Returns the same object. */
+export function withFrozenMembers<T extends object>(value: T): T {
+  hasFrozen.add(value);
+  return value;
+}
+
+function optKey(opts: JsonOptions, indent: number): string {
+  return `${opts.ascii ? 1 : 0}${opts.pretty ? 1 : 0}${opts.hexTagAmp ? 1 : 0}${opts.pretty ? indent : 0}`;
+}
+
+function isSplittable(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function indentText(s: string, indent: number): string {
+  return indent > 0 && s.includes('\n') ? s.replace(/\n/g, '\n' + '    '.repeat(indent)) : s;
+}
+
+/** Encodes `value` as if it sat at nesting depth `indent` (pretty mode). */
+function encodeAt(value: unknown, opts: JsonOptions, indent: number): string {
+  if (typeof value === 'object' && value !== null) {
+    const cache = frozen.get(value);
+    if (cache) {
+      const k = optKey(opts, indent);
+      let s = cache.get(k);
+      if (s === undefined) {
+        s = isSplittable(value) && hasFrozen.has(value) ? encodeSplit(value, opts, indent) : encodePlain(value, opts, indent);
+        cache.set(k, s);
+      }
+      return s;
+    }
+    if (isSplittable(value) && hasFrozen.has(value)) return encodeSplit(value, opts, indent);
+  }
+  return encodePlain(value, opts, indent);
+}
+
+function encodePlain(value: unknown, opts: JsonOptions, indent: number): string {
+  const s = JSON.stringify(value, null, opts.pretty ? 4 : undefined) as string | undefined;
+  if (s === undefined) return 'null';
+  return indentText(postPass(s, opts), opts.pretty ? indent : 0);
+}
+
+function encodeKey(key: string, opts: JsonOptions): string {
+  return postPass(JSON.stringify(key), opts);
+}
+
+function encodeSplit(obj: Record<string, unknown>, opts: JsonOptions, indent: number): string {
+  // String concatenation (ropes), not Array#join: join copies the (large) frozen fragments every time.
+  let out = '';
+  let first = true;
+  if (opts.pretty) {
+    const pad = '    '.repeat(indent + 1);
+    for (const k of Object.keys(obj)) {
+      const v = obj[k];
+      if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+      out += (first ? '{\n' : ',\n') + pad + encodeKey(k, opts) + ': ' + encodeAt(v, opts, indent + 1);
+      first = false;
+    }
+    return first ? '{}' : out + '\n' + '    '.repeat(indent) + '}';
+  }
+  for (const k of Object.keys(obj)) {
+    const v = obj[k];
+    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+    out += (first ? '{' : ',') + encodeKey(k, opts) + ':' + encodeAt(v, opts, 0);
+    first = false;
+  }
+  return first ? '{}' : out + '}';
+}
+
+function topLevelHasFrozen(value: unknown): boolean {
+  if (!isSplittable(value)) return false;
+  if (hasFrozen.has(value) || frozen.has(value)) return true;
+  for (const k in value) {
+    const v = value[k];
+    if (typeof v === 'object' && v !== null && (frozen.has(v) || hasFrozen.has(v))) return true;
+  }
+  return false;
+}
+
+/** PHP `json_encode` with the flags ApiFormatJson uses (see the module comment). */
+export function encodeJson(value: unknown, opts: JsonOptions): string {
+  const indent = opts.pretty ? (opts.indent ?? 0) : 0;
+  if (topLevelHasFrozen(value)) {
+    const v = value as Record<string, unknown>;
+    return frozen.has(v) ? encodeAt(v, opts, indent) : encodeSplit(v, opts, indent);
+  }
+  return encodePlain(value, opts, indent);
+}
+
+/**
+ * Appends `"key": value` as the last member of an encoded top-level object (the prebuilt body of
+ * a cassette hit), encoding only `value`. Works for compact and pretty text as `encodeJson`
+ * produced them with the same options; `bodyJson` must be a JSON object.
+ */
+export function encodeJsonTail(bodyJson: string, key: string, value: unknown, opts: JsonOptions): string {
+  const valueJson = encodeJson(value, { ...opts, indent: 1 });
+  return spliceLastMember(bodyJson, encodeKey(key, opts), valueJson, opts.pretty);
+}
+
+/**
+ * Low-level splice: `keyJson` is an encoded string, `valueJson` an encoded value (in pretty mode
+ * already indented for depth 1, i.e. `encodeJson(v, { ..., indent: 1 })`).
+ */
+export function spliceLastMember(bodyJson: string, keyJson: string, valueJson: string, pretty: boolean): string {
+  if (pretty) {
+    if (bodyJson === '{}') return `{\n    ${keyJson}: ${valueJson}\n}`;
+    // pretty object text always ends with "\n}"
+    return `${bodyJson.slice(0, -2)},\n    ${keyJson}: ${valueJson}\n}`;
+  }
+  if (bodyJson === '{}') return `{${keyJson}:${valueJson}}`;
+  return `${bodyJson.slice(0, -1)},${keyJson}:${valueJson}}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Byte output: frozen fragments as cached UTF-8 buffers (transcoding a 100 KB string per response
+// costs far more than encoding the rest)
+
+const frozenBytes = new WeakMap<object, Map<string, Buffer>>();
+
+function frozenBuffer(value: object, opts: JsonOptions, indent: number): Buffer {
+  let m = frozenBytes.get(value);
+  if (!m) frozenBytes.set(value, (m = new Map()));
+  const k = optKey(opts, indent);
+  let b = m.get(k);
+  if (!b) m.set(k, (b = Buffer.from(encodeAt(value, opts, indent), 'utf8')));
+  return b;
+}
+
+/** Like encodeAt, but appends to `out`: strings for the dynamic parts, Buffers for frozen fragments. */
+function partsAt(value: unknown, opts: JsonOptions, indent: number, out: Array<string | Buffer>): void {
+  if (typeof value === 'object' && value !== null) {
+    if (frozen.has(value)) {
+      out.push(frozenBuffer(value, opts, indent));
+      return;
+    }
+    if (isSplittable(value) && hasFrozen.has(value)) {
+      let first = true;
+      const pad = '    '.repeat(indent + 1);
+      for (const k of Object.keys(value)) {
+        const v = value[k];
+        if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+        const key = encodeKey(k, opts);
+        if (opts.pretty) out.push((first ? '{\n' : ',\n') + pad + key + ': ');
+        else out.push((first ? '{' : ',') + key + ':');
+        partsAt(v, opts, opts.pretty ? indent + 1 : 0, out);
+        first = false;
+      }
+      out.push(first ? '{}' : opts.pretty ? '\n' + '    '.repeat(indent) + '}' : '}');
+      return;
+    }
+  }
+  out.push(encodePlain(value, opts, indent));
+}
+
+function concatParts(parts: Array<string | Buffer>): Buffer {
+  const bufs: Buffer[] = [];
+  let pending = '';
+  for (const p of parts) {
+    if (typeof p === 'string') pending += p;
+    else {
+      if (pending) bufs.push(Buffer.from(pending, 'utf8'));
+      pending = '';
+      bufs.push(p);
+    }
+  }
+  if (pending) bufs.push(Buffer.from(pending, 'utf8'));
+  return bufs.length === 1 ? bufs[0]! : Buffer.concat(bufs);
+}
+
+/** `encodeJson` as UTF-8 bytes, reusing cached bytes for frozen fragments. */
+export function encodeJsonBytes(value: unknown, opts: JsonOptions): Buffer {
+  const parts: Array<string | Buffer> = [];
+  partsAt(value, opts, opts.pretty ? (opts.indent ?? 0) : 0, parts);
+  return concatParts(parts);
+}
+
+/**
+ * `encodeJsonTail` on bytes: `body` is the prebuilt encoded object (a cassette hit's bytes), the
+ * result is the body with `"key": value` appended as its last member. Only the dynamic part of
+ * `value` is encoded and transcoded; frozen fragments are copied from cached bytes.
+ */
+export function encodeJsonTailBytes(body: Buffer | string, key: string, value: unknown, opts: JsonOptions): Buffer {
+  const b = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  const keyJson = encodeKey(key, opts);
+  const parts: Array<string | Buffer> = [];
+  const empty = b.length === 2 && b[0] === 0x7b && b[1] === 0x7d;
+  if (opts.pretty) {
+    if (empty) parts.push(`{\n    ${keyJson}: `);
+    else parts.push(b.subarray(0, b.length - 2), `,\n    ${keyJson}: `);
+    partsAt(value, opts, 1, parts);
+    parts.push('\n}');
+  } else {
+    if (empty) parts.push(`{${keyJson}:`);
+    else parts.push(b.subarray(0, b.length - 1), `,${keyJson}:`);
+    partsAt(value, opts, 0, parts);
+    parts.push('}');
+  }
+  return concatParts(parts);
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSONP
+
+/** ApiFormatJson: `preg_replace("/[^][.\'\"_A-Za-z0-9]/", '', $callback)`. */
+export function jsonpCallbackName(raw: string): string {
+  return raw.replace(/[^\][.'"_A-Za-z0-9]/g, '');
+}
+
+/** `/**\/<callback>(<json>)` — the comment guards against content sniffing (T70187). */
+export function wrapJsonp(name: string, json: string): string {
+  return `/**/${name}(${json})`;
+}

@@ -1,0 +1,148 @@
+import type { Lang } from '../wiki/profile.js';
+
+/**
+ * The few interface texts src/output needs, as MediaWiki 1.39.17 renders them (ru and en),
+ * copied from languages/i18n/{ru,en}.json, includes/api/i18n/{ru,en}.json and
+ * languages/messages/Messages{Ru,En}.php and checked against a real 1.39 wiki.
+ *
+ * TODO(i18n): switch to src/i18n `message(lang, key, params)` / `formatNum` / `formatSize` once
+ * that lands: api-format-title, pagetitle, api-format-prettyprint-header(-hyperlinked,-only-html),
+ * api-format-prettyprint-status, retrievedfrom, page-atom-feed, size-*bytes, month names, the
+ * Special namespace and Special:RecentChanges names. The header paragraphs below are the
+ * *rendered* HTML of the wikitext messages (links resolved), which src/i18n will not provide.
+ */
+export interface OutputTexts {
+  /** api-format-title */
+  apiFormatTitle: string;
+  /** pagetitle: "$1 — {{SITENAME}}" (ru), "$1 - {{SITENAME}}" (en) — in the user language. */
+  pageTitle(title: string, siteName: string): string;
+  /** api-format-prettyprint-status, parsed inline. */
+  prettyStatus(code: number, statusText: string): string;
+  /** retrievedfrom, `link` is raw HTML. */
+  retrievedFrom(linkHtml: string): string;
+  /** page-atom-feed */
+  atomFeed(siteName: string): string;
+  /**
+   * Rendered api-format-prettyprint-header(-hyperlinked) paragraphs. `url` is the raw non-HTML URL
+   * (null for POSTs: the non-hyperlinked message), `helpLink` the rendered `[[Special:ApiHelp/main|…]]`
+   * anchor minus its text (`<a href=… title=…>`).
+   */
+  prettyHeader(fmt: string, lcfmt: string, url: string | null, helpAnchorOpen: string): string;
+  /** api-format-prettyprint-header-only-html, rendered. */
+  prettyHeaderOnlyHtml(helpAnchorOpen: string): string;
+  /** wgMonthNames as RLCONF shows them (index 0 is ""). */
+  monthNames: readonly string[];
+  /** wgSeparatorTransformTable */
+  separatorTransformTable: readonly [string, string];
+}
+
+const esc = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+const ru: OutputTexts = {
+  apiFormatTitle: 'Результат MediaWiki API',
+  pageTitle: (t, site) => `${t} — ${site}`,
+  prettyStatus: (code, text) => `Этот ответ будет возвращён HTTP статусом ${code} ${text}.`,
+  retrievedFrom: (link) => `Источник — ${link}`,
+  atomFeed: (site) => `${site}\u00a0— Atom-лента`,
+  prettyHeader: (fmt, lc, url, help) =>
+    `<p>Это HTML-представление формата ${fmt}. HTML хорош для отладки, но неудобен для практического применения.\n` +
+    `</p><p>Укажите параметр <var>format</var> для изменения формата вывода. Для отображения не-HTML-представления формата ${fmt}, присвойте ` +
+    (url === null
+      ? `<kbd>format=${lc}</kbd>.\n`
+      : `<a rel="nofollow" class="external text" href="${esc(url)}"><kbd>format=${lc}</kbd></a>.\n`) +
+    `</p><p>См. ${url === null ? MW_API_MYLANG : MW_API}полную документацию</a> или ${help}справку API</a> для получения дополнительной информации.\n</p>`,
+  prettyHeaderOnlyHtml: (help) =>
+    `<p>Это HTML-представление для отладки, не рассчитанное на практическое применение.\n` +
+    `</p><p>См. ${MW_API_MYLANG}полную документацию</a> или ${help}справку API</a> для получения дополнительной информации.\n</p>`,
+  monthNames: ['', 'январь', 'февраль', 'март', 'апрель', 'май', 'июнь', 'июль', 'август', 'сентябрь', 'октябрь', 'ноябрь', 'декабрь'],
+  separatorTransformTable: [',\t.', '\u00a0\t,'],
+};
+
+const en: OutputTexts = {
+  apiFormatTitle: 'MediaWiki API result',
+  pageTitle: (t, site) => `${t} - ${site}`,
+  prettyStatus: (code, text) => `This response would be returned with HTTP status ${code} ${text}.`,
+  retrievedFrom: (link) => `Retrieved from "${link}"`,
+  atomFeed: (site) => `${site} Atom feed`,
+  prettyHeader: (fmt, lc, url, help) =>
+    `<p>This is the HTML representation of the ${fmt} format. HTML is good for debugging, but is unsuitable for application use.\n` +
+    `</p><p>Specify the <var>format</var> parameter to change the output format. To see the non-HTML representation of the ${fmt} format, set ` +
+    (url === null
+      ? `<kbd>format=${lc}</kbd>.\n`
+      : `<a rel="nofollow" class="external text" href="${esc(url)}"><kbd>format=${lc}</kbd></a>.\n`) +
+    `</p><p>See the ${url === null ? MW_API_MYLANG : MW_API}complete documentation</a>, or the ${help}API help</a> for more information.\n</p>`,
+  prettyHeaderOnlyHtml: (help) =>
+    `<p>This is an HTML representation intended for debugging, and is unsuitable for application use.\n` +
+    `</p><p>See the ${MW_API_MYLANG}complete documentation</a>, or the ${help}API help</a> for more information.\n</p>`,
+  monthNames: ['', 'January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'],
+  separatorTransformTable: ['', ''],
+};
+
+/** `[[mw:API|…]]` (hyperlinked message) and `[[mw:Special:MyLanguage/API|…]]` (the others), opened. */
+const MW_API = '<a href="https://www.mediawiki.org/wiki/API" class="extiw" title="mw:API">';
+const MW_API_MYLANG =
+  '<a href="https://www.mediawiki.org/wiki/Special:MyLanguage/API" class="extiw" title="mw:Special:MyLanguage/API">';
+
+export function outputTexts(lang: Lang): OutputTexts {
+  return lang === 'en' ? en : ru;
+}
+
+/** Local names MediaWiki uses in the content language (namespace -1 and Special:RecentChanges). */
+export function specialNames(contentLang: Lang): { special: string; recentChanges: string } {
+  return contentLang === 'en'
+    ? { special: 'Special', recentChanges: 'RecentChanges' }
+    : { special: 'Служебная', recentChanges: 'Свежие_правки' };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Numbers and sizes (TODO(i18n): replace with src/i18n formatNum / formatSize)
+
+/**
+ * Language::formatNum for ru and en, for the non-negative numbers formatSize produces.
+ * ru: decimal comma, U+00A0 grouping only from 5 integer digits (minimumGroupingDigits = 2);
+ * en: decimal point, comma grouping from 4 digits.
+ */
+export function formatNumLocal(lang: Lang, n: number): string {
+  const s = String(n);
+  const dot = s.indexOf('.');
+  let int = dot === -1 ? s : s.slice(0, dot);
+  const frac = dot === -1 ? '' : s.slice(dot + 1);
+  const neg = int.startsWith('-');
+  if (neg) int = int.slice(1);
+  const minDigits = lang === 'ru' ? 5 : 4;
+  if (int.length >= minDigits) {
+    const sep = lang === 'ru' ? '\u00a0' : ',';
+    int = int.replace(/\B(?=(\d{3})+$)/g, sep);
+  }
+  const dec = lang === 'ru' ? ',' : '.';
+  return (neg ? '-' : '') + int + (frac ? dec + frac : '');
+}
+
+const SIZE_UNITS: Record<Lang, readonly string[]> = {
+  // size-bytes has {{PLURAL:$1|…}} evaluated with the literal "$1" (= 0): always the "many" form.
+  ru: ['байт', 'КБ', 'МБ', 'ГБ', 'ТБ', 'ПБ', 'ЭБ', 'ЗБ', 'ЙБ', 'RB', 'QB'],
+  en: ['bytes', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB', 'YB', 'RB', 'QB'],
+};
+
+/** PHP round() (half away from zero) to `digits` decimals. */
+function phpRound(x: number, digits: number): number {
+  if (digits === 0) return Math.sign(x) * Math.round(Math.abs(x));
+  const f = 10 ** digits;
+  const r = Math.round(Math.abs(x) * f + 1e-9) / f;
+  return Math.sign(x) * r;
+}
+
+/** Language::formatSize (1.39.17): 1024 steps; bytes and KB without decimals, MB+ with 2. */
+export function formatSizeLocal(lang: Lang, bytes: number): string {
+  const units = SIZE_UNITS[lang];
+  if (bytes <= 0) return `${formatNumLocal(lang, bytes)} ${units[0]}`;
+  let size = bytes;
+  let index = 0;
+  while (size >= 1024 && index < units.length - 1) {
+    index++;
+    size /= 1024;
+  }
+  const rounded = phpRound(size, index > 1 ? 2 : 0);
+  return `${formatNumLocal(lang, rounded)} ${units[index]}`;
+}

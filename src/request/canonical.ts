@@ -1,0 +1,103 @@
+import type { ParamMap } from './params.js';
+
+/**
+ * The canonical request: the data part of an api.php request, normalised so that every
+ * spelling of one question gets one cassette key. Each rule says why it is safe.
+ */
+
+/**
+ * Parameters that change only how an answer is printed, never its data: wikitape renders
+ * them itself, so they are not part of the key.
+ */
+export const RENDERING_PARAMS: ReadonlySet<string> = new Set([
+  'format', // json / jsonfm / none: rendered by wikitape from the stored data
+  'formatversion', // the cassette keeps formatversion=2 data and renders formatversion=1 from it
+  'utf8', // escaping only
+  'ascii', // escaping only
+  'callback', // JSONP wrapper
+  '_', // jQuery cache buster, marked used when callback is present
+  'requestid', // echoed back at render time
+  'curtimestamp', // "now" at render time
+  'responselanginfo', // echoed languages
+  'servedby', // hidden without $wgShowHostnames
+  'origin', // CORS headers only
+  'crossorigin', // CORS (1.44)
+  'maxlag', // replicas never lag here (a negative maxlag is answered by the built-in)
+  'maxage', // cache headers only
+  'smaxage', // cache headers only
+  'wrappedhtml', // HTML page wrapper
+]);
+
+/**
+ * Multi-value parameters whose value order carries no meaning: MediaWiki reads them as sets
+ * (`array_fill_keys`, SQL `IN`, PHP `sort`), so their values are sorted. Module lists
+ * (`list`, `prop`, `meta`) and `titles` keep their order: it decides key order and fake page ids.
+ */
+export const SET_PARAMS: ReadonlySet<string> = new Set([
+  'leprop', 'bkprop', 'ptprop', 'bkshow', 'ptlevel', 'ptnamespace', 'bkids', 'bkusers', 'url', 'siprop', 'uiprop',
+]);
+
+/** Multi-value parameters whose duplicates MediaWiki drops (keeping the first). */
+export const LIST_PARAMS: ReadonlySet<string> = new Set(['list', 'prop', 'meta', 'titles', 'pageids']);
+
+/** Defaults made explicit, per module: asking for them or leaving them out is the same question. */
+export const MODULE_DEFAULTS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  logevents: { leprop: 'comment|details|ids|timestamp|title|type|user', ledir: 'older', lelimit: '10' },
+  blocks: { bkprop: 'by|expiry|flags|id|reason|timestamp|user', bkdir: 'older', bklimit: '10' },
+  protectedtitles: { ptprop: 'level|timestamp', ptdir: 'older', ptlimit: '10' },
+  extlinks: { ellimit: '10' },
+};
+
+/** Splits a multi-value the way MediaWiki does (U+001F-prefixed values split on U+001F). */
+export function splitMulti(value: string): string[] {
+  if (value === '' || value === '\u001f') return [];
+  return value.startsWith('\u001f') ? value.slice(1).split('\u001f') : value.split('|');
+}
+
+/** Joins values with `|`, or in the U+001F form when a value contains `|`. */
+export function joinMulti(values: readonly string[]): string {
+  return values.some((v) => v.includes('|')) ? `\u001f${values.join('\u001f')}` : values.join('|');
+}
+
+export interface CanonicalOptions {
+  /** Normalises one title as the wiki would (null for an invalid title, which stays as sent). */
+  normalizeTitle?: (title: string) => string | null;
+}
+
+/**
+ * The canonical parameters of a request, sorted by name. Pure and stable across processes and
+ * machines: the same question always gives the same key.
+ */
+export function canonicalParams(params: ParamMap, options: CanonicalOptions = {}): [string, string][] {
+  const out = new Map<string, string>();
+  for (const [name, raw] of params) {
+    if (RENDERING_PARAMS.has(name)) continue;
+    let value = raw;
+    if (SET_PARAMS.has(name)) value = joinMulti([...new Set(splitMulti(raw))].sort());
+    else if (LIST_PARAMS.has(name)) {
+      let values = splitMulti(raw);
+      if (name === 'titles' && options.normalizeTitle) values = values.map((t) => options.normalizeTitle!(t) ?? t);
+      value = joinMulti([...new Set(values)]);
+    } else if ((name === 'letitle') && options.normalizeTitle) value = options.normalizeTitle(raw) ?? raw;
+    out.set(name, value);
+  }
+  // `continue=` on a first page is the same question as no `continue` (verified on 1.39).
+  if (out.get('continue') === '') out.delete('continue');
+  // uselang=user is the default.
+  if (out.get('uselang') === 'user') out.delete('uselang');
+  if (out.get('errorformat') === 'bc') out.delete('errorformat');
+  if ((out.get('action') ?? 'help') === 'query') {
+    const modules = [...splitMulti(out.get('list') ?? ''), ...splitMulti(out.get('prop') ?? '')];
+    for (const m of modules) {
+      for (const [k, v] of Object.entries(MODULE_DEFAULTS[m] ?? {})) if (!out.has(k)) out.set(k, v);
+    }
+  }
+  return [...out.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** The cassette key: canonical parameters as a query string (RFC 3986 percent-encoding, sorted). */
+export function canonicalKey(params: ParamMap, options: CanonicalOptions = {}): string {
+  return canonicalParams(params, options)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+    .join('&');
+}

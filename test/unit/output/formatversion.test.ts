@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import type { JsonObject } from '../../../src/api/result.js';
+import { toFormatVersion1 } from '../../../src/output/formatversion.js';
+import { encodeWithOrder, OrderedObject } from '../../../src/output/ordered.js';
+
+describe('toFormatVersion1', () => {
+  it('turns true into "" and drops false, recursively', () => {
+    const v1 = toFormatVersion1({
+      batchcomplete: true,
+      query: { blocks: [{ id: 7, nocreate: true, anononly: false, hidden: false }] },
+    });
+    expect(v1).toEqual({ batchcomplete: '', query: { blocks: [{ id: 7, nocreate: '' }] } });
+  });
+
+  it('keys query.pages by id in ApiPageSet order: missing, invalid, then existing pages in DB order', () => {
+    // formatversion=2 order: fake ids -3 … -1 first (sorted by id), then page ids ascending.
+    const v2: JsonObject = {
+      batchcomplete: true,
+      query: {
+        normalized: [{ fromencoded: false, from: 'nonexistent', to: 'Nonexistent' }],
+        pages: [
+          { ns: 0, title: 'Nonexistent', missing: true },
+          { title: 'a[b', invalidreason: 'bad', invalid: true },
+          { pageid: 5, ns: 0, title: 'Foo', extlinks: [{ url: 'https://example.com/' }] },
+          { pageid: 9, ns: 0, title: 'Bar' },
+        ],
+      },
+    };
+    const v1 = toFormatVersion1(v2);
+    const pages = (v1['query'] as Record<string, unknown>)['pages'] as OrderedObject;
+    expect(pages.entries.map(([k]) => k)).toEqual(['-2', '-1', '9', '5']);
+    expect(pages.entries[0]![1]).toEqual({ ns: 0, title: 'Nonexistent', missing: '' });
+    expect(pages.entries[3]![1]).toEqual({ pageid: 5, ns: 0, title: 'Foo', extlinks: [{ '*': 'https://example.com/' }] });
+    expect((v1['query'] as Record<string, unknown>)['normalized']).toEqual([{ from: 'nonexistent', to: 'Nonexistent' }]);
+  });
+
+  it('moves content values to "*" at the end: BC error docref and warnings', () => {
+    const v1 = toFormatVersion1({
+      error: { code: 'badvalue', info: 'x', docref: 'See …' },
+      warnings: { main: { warnings: 'Unrecognized parameter: foo.' } },
+    });
+    expect(JSON.stringify(v1)).toBe(
+      '{"error":{"code":"badvalue","info":"x","*":"See …"},"warnings":{"main":{"*":"Unrecognized parameter: foo."}}}',
+    );
+  });
+
+  it('renames text and the top-level docref of non-BC errors', () => {
+    const v1 = toFormatVersion1({ errors: [{ code: 'badvalue', text: 'Нераспознанное', module: 'main' }], docref: 'См.' });
+    expect(JSON.stringify(v1)).toBe('{"errors":[{"code":"badvalue","module":"main","*":"Нераспознанное"}],"*":"См."}');
+  });
+
+  it('wraps parse text and parsedsummary and lists properties as name/* pairs', () => {
+    const v1 = toFormatVersion1({ parse: { title: 'API', pageid: 0, text: '<div></div>', parsedsummary: 'x', showtoc: false, properties: {} } });
+    expect(v1).toEqual({ parse: { title: 'API', pageid: 0, text: { '*': '<div></div>' }, parsedsummary: { '*': 'x' }, properties: [] } });
+  });
+});
+
+describe('encodeWithOrder', () => {
+  const data = { query: { pages: new OrderedObject([['9', { pageid: 9 }], ['-1', { missing: '' }], ['5', { pageid: 5 }]]) } };
+
+  it('keeps the order of integer-like keys in compact JSON', () => {
+    expect(encodeWithOrder(data, (v) => JSON.stringify(v), false)).toBe('{"query":{"pages":{"9":{"pageid":9},"-1":{"missing":""},"5":{"pageid":5}}}}');
+  });
+
+  it('keeps it in pretty JSON, indented like the rest', () => {
+    const pretty = encodeWithOrder(data, (v) => JSON.stringify(v, null, 4), true);
+    expect(pretty).toBe(
+      '{\n    "query": {\n        "pages": {\n            "9": {\n                "pageid": 9\n            },\n' +
+        '            "-1": {\n                "missing": ""\n            },\n            "5": {\n                "pageid": 5\n            }\n        }\n    }\n}',
+    );
+    expect(JSON.parse(pretty)).toEqual({ query: { pages: { 9: { pageid: 9 }, '-1': { missing: '' }, 5: { pageid: 5 } } } });
+  });
+});

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { parseBody } from '../../../src/request/body.js';
+import { ARRAY_VALUE, mergeParams, parseUrlEncoded, phpUrlDecode } from '../../../src/request/params.js';
+
+describe('phpUrlDecode', () => {
+  it('decodes + as a space and %XX as UTF-8 bytes', () => {
+    expect(phpUrlDecode('%5B%5BFoo%5D%5D+bar')).toBe('[[Foo]] bar');
+    expect(phpUrlDecode('%D0%9C%D0%BE%D1%81%D0%BA%D0%B2%D0%B0')).toBe('Москва');
+  });
+
+  it('keeps a malformed escape literally, as PHP does', () => {
+    expect(phpUrlDecode('100%')).toBe('100%');
+    expect(phpUrlDecode('%zz1')).toBe('%zz1');
+  });
+
+  it('replaces invalid UTF-8 bytes with U+FFFD', () => {
+    expect(phpUrlDecode('a%FFb')).toBe('a\ufffdb');
+  });
+});
+
+describe('parseUrlEncoded', () => {
+  it('keeps the first position and the last value of a repeated name', () => {
+    const p = parseUrlEncoded('a=1&b=2&a=3');
+    expect([...p]).toEqual([
+      ['a', '3'],
+      ['b', '2'],
+    ]);
+  });
+
+  it('mangles names as PHP does: dots and spaces become underscores', () => {
+    expect([...parseUrlEncoded('a.b=1&c+d=2').keys()]).toEqual(['a_b', 'c_d']);
+  });
+
+  it('marks name[] parameters as arrays', () => {
+    expect(parseUrlEncoded('titles[]=Foo').get('titles')).toBe(ARRAY_VALUE);
+  });
+
+  it('records names whose value is not valid UTF-8', () => {
+    const lossy = new Set<string>();
+    parseUrlEncoded('ok=%D0%9C&bad=%C3%28', new Map(), lossy);
+    expect([...lossy]).toEqual(['bad']);
+  });
+
+  it('treats a value-less name as the empty string', () => {
+    expect(parseUrlEncoded('continue&utf8=').get('continue')).toBe('');
+  });
+});
+
+describe('mergeParams', () => {
+  it('lets POST win over GET and keeps GET-only names after the POST ones', () => {
+    const get = parseUrlEncoded('format=json&action=query');
+    const post = parseUrlEncoded('action=parse&summary=x');
+    expect([...mergeParams(get, post)]).toEqual([
+      ['action', 'parse'],
+      ['summary', 'x'],
+      ['format', 'json'],
+    ]);
+  });
+});
+
+describe('parseBody', () => {
+  it('reads urlencoded POST bodies with raw UTF-8 bytes', () => {
+    const p = parseBody('POST', 'application/x-www-form-urlencoded', Buffer.from('summary=Кот&prop='));
+    expect(p.get('summary')).toBe('Кот');
+    expect(p.get('prop')).toBe('');
+  });
+
+  it('reads multipart/form-data fields and skips file parts', () => {
+    const body = Buffer.from(
+      '--XX\r\nContent-Disposition: form-data; name="action"\r\n\r\nparse\r\n' +
+        '--XX\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nPNG\r\n' +
+        '--XX\r\nContent-Disposition: form-data; name="summary"\r\n\r\n[[Кот]]ы\r\n--XX--\r\n',
+    );
+    const p = parseBody('POST', 'multipart/form-data; boundary=XX', body);
+    expect([...p]).toEqual([
+      ['action', 'parse'],
+      ['summary', '[[Кот]]ы'],
+    ]);
+  });
+
+  it('ignores a body on GET, as PHP does', () => {
+    expect(parseBody('GET', 'application/x-www-form-urlencoded', Buffer.from('a=1')).size).toBe(0);
+  });
+});
