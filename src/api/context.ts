@@ -6,12 +6,6 @@ import type { ApiMessage } from './errors.js';
 import type { ApiRequest } from './request.js';
 import type { ApiResult } from './result.js';
 
-/** A database query a module "ran", reported in debuginfo. */
-export interface DebugQuery {
-  sql: string;
-  function: string;
-}
-
 export const CACHE_MODES = ['private', 'public', 'anon-public-user-private'] as const;
 export type CacheMode = (typeof CACHE_MODES)[number];
 
@@ -29,7 +23,6 @@ export interface ApiContext {
   readonly formatter: ErrorFormatter;
   /** Anonymous callers never have `apihighlimits`. */
   readonly highLimits: boolean;
-  readonly queries: DebugQuery[];
   addWarning(module: string, msg: ApiMessage): void;
   /** Tightens the cache mode (ApiQuery takes the strictest of its modules). */
   setCacheMode(mode: CacheMode): void;

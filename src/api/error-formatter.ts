@@ -9,11 +9,14 @@ export type ErrorFormat = (typeof ERROR_FORMATS)[number];
 
 function toTextParam(p: MessageParam): TextParam {
   if (typeof p === 'object' && 'plaintext' in p) return p.plaintext;
+  if (typeof p === 'object' && 'list' in p) return { list: p.list, ...(p.type ? { type: p.type } : {}) };
   return p;
 }
 
 function rawParam(p: MessageParam): Json {
-  if (typeof p === 'object' && 'list' in p) return { list: [...p.list], type: 'comma' };
+  if (typeof p === 'object' && 'list' in p) {
+    return { list: p.plaintextItems ? p.list.map((x) => ({ plaintext: x })) : [...p.list], type: p.type ?? 'text' };
+  }
   return p as Json;
 }
 

@@ -7,7 +7,7 @@ export type MessageParam =
   | number
   | { plaintext: string }
   | { num: number }
-  | { list: readonly string[] };
+  | { list: readonly string[]; type?: 'comma' | 'text'; plaintextItems?: boolean };
 
 /** A message as the API carries it: a key, its parameters, an API code and optional data. */
 export interface ApiMessage {

@@ -2,7 +2,7 @@ import type { Lang, WikiProfile } from '../wiki/profile.js';
 import { apiUrl, atLeast } from '../wiki/profile.js';
 import type { WikiModel } from '../wiki/model.js';
 import type { ActionModule } from './action-module.js';
-import type { ApiContext, CacheMode, DebugQuery } from './context.js';
+import type { ApiContext, CacheMode } from './context.js';
 import { ErrorFormatter, ERROR_FORMATS, type ErrorFormat } from './error-formatter.js';
 import { ApiUsageError, apiMessage, type ApiMessage } from './errors.js';
 import { readParams } from './param-reader.js';
@@ -31,7 +31,6 @@ export interface ApiOutcome {
   cacheMode: CacheMode;
   printer: Printer;
   userLang: Lang;
-  queries: DebugQuery[];
   /** Module that ran (`query`, `parse` …) or `main` when the call failed early. */
   action: string;
   maxage: number;
@@ -57,7 +56,6 @@ export function runApi(request: ApiRequest, env: ApiEnvironment): ApiOutcome {
   const formatter = new ErrorFormatter(errorFormat, errorLang, profile.version);
   const result = new ApiResult();
   let cacheMode: CacheMode = 'private';
-  const queries: DebugQuery[] = [];
   const ctx: ApiContext = {
     request,
     profile,
@@ -68,7 +66,6 @@ export function runApi(request: ApiRequest, env: ApiEnvironment): ApiOutcome {
     result,
     formatter,
     highLimits: false,
-    queries,
     addWarning: (module: string, msg: ApiMessage) => formatter.addWarning(result, { ...msg, module }),
     setCacheMode: (mode) => {
       // ApiMain::setCacheMode: public becomes anon-public-user-private unless uselang was given.
@@ -84,7 +81,6 @@ export function runApi(request: ApiRequest, env: ApiEnvironment): ApiOutcome {
     cacheMode,
     printer: readPrinter(request),
     userLang,
-    queries,
     action: 'main',
     maxage: 0,
     smaxage: 0,
@@ -185,7 +181,7 @@ function reportUnusedParams(ctx: ApiContext, printer: Printer): void {
   const ignore = new Set(printerParams(printer));
   const unused = ctx.request.unused().filter((n) => !ignore.has(n));
   if (unused.length === 0) return;
-  ctx.addWarning('main', apiMessage('unrecognizedparams', 'apierror-unrecognizedparams', [{ list: unused.map(escapeWikiText) }, unused.length]));
+  ctx.addWarning('main', apiMessage('unrecognizedparams', 'apierror-unrecognizedparams', [{ list: unused.map(escapeWikiText), type: 'comma' }, unused.length]));
 }
 
 function escapeWikiText(s: string): string {

@@ -48,7 +48,7 @@ export function buildPageSet(ctx: ApiContext): PageSet {
   const pageids = v['pageids'] === null ? null : pv.nums(v['pageids']);
   if (titles !== null && pageids !== null) {
     throw new ApiUsageError(
-      apiMessage('multisource', 'apierror-invalidparammix-cannotusewith', ['titles', 'pageids']),
+      apiMessage('multisource', 'apierror-invalidparammix-cannotusewith', ['pageids', 'titles']),
     );
   }
   if (titles !== null) addTitles(ctx, set, titles);
@@ -78,10 +78,6 @@ function addTitles(ctx: ApiContext, set: PageSet, titles: string[]): void {
     if (page) set.good.push(page);
     else missing.push({ ns, title: prefixedText });
   }
-  ctx.queries.push({
-    sql: 'SELECT  page_namespace,page_title,page_id,page_len,page_is_redirect,page_latest,page_content_model  FROM `page`    WHERE ...',
-    function: 'LinkBatch::doQuery (for ApiPageSet::initFromTitles)',
-  });
   // Missing titles get their fake ids after the lookup, grouped by namespace.
   const namespaces = [...new Set(missing.map((m) => m.ns))];
   for (const ns of namespaces) {

@@ -108,7 +108,7 @@ function readOne(ctx: ApiContext, mod: ModuleInfo, name: string, spec: ParamSpec
       apiMessage(
         'unrecognizedvalues',
         'paramvalidator-unrecognizedvalues',
-        [{ plaintext: name }, { plaintext: raw }, { list: bad }, { num: bad.length }],
+        [{ plaintext: name }, { plaintext: raw }, { list: bad, type: 'comma' }, { num: bad.length }],
         { values: bad },
       ),
     );
@@ -117,9 +117,16 @@ function readOne(ctx: ApiContext, mod: ModuleInfo, name: string, spec: ParamSpec
   return unique as string[] | number[];
 }
 
-function badvalue(name: string, value: string): Invalid {
+/** EnumDef's failure: the allowed values and their count ride along as parameters $3 and $4. */
+function badvalue(name: string, value: string, allowed: readonly (string | number)[]): Invalid {
+  const list = allowed.map(String);
   return new Invalid(
-    apiMessage('badvalue', 'paramvalidator-badvalue-enumnotmulti', [{ plaintext: name }, { plaintext: value }]),
+    apiMessage('badvalue', 'paramvalidator-badvalue-enumnotmulti', [
+      { plaintext: name },
+      { plaintext: value },
+      { list, type: 'text', plaintextItems: true },
+      { num: list.length },
+    ]),
   );
 }
 
@@ -128,12 +135,12 @@ function validateScalar(ctx: ApiContext, mod: ModuleInfo, name: string, spec: Pa
     case 'string':
       return value;
     case 'enum':
-      if (!spec.values.includes(value)) throw badvalue(name, value);
+      if (!spec.values.includes(value)) throw badvalue(name, value, spec.values);
       return value;
     case 'namespace': {
       const ok = NAMESPACE_IDS.concat(spec.extra ?? []);
       const n = INTEGER.test(value) ? Number(value) : NaN;
-      if (!ok.includes(n)) throw badvalue(name, value);
+      if (!ok.includes(n)) throw badvalue(name, value, ok);
       return n;
     }
     case 'integer':

@@ -44,7 +44,6 @@ export const blocks: QueryModule = {
     const { page, next } = takePage(rows, limit);
     const props = new Set(pv.list(v['prop']));
     ctx.result.query()['blocks'] = page.map((b) => blockInfo(ctx, b, props));
-    ctx.queries.push({ sql: 'SELECT  ipb_id,ipb_address,ipb_user,ipb_by_actor,ipb_timestamp,ipb_expiry FROM `ipblocks` ORDER BY ipb_timestamp DESC,ipb_id DESC', function: 'ApiQueryBlocks::execute' });
     return next ? { continueValue: `${isoToMw(next.timestamp)}|${next.id}` } : {};
   },
 };

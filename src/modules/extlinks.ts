@@ -53,13 +53,15 @@ export const extlinks: QueryModule = {
     }
     const limit = pv.num(v['limit']) ?? 10;
     const page = rows.slice(0, limit);
+    // elexpandurl: protocol-relative links get $wgCanonicalServer's protocol.
+    const expand = v['expandurl'] === true;
+    const canonicalProtocol = ctx.profile.server.startsWith('https:') ? 'https:' : 'http:';
     for (const r of page) {
       const entry = pages.entries.get(r.page.pageid) as JsonObject;
       const list = (entry['extlinks'] as JsonObject[] | undefined) ?? [];
-      list.push({ url: modern ? reconstructUrl(r.url) : r.url });
+      list.push({ url: modern ? reconstructUrl(r.url) : expand && r.url.startsWith('//') ? `${canonicalProtocol}${r.url}` : r.url });
       entry['extlinks'] = list;
     }
-    ctx.queries.push({ sql: 'SELECT  el_from,el_to  FROM `externallinks`    WHERE el_from IN (...)', function: 'ApiQueryExternalLinks::execute' });
     const next = rows[limit];
     if (!next) return {};
     return { continueValue: sortKey(next).map((k) => String(k).replace(/%/g, '%25').replace(/\|/g, '%7C')).join('|') };
@@ -83,8 +85,9 @@ function collectRows(ctx: ApiContext, v: ParamValues, good: Page[], modern: bool
   for (const page of good) {
     for (const link of page.extlinks) {
       const indexes = makeIndexes(link.url);
-      // 1.39 keeps one row per link: protocol-relative links only by their http index.
-      const candidates = modern ? indexes.slice(-1) : indexes.slice(0, 1);
+      // Protocol-relative links have an http and an https row: 1.39 lists them once (by the http
+      // row) unless a protocol or query picks one; 1.41+ stores only the https row.
+      const candidates = modern ? indexes.slice(-1) : prefixes === null ? indexes.slice(0, 1) : indexes;
       for (const index of candidates) {
         const ok = (prefixes === null || prefixes.some((p) => index.startsWith(p))) && (like === null || prefixes!.some((p) => like(index, p)));
         if (ok) {

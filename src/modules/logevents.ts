@@ -44,7 +44,6 @@ export const logevents: QueryModule = {
     const { page, next } = takePage(rows, limit);
     const props = new Set(pv.list(v['prop']));
     ctx.result.query()['logevents'] = page.map((e) => extractRowInfo(ctx, e, props));
-    ctx.queries.push({ sql: selectSql(v, limit), function: 'ApiQueryLogEvents::execute' });
     return next ? { continueValue: `${isoToMw(next.timestamp)}|${next.logid}` } : {};
   },
 };
@@ -167,14 +166,3 @@ function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-function selectSql(v: ParamValues, limit: number): string {
-  const dir = v['dir'] === 'newer' ? 'ASC' : 'DESC';
-  return (
-    'SELECT  log_id,log_type,log_action,log_timestamp,log_deleted,page_id,log_page,actor_name,actor_user,' +
-    'log_namespace,log_title,log_params,comment_log_comment.comment_text AS `log_comment_text`  ' +
-    'FROM `logging` JOIN `actor` ON ((actor_id=log_actor)) LEFT JOIN `page` ON ' +
-    '((log_namespace=page_namespace) AND (log_title=page_title)) JOIN `comment` `comment_log_comment` ON ' +
-    "((comment_log_comment.comment_id = log_comment_id))   WHERE (log_type NOT IN ('spamblacklist','suppress'))  " +
-    `ORDER BY log_timestamp ${dir},log_id ${dir} LIMIT ${limit + 1}  `
-  );
-}

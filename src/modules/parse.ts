@@ -81,7 +81,7 @@ function buildParse(ctx: ApiContext, v: Record<string, unknown>, title: Title): 
   if (props.has('text')) {
     const secs = Number(process.hrtime.bigint() - started) / 1e9 + 0.001;
     const report = v['disablelimitreport'] !== true && v['disablepp'] !== true;
-    out['text'] = emptyParseText(ctx.profile, ctx.now, report ? secs : -1, report ? secs : -1);
+    out['text'] = emptyParseText(ctx.profile, ctx.now, secs, secs, report);
   }
   const summary = pv.str(v['summary'] as string | null);
   if (summary !== null) {

@@ -32,10 +32,6 @@ export const protectedtitles: QueryModule = {
     const { page, next } = takePage(rows, limit);
     const props = new Set(pv.list(v['prop']));
     ctx.result.query()['protectedtitles'] = page.map((p) => titleInfo(p, props));
-    ctx.queries.push({
-      sql: `SELECT  pt_namespace,pt_title,pt_timestamp,pt_create_perm  FROM \`protected_titles\`    ORDER BY pt_timestamp ${newer ? 'ASC' : 'DESC'},pt_namespace ${newer ? 'ASC' : 'DESC'},pt_title ${newer ? 'ASC' : 'DESC'} LIMIT ${limit + 1}  `,
-      function: 'ApiQueryProtectedTitles::run',
-    });
     if (!next) return {};
     const [ts, ns, dbkey] = key(next);
     return { continueValue: `${ts}|${ns}|${dbkey}` };

@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// Crawls a live wiki's api.php into a wikitape fixture file (every prop, formatversion=2):
+// log events, blocks, protected titles, pages with their external links.
+// Usage: node scripts/crawl-fixture.mjs API_URL OUT.json [spam-blacklist.txt]
+import { readFileSync, writeFileSync } from 'node:fs';
+
+const [api, out, spamFile] = process.argv.slice(2);
+if (!api || !out) {
+  process.stderr.write('usage: node scripts/crawl-fixture.mjs API_URL OUT.json [spam-blacklist.txt]\n');
+  process.exit(2);
+}
+
+async function get(params) {
+  const r = await fetch(`${api}?${new URLSearchParams({ format: 'json', formatversion: '2', ...params })}`);
+  const j = await r.json();
+  if (j.error) throw new Error(`${JSON.stringify(params)}: ${j.error.code}`);
+  return j;
+}
+
+async function walk(params, pick) {
+  const items = [];
+  let cont = {};
+  for (;;) {
+    const j = await get({ action: 'query', ...params, ...cont });
+    items.push(...pick(j));
+    if (!j.continue) return items;
+    cont = j.continue;
+  }
+}
+
+const logevents = await walk({ list: 'logevents', leprop: 'ids|title|type|user|userid|timestamp|comment|parsedcomment|details|tags', lelimit: 'max' }, (j) => j.query.logevents);
+const blocks = await walk({ list: 'blocks', bkprop: 'id|user|userid|by|byid|timestamp|expiry|reason|range|flags|restrictions', bklimit: 'max' }, (j) => j.query.blocks);
+const protectedtitles = await walk({ list: 'protectedtitles', ptprop: 'timestamp|user|userid|comment|parsedcomment|expiry|level', ptlimit: 'max' }, (j) => j.query.protectedtitles);
+const pageIndex = new Map();
+for (let ns = 0; ns <= 15; ns++) {
+  const found = await walk({ list: 'allpages', apnamespace: String(ns), aplimit: 'max' }, (j) => j.query.allpages);
+  for (const p of found) pageIndex.set(p.pageid, { pageid: p.pageid, ns: p.ns, title: p.title, extlinks: [] });
+}
+// External links with their el_id: the API shows ids only in `elcontinue`, so each page is walked
+// one link at a time (the continue value names the next link's id); a page's first id comes from
+// a two-page query whose limit stops right before it. The very first page's first id is a guess.
+const lastId = (j) => Number(j.continue?.elcontinue?.split('|').pop());
+let previous = null;
+const withLinks = [...pageIndex.values()].sort((a, b) => a.pageid - b.pageid);
+for (const page of withLinks) {
+  const links = await walk({ prop: 'extlinks', pageids: String(page.pageid), ellimit: 'max' }, (j) => j.query.pages[0]?.extlinks ?? []);
+  if (links.length === 0) continue;
+  const ids = [];
+  if (previous) {
+    const j = await get({ action: 'query', prop: 'extlinks', pageids: `${previous.pageid}|${page.pageid}`, ellimit: String(previous.extlinks.length) });
+    ids.push(lastId(j));
+  }
+  let cont = {};
+  for (let k = 0; k < links.length - 1; k++) {
+    const j = await get({ action: 'query', prop: 'extlinks', pageids: String(page.pageid), ellimit: '1', ...cont });
+    ids.push(lastId(j));
+    cont = j.continue;
+  }
+  if (!previous) ids.unshift((ids[0] ?? 2) - 1);
+  page.extlinks = links.map((l, k) => ({ id: ids[k], url: l.url }));
+  previous = page;
+}
+const si = (await get({ action: 'query', meta: 'siteinfo', siprop: 'general' })).query.general;
+const url = new URL(api);
+const doc = {
+  profile: {
+    version: si.generator.replace(/^MediaWiki /, ''),
+    language: si.lang,
+    siteName: si.sitename,
+    server: si.server,
+    scriptPath: si.scriptpath,
+    runtimeVersion: si.phpversion,
+  },
+  logevents: logevents.map((e) => ({ ...e, tags: e.tags ?? [] })),
+  blocks,
+  protectedtitles,
+  pages: [...pageIndex.values()],
+  spamBlacklist: spamFile ? readFileSync(spamFile, 'utf8').split('\n').filter(Boolean) : [],
+  spamWhitelist: [],
+};
+writeFileSync(out, JSON.stringify(doc, null, 2) + '\n');
+process.stderr.write(`crawled ${url.host}: ${logevents.length} log events, ${blocks.length} blocks, ${protectedtitles.length} protected titles, ${pageIndex.size} pages\n`);
