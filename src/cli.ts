@@ -1,8 +1,13 @@
 #!/usr/bin/env node
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { startServer } from './server.js';
 import type { WikitapeOptions } from './options.js';
+
+/** The wiki `npm start` serves when no fixtures are named: data crawled from a real MediaWiki 1.39. */
+const BUNDLED_WIKI = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'default-wiki.json');
 
 /** Flags shared by the serving commands. */
 const serveFlags = {
@@ -41,14 +46,13 @@ await yargs(hideBin(process.argv))
         host: argv.host,
         cassettes: argv.cassettes,
         clock: argv.clock,
-        ...(argv.fixtures ? { fixtures: argv.fixtures } : {}),
+        fixtures: argv.fixtures ?? [BUNDLED_WIKI],
       }),
   )
   .strict()
   .help()
-  .fail((msg, err, y) => {
-    if (err) throw err;
-    process.stderr.write(`wikitape: ${msg}\n\n${y.help()}\n`);
+  .fail((msg, err) => {
+    process.stderr.write(`wikitape: ${err ? err.message : msg}\nRun "wikitape --help" for the commands and their options.\n`);
     process.exit(2);
   })
   .parseAsync();

@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { api, data } from '../support/app.js';
+
+type Item = Record<string, unknown>;
+
+/** Follows `continue` like a client and returns every page's items. */
+async function walk(params: Record<string, string>, listKey: string): Promise<{ items: Item[]; requests: number }> {
+  const items: Item[] = [];
+  let cont: Record<string, string> = {};
+  for (let requests = 1; requests < 100; requests++) {
+    const body = data(await api({ action: 'query', formatversion: '2', ...params, ...cont }));
+    items.push(...((body['query'] as Record<string, Item[]>)[listKey] ?? []));
+    if (!body['continue']) return { items, requests };
+    cont = body['continue'] as Record<string, string>;
+  }
+  throw new Error('continuation never ended');
+}
+
+describe.each([
+  ['logevents', 'le', 'logid', 13],
+  ['blocks', 'bk', 'id', 12],
+  ['protectedtitles', 'pt', 'title', 14],
+] as const)('list=%s', (list, prefix, idKey, total) => {
+  it('walks every entry exactly once at any limit, in both directions', async () => {
+    const all = await walk({ list, [`${prefix}limit`]: 'max' }, list);
+    expect(all.items).toHaveLength(total);
+    for (const limit of ['1', '3', '5']) {
+      for (const dir of ['older', 'newer']) {
+        const { items, requests } = await walk({ list, [`${prefix}limit`]: limit, [`${prefix}dir`]: dir }, list);
+        const ids = items.map((i) => i[idKey]);
+        expect(new Set(ids).size).toBe(total);
+        expect(requests).toBe(Math.ceil(total / Number(limit)) + (total % Number(limit) === 0 ? 0 : 0));
+        const expected = all.items.map((i) => i[idKey]);
+        expect(ids).toEqual(dir === 'older' ? expected : [...expected].reverse());
+      }
+    }
+  });
+
+  it('reports limit=max as the module limit under "limits"', async () => {
+    const body = data(await api({ action: 'query', list, [`${prefix}limit`]: 'max' }));
+    expect(body['limits']).toEqual({ [list]: 500 });
+    expect(Object.keys(body)).toEqual(['batchcomplete', 'limits', 'query']);
+  });
+
+  it('answers 10 entries by default with the continuation companion "-||"', async () => {
+    const body = data(await api({ action: 'query', list }));
+    expect((body['query'] as Record<string, Item[]>)[list]).toHaveLength(10);
+    expect((body['continue'] as Record<string, string>)['continue']).toBe('-||');
+    expect(Object.keys(body)).toEqual(['batchcomplete', 'continue', 'query']);
+  });
+});
+
+describe('list=logevents', () => {
+  it('orders newest first by timestamp then logid, with the lecontinue of the next row', async () => {
+    const body = data(await api({ action: 'query', list: 'logevents', lelimit: '2' }));
+    const events = (body['query'] as { logevents: Item[] }).logevents;
+    expect(events.map((e) => e['logid'])).toEqual([12, 11]);
+    expect(body['continue']).toEqual({ lecontinue: '20240304080000|10', continue: '-||' });
+  });
+
+  it('never shows restricted log types to anonymous callers, even when asked', async () => {
+    const body = data(await api({ action: 'query', list: 'logevents', letype: 'spamblacklist' }));
+    expect(body).toEqual({ batchcomplete: '', query: { logevents: [] } });
+  });
+
+  it('filters by type, action, user, title, namespace and time window', async () => {
+    const q = async (p: Record<string, string>) =>
+      ((data(await api({ action: 'query', list: 'logevents', lelimit: 'max', ...p }))['query'] as { logevents: Item[] }).logevents).map((e) => e['logid']);
+    expect(await q({ letype: 'block' })).toEqual([9, 8]);
+    expect(await q({ leaction: 'move/move' })).toEqual([11]);
+    expect(await q({ leuser: 'Редактор' })).toEqual([7, 13]);
+    expect(await q({ letitle: 'москва' })).toEqual([10, 1]);
+    expect(await q({ lenamespace: '6' })).toEqual([7]);
+    expect(await q({ lestart: '2024-03-02T00:00:00Z', leend: '2024-03-01T10:02:00Z' })).toEqual([6, 5, 4, 3]);
+    expect(await q({ ledir: 'newer', lestart: '20240304000000', leend: '20240304083000' })).toEqual([10]);
+  });
+
+  it('shows props in MediaWiki order, with fv1 flags as "" and params per log type', async () => {
+    const body = data(await api({ action: 'query', list: 'logevents', letype: 'block', lelimit: '1', leprop: 'tags|details|userid|user|ids|title|type|timestamp|comment' }));
+    const [e] = (body['query'] as { logevents: Item[] }).logevents;
+    expect(Object.keys(e!)).toEqual(['logid', 'ns', 'title', 'pageid', 'logpage', 'params', 'type', 'action', 'user', 'userid', 'timestamp', 'comment', 'tags']);
+    expect(e!['params']).toEqual({ duration: '3 months', flags: ['nocreate', 'noemail'], sitewide: '', expiry: '2024-06-03T12:01:00Z' });
+  });
+
+  it('adds duration-l10n to block params from 1.44 on, in the user language', async () => {
+    const p = { action: 'query', list: 'logevents', letype: 'block', formatversion: '2' };
+    const ru = (data(await api(p, { version: '1.44.0' }))['query'] as { logevents: Item[] }).logevents;
+    expect((ru[0]!['params'] as Item)['duration-l10n']).toBe('3 месяца');
+    expect((ru[1]!['params'] as Item)['duration-l10n']).toBe('бессрочно');
+    const en = (data(await api({ ...p, uselang: 'en' }, { version: '1.44.0' }))['query'] as { logevents: Item[] }).logevents;
+    expect((en[0]!['params'] as Item)['duration-l10n']).toBe('3 months');
+    const old = (data(await api(p))['query'] as { logevents: Item[] }).logevents;
+    expect(old[0]!['params']).not.toHaveProperty('duration-l10n');
+  });
+
+  it('shows revid only from 1.43 on', async () => {
+    const p = { action: 'query', list: 'logevents', letype: 'create', lelimit: '1' };
+    const e139 = (data(await api(p))['query'] as { logevents: Item[] }).logevents[0]!;
+    const e143 = (data(await api(p, { version: '1.43.9' }))['query'] as { logevents: Item[] }).logevents[0]!;
+    expect(e139).not.toHaveProperty('revid');
+    expect(e143['revid']).toBe(12);
+    expect(Object.keys(e143).slice(0, 6)).toEqual(['logid', 'ns', 'title', 'pageid', 'logpage', 'revid']);
+  });
+});
+
+describe('list=blocks', () => {
+  it('hides expired and hidden blocks', async () => {
+    const users = (await walk({ list: 'blocks', bklimit: 'max' }, 'blocks')).items.map((b) => b['user']);
+    expect(users).not.toContain('Flooder 2');
+    expect(users).not.toContain('Sockpuppet 2');
+  });
+
+  it('shows the eight flags as booleans in fv2 and only the true ones in fv1', async () => {
+    const fv1 = (data(await api({ action: 'query', list: 'blocks', bkids: '3' }))['query'] as { blocks: Item[] }).blocks[0];
+    expect(fv1).toEqual({ id: 3, user: 'Spammer 1', by: 'Admin', timestamp: '2024-03-03T12:02:00Z', expiry: '2099-06-03T12:00:00Z', reason: 'Спам-ссылки', nocreate: '', autoblock: '', noemail: '' });
+    const fv2 = (data(await api({ action: 'query', list: 'blocks', bkids: '3', formatversion: '2' }))['query'] as { blocks: Item[] }).blocks[0]!;
+    expect(Object.keys(fv2).slice(6)).toEqual(['automatic', 'anononly', 'nocreate', 'autoblock', 'noemail', 'hidden', 'allowusertalk', 'partial']);
+  });
+
+  it('adds duration-l10n after expiry from 1.44 on', async () => {
+    const b = (data(await api({ action: 'query', list: 'blocks', bkids: '1|2', formatversion: '2' }, { version: '1.44.0' }))['query'] as { blocks: Item[] }).blocks;
+    expect(Object.keys(b[0]!).slice(0, 7)).toEqual(['id', 'user', 'by', 'timestamp', 'expiry', 'duration-l10n', 'reason']);
+    expect(b.map((x) => x['duration-l10n'])).toEqual(['7 десятилетий, 4 года, 10 месяцев, 4 дня, 23 часа и 59 минут', 'бессрочно']);
+  });
+
+  it('filters by ip (covering ranges), users and show', async () => {
+    const users = async (p: Record<string, string>) =>
+      ((data(await api({ action: 'query', list: 'blocks', bklimit: 'max', ...p }))['query'] as { blocks: Item[] }).blocks).map((b) => b['user']);
+    expect(await users({ bkip: '198.51.100.7' })).toEqual(['198.51.100.0/24']);
+    expect(await users({ bkip: '192.0.2.15' })).toEqual(['192.0.2.15']);
+    expect(await users({ bkusers: 'вандал_1|Spammer 1' })).toEqual(['Spammer 1', 'Вандал 1']);
+    expect(await users({ bkshow: 'range' })).toEqual(['2001:DB8:0:0:0:0:0:0/64', '198.51.100.0/24']);
+    expect(await users({ bkshow: 'ip' })).toEqual(['192.0.2.15']);
+    expect((await users({ bkshow: '!temp' })).sort()).toEqual(['2001:DB8:0:0:0:0:0:0/64', 'Sockpuppet 1', 'Вандал 1']);
+  });
+
+  it('is sent with cache mode private', async () => {
+    const res = await api({ action: 'query', list: 'blocks' });
+    expect(res.headers['cache-control']).toBe('private, must-revalidate, max-age=0');
+    expect(res.headers['vary']).toBeUndefined();
+  });
+});
+
+describe('list=protectedtitles', () => {
+  it('orders by timestamp, namespace, title (descending) and continues on the triple', async () => {
+    const body = data(await api({ action: 'query', list: 'protectedtitles', ptlimit: '6' }));
+    const titles = (body['query'] as { protectedtitles: Item[] }).protectedtitles.map((p) => p['title']);
+    expect(titles.slice(0, 2)).toEqual(['Мгновенная защита', 'Файл:Запрещено.png']);
+    expect(body['continue']).toEqual({ ptcontinue: '20240305100600|0|Zombie', continue: '-||' });
+    const next = data(await api({ action: 'query', list: 'protectedtitles', ptlimit: '1', ptcontinue: '20240305100600|0|Zombie' }));
+    expect((next['query'] as { protectedtitles: Item[] }).protectedtitles[0]!['title']).toBe('Zombie');
+  });
+
+  it('keeps expired title protections, as MediaWiki does', async () => {
+    const body = data(await api({ action: 'query', list: 'protectedtitles', ptprop: 'expiry|level', ptlimit: '1' }));
+    expect((body['query'] as { protectedtitles: Item[] }).protectedtitles[0]).toEqual({ ns: 0, title: 'Мгновенная защита', expiry: '2024-03-05T10:13:03Z', level: 'sysop' });
+  });
+
+  it('filters by namespace and level', async () => {
+    const body = data(await api({ action: 'query', list: 'protectedtitles', ptnamespace: '10|14', ptlevel: 'sysop' }));
+    expect((body['query'] as { protectedtitles: Item[] }).protectedtitles.map((p) => p['title'])).toEqual(['Шаблон:Опасный шаблон']);
+  });
+});
+
+describe('several modules in one query', () => {
+  it('continues only the unfinished module and names the finished one', async () => {
+    const body = data(await api({ action: 'query', list: 'logevents|blocks', lelimit: 'max', bklimit: '2' }));
+    expect(body['continue']).toEqual({ bkcontinue: '20240303121100|12', continue: '-||logevents' });
+    expect(Object.keys(body['query'] as object)).toEqual(['logevents', 'blocks']);
+    const next = data(await api({ action: 'query', list: 'logevents|blocks', lelimit: 'max', bklimit: '2', ...(body['continue'] as Record<string, string>) }));
+    expect(Object.keys(next['query'] as object)).toEqual(['blocks']);
+  });
+});

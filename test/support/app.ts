@@ -1,0 +1,28 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import request from 'supertest';
+import { createApp } from '../../src/app.js';
+import type { WikiProfile } from '../../src/wiki/profile.js';
+
+export const MINI_WIKI = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'mini-wiki.json');
+
+/** "Now" for tests: after every fixture entry, before any fixture expiry in 2099. */
+export const TEST_CLOCK = '2024-03-10T00:00:00Z';
+
+/** A supertest agent on the built-in wiki with the mini-wiki fixture (profile 1.39.17 unless overridden). */
+export function builtin(profile: Partial<WikiProfile> = {}) {
+  return request(createApp({ fixtures: [MINI_WIKI], clock: TEST_CLOCK, profile }));
+}
+
+/** GET api.php with the given parameters and format=json (unless `format` is given). */
+export async function api(params: Record<string, string>, profile: Partial<WikiProfile> = {}) {
+  const res = await builtin(profile).get('/wiki/api.php').query({ format: 'json', ...params });
+  return res;
+}
+
+/** The JSON body without debuginfo. */
+export function data(res: { text: string }): Record<string, unknown> {
+  const j = JSON.parse(res.text) as Record<string, unknown>;
+  delete j['debuginfo'];
+  return j;
+}
