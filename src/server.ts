@@ -16,7 +16,8 @@ export interface RunningServer {
 export async function startServer(options: WikitapeOptions = {}): Promise<RunningServer> {
   const app = createApp(options);
   const engine = (await app.locals['ready']) as BuiltinEngine;
-  const server = createServer(app);
+  // Long GET URLs reach the API (and get its errors) instead of Node's 431.
+  const server = createServer({ maxHeaderSize: 1 << 20 }, app);
   const host = options.host ?? DEFAULTS.host;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -8,6 +8,7 @@ import {
   type ParamValue,
   type ParamValues,
 } from './param-spec.js';
+import { cleanUp } from './unicode.js';
 import { parseUser } from './user-param.js';
 
 /** Where a module sits: its path for messages (`query+logevents`), its prefix, its name. */
@@ -63,11 +64,12 @@ function readOne(ctx: ApiContext, mod: ModuleInfo, name: string, spec: ParamSpec
   const req = ctx.request;
   if (spec.type === 'boolean') return req.check(name);
   const multi = 'multi' in spec && spec.multi === true;
-  let raw = multi ? req.raw(name) : req.get(name);
+  // A U+001F-prefixed value keeps its separators; each piece is cleaned on its own.
+  let raw = req.raw(name);
+  raw = raw === undefined ? undefined : raw.startsWith('\u001f') ? raw.split('\u001f').map(cleanUp).join('\u001f') : req.get(name);
   if (raw !== undefined && req.wasNormalized(name)) {
     ctx.addWarning(mod.path, apiMessage('badutf8', 'apiwarn-badutf8', [name]));
   }
-  if (multi && raw !== undefined && !raw.startsWith('\u001f')) raw = req.get(name);
   if (raw === undefined) {
     if ('required' in spec && spec.required) {
       throw new Invalid(apiMessage('missingparam', 'paramvalidator-missingparam', [{ plaintext: name }]));
