@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { api, data } from '../support/app.js';
+
+type Obj = Record<string, unknown>;
+
+describe('prop=extlinks', () => {
+  it('lists missing, invalid and existing pages in fv1 order, with normalized titles', async () => {
+    const res = await api({ action: 'query', prop: 'extlinks', titles: 'москва|Несуществующая|a[b|Alpha', utf8: '1' });
+    expect(res.text).toMatch(/^\{"batchcomplete":"","query":\{"normalized":\[\{"from":"москва","to":"Москва"\}\],"pages":\{"-2":\{"ns":0,"title":"Несуществующая","missing":""\},"-1":\{"title":"a\[b","invalidreason":"The requested page title contains invalid characters: \\"\[\\".","invalid":""\},"3":\{"pageid":3,"ns":0,"title":"Alpha","extlinks":\[/);
+    const pages = (data(res)['query'] as Obj)['pages'] as Obj;
+    expect(Object.keys(pages)).toEqual(['2', '3', '-2', '-1']); // JSON.parse puts integer keys first; the text above keeps MediaWiki's order
+  });
+
+  it('sorts pages by id in fv2, fake ids first, and marks fromencoded', async () => {
+    const body = data(await api({ action: 'query', prop: 'extlinks', titles: 'Alpha|Несуществующая|москва', formatversion: '2' }));
+    const q = body['query'] as Obj;
+    expect(q['normalized']).toEqual([{ fromencoded: false, from: 'москва', to: 'Москва' }]);
+    expect((q['pages'] as Obj[]).map((p) => p['pageid'] ?? p['title'])).toEqual(['Несуществующая', 2, 3]);
+  });
+
+  it('orders 1.39 links by their reversed-host index and continues with page|index|id', async () => {
+    const body = data(await api({ action: 'query', prop: 'extlinks', titles: 'Москва|Alpha', ellimit: '2', formatversion: '2' }));
+    const pages = (body['query'] as Obj)['pages'] as Obj[];
+    expect(pages.map((p) => (p['extlinks'] as Obj[] | undefined)?.map((l) => l['url']))).toEqual([
+      ['http://www.example.com/a?q=1', '//docs.example.io/x'],
+      undefined,
+    ]);
+    expect(body['continue']).toEqual({ elcontinue: '2|https://org.example./moscow|1', continue: '||' });
+    expect(body).not.toHaveProperty('batchcomplete');
+  });
+
+  it('orders 1.43+ links by el_id, gives protocol-relative links as https and continues with the id', async () => {
+    const body = data(await api({ action: 'query', prop: 'extlinks', titles: 'Москва', ellimit: '2', formatversion: '2' }, { version: '1.43.9' }));
+    const pages = (body['query'] as Obj)['pages'] as Obj[];
+    expect((pages[0]!['extlinks'] as Obj[]).map((l) => l['url'])).toEqual(['https://example.org/moscow', 'http://www.example.com/a?q=1']);
+    expect(body['continue']).toEqual({ elcontinue: '3', continue: '||' });
+  });
+
+  it('walks a page with more than 10 links without skipping or repeating', async () => {
+    const urls: string[] = [];
+    let cont: Obj = {};
+    for (let i = 0; i < 20; i++) {
+      const body = data(await api({ action: 'query', prop: 'extlinks', titles: 'Список ссылок', ellimit: '4', formatversion: '2', ...(cont as Record<string, string>) }));
+      urls.push(...(((body['query'] as Obj)['pages'] as Obj[])[0]!['extlinks'] as Obj[]).map((l) => l['url'] as string));
+      if (!body['continue']) break;
+      cont = body['continue'] as Obj;
+    }
+    expect(urls).toHaveLength(14);
+    expect(new Set(urls).size).toBe(14);
+  });
+
+  it('filters by protocol and query', async () => {
+    const urls = async (p: Record<string, string>) =>
+      ((((data(await api({ action: 'query', prop: 'extlinks', titles: 'Москва|Alpha', formatversion: '2', ...p }))['query'] as Obj)['pages'] as Obj[]).flatMap((x) => (x['extlinks'] as Obj[] | undefined) ?? [])).map((l) => l['url']));
+    expect(await urls({ elprotocol: 'mailto' })).toEqual(['mailto:info@example.com']);
+    expect(await urls({ elprotocol: 'https' })).toEqual(['//docs.example.io/x', 'https://example.org/moscow', 'https://b.example.net/']);
+    expect(await urls({ elquery: '*.example.com' })).toEqual(['http://www.example.com/a?q=1']);
+  });
+});
+
+describe('action=parse with a summary', () => {
+  it('renders links, red links with the Russian title, link trails and autocomments (1.39)', async () => {
+    const body = data(await api({ action: 'parse', summary: '/* Раздел 1 */ [[Москва]]ы и [[Нет такой|ссылка]]', prop: '', formatversion: '2' }));
+    expect(body['parse']).toEqual({
+      title: 'API',
+      pageid: 0,
+      parsedsummary:
+        '<span dir="auto"><span class="autocomment"><a href="/wiki/index.php/API#Раздел_1" title="API">→\u200eРаздел 1</a>: </span> ' +
+        '<a href="/wiki/index.php/%D0%9C%D0%BE%D1%81%D0%BA%D0%B2%D0%B0" title="Москва">Москваы</a> и ' +
+        '<a href="/wiki/index.php?title=%D0%9D%D0%B5%D1%82_%D1%82%D0%B0%D0%BA%D0%BE%D0%B9&amp;action=edit&amp;redlink=1" class="new" title="Нет такой (страница не существует)">ссылка</a></span>',
+    });
+  });
+
+  it('renders autocomments with bdi and no wrapper from 1.43 on', async () => {
+    const body = data(await api({ action: 'parse', summary: '/* Раздел */', prop: '', formatversion: '2' }, { version: '1.43.9' }));
+    expect((body['parse'] as Obj)['parsedsummary']).toBe('<span class="autocomment"><a href="/wiki/index.php/API#Раздел" title="API">→<bdi dir="ltr">Раздел</bdi></a></span>');
+  });
+
+  it('escapes HTML and decodes entities first', async () => {
+    const body = data(await api({ action: 'parse', summary: '<b>x</b> &amp; a&mdash;b', prop: '', formatversion: '2' }));
+    expect((body['parse'] as Obj)['parsedsummary']).toBe('&lt;b&gt;x&lt;/b&gt; &amp; a—b');
+  });
+
+  it('answers the full default props with the empty-content text and the limit report', async () => {
+    const body = data(await api({ action: 'parse', summary: 'x' }));
+    const parse = body['parse'] as Obj;
+    expect(Object.keys(parse)).toEqual(['title', 'pageid', 'text', 'parsedsummary', 'langlinks', 'categories', 'links', 'templates', 'images', 'externallinks', 'sections', 'parsewarnings', 'displaytitle', 'iwlinks', 'properties']);
+    expect((parse['text'] as Obj)['*']).toMatch(/^<div class="mw-parser-output">\n<!-- \nNewPP limit report\nCached time: 20240310000000\nCache expiry: 86400\n[\s\S]*Post\u2010expand include size: 0\/2097152 bytes[\s\S]*100\.00% {4}0\.000 {6}1 -total\n-->\n<\/div>$/);
+    expect(parse['displaytitle']).toBe('<span class="mw-page-title-main">API</span>');
+    expect(parse['properties']).toEqual([]);
+    const fv2 = data(await api({ action: 'parse', summary: 'x', formatversion: '2' }));
+    expect((fv2['parse'] as Obj)['showtoc']).toBe(false);
+    expect((fv2['parse'] as Obj)['properties']).toEqual({});
+  });
+
+  it('is sent with cache mode anon-public-user-private', async () => {
+    const res = await api({ action: 'parse', summary: 'x', prop: '' });
+    expect(res.headers['vary']).toBe('Accept-Encoding, Treat-as-Untrusted, Cookie');
+    expect(res.headers['cache-control']).toBe('private, must-revalidate, max-age=0');
+    const cached = await api({ action: 'parse', summary: 'x', prop: '', maxage: '60', smaxage: '60' });
+    expect(cached.headers['cache-control']).toBe('s-maxage=60, max-age=60, public');
+  });
+});
+
+describe('action=spamblacklist', () => {
+  it('answers ok, or blacklisted with the matching part of each URL', async () => {
+    expect(data(await api({ action: 'spamblacklist', url: 'https://ok.test/' }))).toEqual({ spamblacklist: { result: 'ok' } });
+    expect(data(await api({ action: 'spamblacklist', url: '' }))).toEqual({ spamblacklist: { result: 'ok' } });
+    expect(data(await api({ action: 'spamblacklist', url: 'http://Casino-Spam.example/x|https://ok.test/' }))).toEqual({
+      spamblacklist: { result: 'blacklisted', matches: ['Casino-Spam.example'] },
+    });
+  });
+
+  it('lists each match once, in the order of the sorted URLs', async () => {
+    const res = await api({ action: 'spamblacklist', url: 'http://casino-spam.example/a|http://casino-spam.example/b|http://badpills.test/' });
+    expect(data(res)).toEqual({ spamblacklist: { result: 'blacklisted', matches: ['badpills.test', 'casino-spam.example'] } });
+  });
+
+  it('turns a duplicate followed by another match into an object, as PHP array_unique does', async () => {
+    const res = await api({ action: 'spamblacklist', url: 'http://free-money.test/|http://casino-spam.example/b|http://casino-spam.example/a' });
+    expect(res.text).toMatch(/^\{"spamblacklist":\{"result":"blacklisted","matches":\{"0":"casino-spam.example","2":"free-money"\}\}/);
+  });
+});
