@@ -11,7 +11,7 @@ async function error(params: Record<string, string>, profile = {}) {
 
 describe('errors in the default (BC) format', () => {
   it('answers status 200 with the error object, the docref and the MediaWiki-API-Error header', async () => {
-    const { res, body } = await error({ list: 'logevents', ledir: 'up' });
+    const { res } = await error({ list: 'logevents', ledir: 'up' });
     expect(res.status).toBe(200);
     expect(res.headers['mediawiki-api-error']).toBe('badvalue');
     expect(res.headers['cache-control']).toBe('private, must-revalidate, max-age=0');
