@@ -6,6 +6,8 @@ import { MAX_BODY_BYTES } from './request/body.js';
 import { loadFixtures } from './wiki/fixtures.js';
 import { emptyModel } from './wiki/model.js';
 import { makeProfile } from './wiki/profile.js';
+import { FileCassetteStore } from './cassette/store.js';
+import { Recorder } from './record/recorder.js';
 
 /** Loads what the options point at and builds the engine that answers requests. */
 export async function loadEngine(options: WikitapeOptions): Promise<BuiltinEngine> {
@@ -46,6 +48,7 @@ function readBody(req: Request): Promise<Buffer> {
  * It does not listen; pass it to supertest or `http.createServer`.
  */
 export function createApp(options: WikitapeOptions = {}): express.Express {
+  if (options.mode === 'record') return createRecordApp(options);
   const ready = loadEngine(options);
   // A failed load is reported to every request (and to startServer), never as an unhandled rejection.
   ready.catch(() => undefined);
@@ -67,6 +70,37 @@ export function createApp(options: WikitapeOptions = {}): express.Express {
     for (const [k, v] of out.headers) res.append(k, v);
     res.setHeader('X-Wikitape-Source', 'builtin');
     res.end(out.body);
+  });
+  return app;
+}
+
+/** Record mode: every request to the upstream's api.php path goes through the recorder. */
+function createRecordApp(options: WikitapeOptions): express.Express {
+  if (!options.upstream) throw new Error('wikitape: record mode needs --upstream, the api.php URL of the wiki to record');
+  let target: URL;
+  try {
+    target = new URL(options.upstream);
+  } catch {
+    throw new Error(`wikitape: --upstream must be a URL like https://wiki.example/w/api.php, not "${options.upstream}"`);
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error('wikitape: --upstream must be an http(s) URL');
+  const recorder = new Recorder({
+    upstream: target.href,
+    store: new FileCassetteStore(options.cassettes ?? DEFAULTS.cassettes),
+    ...(options.cassette ? { cassette: options.cassette } : {}),
+    ...(options.reRecord ? { reRecord: true } : {}),
+  });
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.locals['ready'] = Promise.resolve({ profile: { scriptPath: recorder.path.replace(/\/api\.php$/, '') } });
+  app.locals['recorder'] = recorder;
+  app.use((req: Request, res: Response) => {
+    if (req.path !== recorder.path) {
+      res.status(404).type('text/plain').send(`wikitape: no such path ${req.path}; the recorded API is at ${recorder.path}\n`);
+      return;
+    }
+    void recorder.handle(req, res);
   });
   return app;
 }

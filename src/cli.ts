@@ -49,6 +49,27 @@ await yargs(hideBin(process.argv))
         fixtures: argv.fixtures ?? [BUNDLED_WIKI],
       }),
   )
+  .command(
+    'record',
+    'Forward api.php requests to a live wiki and store normalized cassettes',
+    (y) =>
+      y
+        .options(serveFlags)
+        .option('upstream', { type: 'string', demandOption: 'record needs --upstream, the api.php URL of the wiki to record', describe: "The live wiki's api.php URL" })
+        .option('cassette', { type: 'string', default: 'default', describe: 'Cassette name: <cassettes>/<name>.json' })
+        .option('re-record', { type: 'boolean', default: false, describe: 'Store again what is already recorded' })
+        .example('$0 record --upstream https://wiki.example/w/api.php', 'Record through http://127.0.0.1:8080/w/api.php'),
+    (argv) =>
+      serve({
+        mode: 'record',
+        port: argv.port,
+        host: argv.host,
+        cassettes: argv.cassettes,
+        upstream: argv.upstream,
+        cassette: argv.cassette,
+        reRecord: argv['re-record'],
+      }),
+  )
   .strict()
   .help()
   .fail((msg, err) => {

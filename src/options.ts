@@ -27,6 +27,12 @@ export interface WikitapeOptions {
   port?: number;
   /** Address to bind. Default `127.0.0.1`. */
   host?: string;
+  /** Record mode: the live wiki's api.php URL, the only address wikitape then talks to. */
+  upstream?: string;
+  /** Record mode: the cassette to write (`<cassettes>/<name>.json`). Default `default`. */
+  cassette?: string;
+  /** Record mode: store again what is already recorded. Default false. */
+  reRecord?: boolean;
 }
 
 export const DEFAULTS = {

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import type { BuiltinEngine } from './engine.js';
+import type { Recorder } from './record/recorder.js';
 import { DEFAULTS, type WikitapeOptions } from './options.js';
 
 /** A running wikitape server. */
@@ -10,12 +11,15 @@ export interface RunningServer {
   url: string;
   port: number;
   close(): Promise<void>;
+  /** Record mode: resolves when every recording made so far is on disk. */
+  flush(): Promise<void>;
 }
 
 /** Starts wikitape on `options.port` (0, the default here, picks a free port) and resolves once it answers. */
 export async function startServer(options: WikitapeOptions = {}): Promise<RunningServer> {
   const app = createApp(options);
-  const engine = (await app.locals['ready']) as BuiltinEngine;
+  const engine = (await app.locals['ready']) as Pick<BuiltinEngine, 'profile'>;
+  const recorder = app.locals['recorder'] as Recorder | undefined;
   // Long GET URLs reach the API (and get its errors) instead of Node's 431.
   const server = createServer({ maxHeaderSize: 1 << 20 }, app);
   const host = options.host ?? DEFAULTS.host;
@@ -28,10 +32,15 @@ export async function startServer(options: WikitapeOptions = {}): Promise<Runnin
   return {
     url: `http://${shownHost}:${port}${engine.profile.scriptPath}/api.php`,
     port,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+      // Recordings still being written are finished before close resolves.
+      await recorder?.flush();
+      recorder?.close();
+    },
+    flush: async () => recorder?.flush(),
   };
 }

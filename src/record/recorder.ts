@@ -1,0 +1,217 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
+import httpProxy from 'http-proxy';
+import type { Low } from 'lowdb';
+import type { JsonObject } from '../api/result.js';
+import { type Cassette, sortedKeys } from '../cassette/format.js';
+import { type CassetteStore } from '../cassette/store.js';
+import { canonicalKey, canonicalParams } from '../request/canonical.js';
+import { parseBody } from '../request/body.js';
+import { mergeParams, parseUrlEncoded, type ParamMap } from '../request/params.js';
+import { harvest } from './harvest.js';
+import { KEPT_HEADERS, notRecordable } from './policy.js';
+import { sendUpstreamError } from './upstream-error.js';
+import type { WikiProfile } from '../wiki/profile.js';
+
+export interface RecorderOptions {
+  /** The live wiki's api.php URL; the only address the recorder ever talks to. */
+  upstream: string;
+  store: CassetteStore;
+  /** Cassette name. Default `default`. */
+  cassette?: string;
+  /** Store again what is already recorded. Default false. */
+  reRecord?: boolean;
+  /** Upstream timeout in ms. Default 30 000. */
+  timeoutMs?: number;
+}
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'upgrade', 'proxy-connection']);
+
+function decode(body: Buffer, encoding: string | undefined): Buffer {
+  switch ((encoding ?? '').toLowerCase()) {
+    case 'gzip':
+      return gunzipSync(body);
+    case 'deflate':
+      return inflateSync(body);
+    case 'br':
+      return brotliDecompressSync(body);
+    default:
+      return body;
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/**
+ * Record mode: forwards each request to the upstream api.php (http-proxy), gives the client the
+ * live answer, and stores a normalised copy (formatversion=2 data, no debuginfo, no secrets).
+ */
+export class Recorder {
+  private readonly proxy: httpProxy;
+  private readonly target: URL;
+  private readonly db: Promise<Low<Cassette>>;
+  private readonly pending = new WeakMap<IncomingMessage, ParamMap>();
+  private writes: Promise<void> = Promise.resolve();
+  private siteInfo: Promise<Partial<WikiProfile>> | null = null;
+
+  constructor(readonly options: RecorderOptions) {
+    this.target = new URL(options.upstream);
+    const timeout = options.timeoutMs ?? 30_000;
+    this.proxy = httpProxy.createProxyServer({ selfHandleResponse: true, changeOrigin: true, proxyTimeout: timeout, timeout });
+    this.proxy.on('proxyRes', (proxyRes, req, res) => {
+      const params = this.pending.get(req);
+      if (params) void this.relay(proxyRes, res as ServerResponse, params, req.headers.cookie);
+    });
+    this.proxy.on('error', (err, _req, res) => {
+      if ('writeHead' in res) sendUpstreamError(res, err.message);
+    });
+    this.db = options.store.open(options.cassette ?? 'default', options.upstream);
+  }
+
+  /** The path the recorder answers on: the upstream's own api.php path. */
+  get path(): string {
+    return this.target.pathname;
+  }
+
+  /** Waits until every started cassette write has finished. */
+  async flush(): Promise<void> {
+    await this.writes;
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readBody(req);
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const query = q < 0 ? '' : url.slice(q + 1);
+    const params = mergeParams(parseUrlEncoded(query), parseBody(req.method ?? 'GET', req.headers['content-type'], body));
+    this.pending.set(req, params);
+    // Only the configured upstream: its origin and its api.php path; the client's path is ignored.
+    req.url = `${this.target.pathname}${query ? `?${query}` : ''}`;
+    this.proxy.web(req, res, { target: this.target.origin, buffer: Readable.from(body) });
+  }
+
+  private async relay(proxyRes: IncomingMessage, res: ServerResponse, params: ParamMap, cookie: string | undefined): Promise<void> {
+    let raw: Buffer;
+    try {
+      raw = await readBody(proxyRes);
+    } catch (e) {
+      return sendUpstreamError(res, `the answer was cut off: ${(e as Error).message}`);
+    }
+    if (!proxyRes.complete) return sendUpstreamError(res, 'the answer was cut off');
+    const status = proxyRes.statusCode ?? 502;
+    if (status >= 500) return sendUpstreamError(res, `it answered HTTP ${status}`);
+    const format = params.get('format') ?? 'jsonfm';
+    let text: string;
+    try {
+      text = decode(raw, proxyRes.headers['content-encoding']).toString('utf8');
+    } catch {
+      return sendUpstreamError(res, 'its compressed answer could not be read');
+    }
+    let json: JsonObject | null = null;
+    if (format === 'json' && !params.has('callback')) {
+      try {
+        json = JSON.parse(text) as JsonObject;
+      } catch {
+        return sendUpstreamError(res, 'its answer was not JSON');
+      }
+    }
+    const headers: Record<string, string | string[]> = {};
+    for (const [k, v] of Object.entries(proxyRes.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = v;
+    headers['x-wikitape-source'] = 'upstream';
+    headers['content-length'] = String(raw.length);
+    res.writeHead(status, headers);
+    res.end(raw);
+    if (status === 200 && notRecordable(params) === null) {
+      const fv2 = params.get('formatversion') === '2' || params.get('formatversion') === 'latest';
+      const store = (data: JsonObject) => this.store(params, status, proxyRes.headers, data);
+      if (json && fv2) store(json);
+      else void this.fetchCanonical(params, cookie).then((d) => d && store(d));
+    }
+  }
+
+  /** Asks the upstream the canonical question (formatversion=2 JSON) for storage. */
+  private async fetchCanonical(params: ParamMap, cookie: string | undefined): Promise<JsonObject | null> {
+    const form = new URLSearchParams([...params].filter(([k]) => !['format', 'formatversion', 'callback', 'utf8', 'ascii'].includes(k)));
+    form.set('format', 'json');
+    form.set('formatversion', '2');
+    try {
+      // The client's session (if any) asks too, so the stored answer is the one the client saw.
+      const headers: Record<string, string> = cookie ? { cookie } : {};
+      const r = await fetch(this.options.upstream, { method: 'POST', body: form, headers, signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000) });
+      if (r.status !== 200) return null;
+      return (await r.json()) as JsonObject;
+    } catch {
+      return null;
+    }
+  }
+
+  private store(params: ParamMap, status: number, headers: IncomingMessage['headers'], data: JsonObject): void {
+    const key = canonicalKey(params);
+    const { debuginfo, ...body } = data;
+    const task = this.db.then(async (db) => {
+      const c = db.data;
+      const existing = c.interactions.findIndex((i) => i.key === key);
+      if (existing >= 0 && !this.options.reRecord) return;
+      const kept: Record<string, string> = {};
+      for (const h of KEPT_HEADERS) {
+        const v = headers[h];
+        if (typeof v === 'string') kept[h] = v;
+      }
+      const interaction = { key, request: Object.fromEntries(canonicalParams(params)), status, headers: kept, body, recordedAt: new Date().toISOString() };
+      if (existing >= 0) c.interactions[existing] = interaction;
+      else c.interactions.push(interaction);
+      c.interactions.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      harvest(c.entities, body);
+      learnProfile(c, debuginfo, await this.learnSiteInfo());
+      c.meta = sortedKeys({ ...c.meta, recordedAt: new Date().toISOString() });
+      await db.write();
+    });
+    this.writes = this.writes.then(() => task).catch(() => undefined);
+  }
+
+  /** The wiki's names and languages, asked once from meta=siteinfo (anonymously). */
+  private learnSiteInfo(): Promise<Partial<WikiProfile>> {
+    this.siteInfo ??= (async () => {
+      try {
+        const r = await fetch(`${this.options.upstream}?action=query&meta=siteinfo&siprop=general&format=json&formatversion=2`, { signal: AbortSignal.timeout(10_000) });
+        const g = ((await r.json()) as { query?: { general?: Record<string, string> } }).query?.general ?? {};
+        const p: Partial<WikiProfile> = {};
+        if (g['generator']) p.version = g['generator'].replace(/^MediaWiki /, '');
+        if (g['lang'] === 'ru' || g['lang'] === 'en') p.language = g['lang'];
+        if (g['sitename']) p.siteName = g['sitename'];
+        if (g['server']) p.server = g['server'];
+        if (g['scriptpath'] !== undefined) p.scriptPath = g['scriptpath'];
+        if (g['phpversion']) p.runtimeVersion = g['phpversion'];
+        return p;
+      } catch {
+        return {};
+      }
+    })();
+    return this.siteInfo;
+  }
+
+  close(): void {
+    this.proxy.close();
+  }
+}
+
+/** What debuginfo says about the wiki: its version and runtime, and that debuginfo is on. */
+function learnProfile(c: Cassette, debuginfo: unknown, site: Partial<WikiProfile>): void {
+  const p = { ...c.meta.profile, ...site };
+  if (debuginfo && typeof debuginfo === 'object') {
+    const d = debuginfo as Record<string, unknown>;
+    if (typeof d['mwVersion'] === 'string') p.version = d['mwVersion'];
+    if (typeof d['phpEngine'] === 'string') p.runtimeName = d['phpEngine'];
+    if (typeof d['phpVersion'] === 'string') p.runtimeVersion = d['phpVersion'];
+    p.debugInfo = true;
+  } else if (p.debugInfo === undefined) p.debugInfo = false;
+  c.meta.profile = sortedKeys(p as Record<string, string | boolean>);
+}
