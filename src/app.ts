@@ -4,29 +4,36 @@ import { BuiltinEngine } from './engine.js';
 import { DEFAULTS, type WikitapeOptions } from './options.js';
 import { MAX_BODY_BYTES } from './request/body.js';
 import { loadFixtures } from './wiki/fixtures.js';
-import { emptyModel } from './wiki/model.js';
+import type { WikiModel } from './wiki/model.js';
+import { loadCassettes } from './replay/cassette-index.js';
 import { makeProfile } from './wiki/profile.js';
 import { FileCassetteStore } from './cassette/store.js';
 import { Recorder } from './record/recorder.js';
 
 /** Loads what the options point at and builds the engine that answers requests. */
 export async function loadEngine(options: WikitapeOptions): Promise<BuiltinEngine> {
-  const { model, profile } = await loadFixtures(options.fixtures ?? []);
-  if (options.model) {
-    const m = options.model;
-    model.logevents.push(...m.logevents);
-    model.blocks.push(...m.blocks);
-    model.protectedtitles.push(...m.protectedtitles);
-    model.pages.push(...m.pages);
-    model.spamBlacklist.push(...m.spamBlacklist);
-    model.spamWhitelist.push(...m.spamWhitelist);
-  }
+  const cassettes = await loadCassettes(new FileCassetteStore(options.cassettes ?? DEFAULTS.cassettes));
+  const fixtures = await loadFixtures(options.fixtures ?? []);
+  const model = cassettes.model;
+  mergeModel(model, fixtures.model);
+  const profile = { ...cassettes.profile, ...fixtures.profile };
+  if (options.model) mergeModel(model, options.model);
   const clock = options.clock ?? DEFAULTS.clock;
-  const fixed = clock === 'real' || clock === 'recorded' ? null : Date.parse(clock);
+  const fixed = clock === 'real' ? null : Date.parse(clock === 'recorded' ? (cassettes.recordedAt ?? 'now') : clock);
   if (fixed !== null && Number.isNaN(fixed)) {
     throw new Error(`wikitape: --clock must be "real", "recorded" or an ISO time, not "${clock}"`);
   }
-  return new BuiltinEngine(makeProfile({ ...profile, ...options.profile }), model ?? emptyModel(), fixed === null ? Date.now : () => fixed);
+  return new BuiltinEngine(makeProfile({ ...profile, ...options.profile }), model, fixed === null ? Date.now : () => fixed, cassettes);
+}
+
+/** Adds one model's entities to another (fixtures after harvested entities). */
+function mergeModel(into: WikiModel, m: WikiModel): void {
+  into.logevents.push(...m.logevents);
+  into.blocks.push(...m.blocks);
+  into.protectedtitles.push(...m.protectedtitles);
+  into.pages.push(...m.pages);
+  into.spamBlacklist.push(...m.spamBlacklist);
+  into.spamWhitelist.push(...m.spamWhitelist);
 }
 
 /** Reads a request body up to PHP's post_max_size; a larger body counts as none, as in PHP. */
@@ -68,7 +75,7 @@ export function createApp(options: WikitapeOptions = {}): express.Express {
     const out = engine.handle({ method: req.method, url: req.originalUrl, headers: req.headers, body, startedAt });
     res.status(out.status);
     for (const [k, v] of out.headers) res.append(k, v);
-    res.setHeader('X-Wikitape-Source', 'builtin');
+    res.setHeader('X-Wikitape-Source', out.source);
     res.end(out.body);
   });
   return app;

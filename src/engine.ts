@@ -15,6 +15,10 @@ import { parseBody } from './request/body.js';
 import { mergeParams, parseUrlEncoded } from './request/params.js';
 import type { WikiModel } from './wiki/model.js';
 import type { WikiProfile } from './wiki/profile.js';
+import type { Source } from './options.js';
+import { canonicalKey } from './request/canonical.js';
+import type { CassetteIndex } from './replay/cassette-index.js';
+import { recordedOutcome } from './replay/render-recorded.js';
 
 /** One HTTP request to api.php, as the engine needs it. */
 export interface HttpRequest {
@@ -41,23 +45,37 @@ const query: ActionModule = {
 
 export const ACTION_MODULES: readonly ActionModule[] = [query, parse, spamblacklist];
 
-/** The built-in wiki: answers any api.php request from a model with MediaWiki's semantics. */
+/** An answer and where it came from. */
+export interface Answer extends Rendered {
+  source: Source;
+}
+
+/**
+ * Replay: answers each api.php request from the recorded cassettes when the exact question
+ * was recorded, else from the built-in modules over the model (fixtures plus harvested entities).
+ */
 export class BuiltinEngine {
   constructor(
     readonly profile: WikiProfile,
     readonly model: WikiModel,
     /** The clock ("now" in ms). */
     readonly now: () => number,
+    readonly cassettes?: CassetteIndex,
   ) {}
 
-  handle(req: HttpRequest): Rendered {
+  handle(req: HttpRequest): Answer {
     const lossy = new Set<string>();
     const q = req.url.indexOf('?');
     const get = parseUrlEncoded(q < 0 ? '' : req.url.slice(q + 1), new Map(), lossy);
     const post = parseBody(req.method, req.headers['content-type'], req.body, lossy);
     const params = mergeParams(get, post);
     const now = this.now();
+    const recorded = this.cassettes?.interactions.get(canonicalKey(params));
+    if (recorded) {
+      const outcome = recordedOutcome(recorded, params, this.profile, now);
+      return { ...render({ profile: this.profile, outcome, http: { ...req, params }, now }), source: 'cassette' };
+    }
     const outcome = runApi(new ApiRequest(params, lossy), { profile: this.profile, model: this.model, now, actions: ACTION_MODULES });
-    return render({ profile: this.profile, outcome, http: { ...req, params }, now });
+    return { ...render({ profile: this.profile, outcome, http: { ...req, params }, now }), source: 'builtin' };
   }
 }

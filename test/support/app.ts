@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import request from 'supertest';
@@ -11,7 +12,8 @@ export const TEST_CLOCK = '2024-03-10T00:00:00Z';
 
 /** A supertest agent on the built-in wiki with the mini-wiki fixture (profile 1.39.17 unless overridden). */
 export function builtin(profile: Partial<WikiProfile> = {}) {
-  return request(createApp({ fixtures: [MINI_WIKI], clock: TEST_CLOCK, profile }));
+  // No cassettes: these tests are about the built-in wiki alone.
+  return request(createApp({ fixtures: [MINI_WIKI], clock: TEST_CLOCK, profile, cassettes: join(tmpdir(), 'wikitape-no-cassettes') }));
 }
 
 /** GET api.php with the given parameters and format=json (unless `format` is given). */

@@ -1,0 +1,58 @@
+import type { ApiOutcome } from '../api/main.js';
+import { readPrinter } from '../api/printer.js';
+import { ApiRequest } from '../api/request.js';
+import type { CacheMode } from '../api/context.js';
+import type { Interaction } from '../cassette/format.js';
+import type { ParamMap } from '../request/params.js';
+import type { JsonObject } from '../api/result.js';
+import type { Lang, WikiProfile } from '../wiki/profile.js';
+import { toIso } from '../util/timestamp.js';
+
+/** Keys ApiResult puts on top; requestid and curtimestamp were appended before all others. */
+const ON_TOP = new Set(['batchcomplete', 'continue', 'query-continue', 'warnings', 'errors', 'error']);
+
+/** Puts `requestid` and `curtimestamp` where MediaWiki writes them: after the on-top keys. */
+function withRequestedFields(body: JsonObject, params: ParamMap, now: number): JsonObject {
+  const requestid = params.get('requestid');
+  const cur = params.has('curtimestamp');
+  if (requestid === undefined && !cur) return body;
+  const out: JsonObject = {};
+  const entries = Object.entries(body);
+  let i = 0;
+  for (; i < entries.length && ON_TOP.has(entries[i]![0]); i++) out[entries[i]![0]] = entries[i]![1];
+  if (requestid !== undefined) out['requestid'] = requestid;
+  if (cur) out['curtimestamp'] = toIso(now);
+  for (; i < entries.length; i++) out[entries[i]![0]] = entries[i]![1];
+  return out;
+}
+
+/**
+ * The outcome of a recorded interaction, ready for the same printer as built-in answers: the
+ * stored formatversion=2 data, the error codes and the cache mode the wiki had set.
+ */
+export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiProfile, now: number): ApiOutcome {
+  const request = new ApiRequest(params);
+  const errorHeader = i.headers['mediawiki-api-error'];
+  const uselang = params.get('uselang');
+  const userLang: Lang = uselang === 'en' ? 'en' : uselang === 'ru' ? 'ru' : profile.language;
+  const num = (name: string) => {
+    const v = Number.parseInt(params.get(name) ?? '0', 10);
+    return Number.isFinite(v) ? v : 0;
+  };
+  // The wiki sends Vary only outside cache mode private.
+  const cacheMode: CacheMode = errorHeader ? 'private' : i.headers['vary'] ? (/public/.test(i.headers['cache-control'] ?? '') ? 'public' : 'anon-public-user-private') : 'private';
+  return {
+    data: withRequestedFields(i.body, params, now),
+    isError: errorHeader !== undefined,
+    errorCodes: errorHeader ? errorHeader.split(/,\s*/) : [],
+    status: i.status,
+    headers: {},
+    cacheMode,
+    printer: readPrinter(request),
+    userLang,
+    action: params.get('action') ?? 'help',
+    maxage: num('maxage'),
+    smaxage: num('smaxage'),
+    uselangGiven: uselang !== undefined,
+  };
+}
