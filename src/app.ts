@@ -96,6 +96,7 @@ function createRecordApp(options: WikitapeOptions): express.Express {
     store: new FileCassetteStore(options.cassettes ?? DEFAULTS.cassettes),
     ...(options.cassette ? { cassette: options.cassette } : {}),
     ...(options.reRecord ? { reRecord: true } : {}),
+    ...(options.upstreamTimeoutMs ? { timeoutMs: options.upstreamTimeoutMs } : {}),
   });
   const app = express();
   app.disable('x-powered-by');

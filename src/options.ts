@@ -33,6 +33,8 @@ export interface WikitapeOptions {
   cassette?: string;
   /** Record mode: store again what is already recorded. Default false. */
   reRecord?: boolean;
+  /** Record mode: how long to wait for the upstream, in ms. Default 30 000. */
+  upstreamTimeoutMs?: number;
 }
 
 export const DEFAULTS = {

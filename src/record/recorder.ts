@@ -5,7 +5,7 @@ import httpProxy from 'http-proxy';
 import type { Low } from 'lowdb';
 import type { JsonObject } from '../api/result.js';
 import { type Cassette, sortedKeys } from '../cassette/format.js';
-import { type CassetteStore } from '../cassette/store.js';
+import { checkName, type CassetteStore } from '../cassette/store.js';
 import { canonicalKey, canonicalParams } from '../request/canonical.js';
 import { parseBody } from '../request/body.js';
 import { mergeParams, parseUrlEncoded, type ParamMap } from '../request/params.js';
@@ -65,7 +65,8 @@ export class Recorder {
   constructor(readonly options: RecorderOptions) {
     this.target = new URL(options.upstream);
     const timeout = options.timeoutMs ?? 30_000;
-    this.proxy = httpProxy.createProxyServer({ selfHandleResponse: true, changeOrigin: true, proxyTimeout: timeout, timeout });
+    // proxyTimeout aborts a slow upstream request (an 'error' → 502); the client's socket stays open.
+    this.proxy = httpProxy.createProxyServer({ selfHandleResponse: true, changeOrigin: true, proxyTimeout: timeout });
     this.proxy.on('proxyRes', (proxyRes, req, res) => {
       const params = this.pending.get(req);
       if (params) void this.relay(proxyRes, res as ServerResponse, params, req.headers.cookie);
@@ -73,7 +74,9 @@ export class Recorder {
     this.proxy.on('error', (err, _req, res) => {
       if ('writeHead' in res) sendUpstreamError(res, err.message);
     });
-    this.db = options.store.open(options.cassette ?? 'default', options.upstream);
+    this.db = options.store.open(checkName(options.cassette ?? 'default'), options.upstream);
+    // A cassette that cannot be opened fails each store (and is reported there), never the process.
+    this.db.catch(() => undefined);
   }
 
   /** The path the recorder answers on: the upstream's own api.php path. */
@@ -131,9 +134,9 @@ export class Recorder {
     res.end(raw);
     if (status === 200 && notRecordable(params) === null) {
       const fv2 = params.get('formatversion') === '2' || params.get('formatversion') === 'latest';
-      const store = (data: JsonObject) => this.store(params, status, proxyRes.headers, data);
-      if (json && fv2) store(json);
-      else void this.fetchCanonical(params, cookie).then((d) => d && store(d));
+      // Stored from the client's answer when it is already the canonical form, else asked again.
+      const data = json && fv2 ? Promise.resolve(json) : this.fetchCanonical(params, cookie);
+      this.store(params, status, proxyRes.headers, data);
     }
   }
 
@@ -153,10 +156,11 @@ export class Recorder {
     }
   }
 
-  private store(params: ParamMap, status: number, headers: IncomingMessage['headers'], data: JsonObject): void {
+  private store(params: ParamMap, status: number, headers: IncomingMessage['headers'], answer: Promise<JsonObject | null>): void {
     const key = canonicalKey(params);
-    const { debuginfo, ...body } = data;
-    const task = this.db.then(async (db) => {
+    const task = Promise.all([this.db, answer]).then(async ([db, data]) => {
+      if (!data) return;
+      const { debuginfo, ...body } = data;
       const c = db.data;
       const existing = c.interactions.findIndex((i) => i.key === key);
       if (existing >= 0 && !this.options.reRecord) return;

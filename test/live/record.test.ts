@@ -1,0 +1,132 @@
+import { mkdtemp, readFile, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Cassette } from '../../src/cassette/format.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { liveWiki, type LiveWiki } from '../support/live-wiki.js';
+
+/** Record mode against a real MediaWiki 1.39: what the client gets, what the cassette keeps. */
+let live: LiveWiki;
+let recorder: RunningServer;
+let dir: string;
+
+beforeAll(async () => {
+  live = await liveWiki();
+  dir = await mkdtemp(join(tmpdir(), 'wikitape-record-'));
+  recorder = await startServer({ mode: 'record', upstream: live.apiUrl, cassettes: dir, cassette: 'walk' });
+});
+afterAll(async () => recorder?.close());
+
+const withoutDebug = (text: string) => {
+  const j = JSON.parse(text) as Record<string, unknown>;
+  delete j['debuginfo'];
+  return j;
+};
+
+/** A client walking a list with continuation, through `base`. */
+async function walk(base: string, params: Record<string, string>): Promise<Record<string, unknown>[]> {
+  const pages: Record<string, unknown>[] = [];
+  let cont: Record<string, string> = {};
+  for (let i = 0; i < 50; i++) {
+    const r = await fetch(`${base}?${new URLSearchParams({ format: 'json', ...params, ...cont })}`);
+    const body = withoutDebug(await r.text());
+    pages.push(body);
+    if (!body['continue']) break;
+    cont = body['continue'] as Record<string, string>;
+  }
+  return pages;
+}
+
+async function cassette(name: string): Promise<Cassette> {
+  await recorder.flush();
+  return JSON.parse(await readFile(join(dir, `${name}.json`), 'utf8')) as Cassette;
+}
+
+describe('wikitape record against a live MediaWiki', () => {
+  const walks: Record<string, string>[] = [
+    { action: 'query', list: 'logevents', lelimit: '20' },
+    { action: 'query', list: 'blocks', bklimit: '4', formatversion: '2' },
+    { action: 'query', list: 'protectedtitles', ptlimit: '5', ptprop: 'timestamp|user|comment|expiry|level' },
+    { action: 'query', prop: 'extlinks', titles: 'Москва|Список ссылок|Alpha|Несуществующая', ellimit: '10' },
+  ];
+  const singles: Record<string, string>[] = [
+    { action: 'parse', summary: '/* Раздел */ [[Москва]]ы и [[Нет]]', prop: '' },
+    { action: 'spamblacklist', url: 'http://casino-spam.example/x|https://ok.test/' },
+  ];
+
+  it('gives the client exactly what the live wiki answers, and marks it as upstream', async () => {
+    for (const params of walks) {
+      const through = await walk(recorder.url, params);
+      const direct = await walk(live.apiUrl, params);
+      expect(through).toEqual(direct);
+      expect(through.length).toBeGreaterThan(1);
+    }
+    for (const params of singles) {
+      const r = await fetch(`${recorder.url}?${new URLSearchParams({ format: 'json', ...params })}`);
+      expect(r.headers.get('x-wikitape-source')).toBe('upstream');
+      const direct = await fetch(`${live.apiUrl}?${new URLSearchParams({ format: 'json', ...params })}`);
+      expect(withoutDebug(await r.text())).toEqual(withoutDebug(await direct.text()));
+    }
+  });
+
+  it('keeps one interaction per canonical request, without debuginfo, in formatversion=2', async () => {
+    const c = await cassette('walk');
+    const keys = c.interactions.map((i) => i.key);
+    expect(new Set(keys).size).toBe(keys.length);
+    const logeventPages = c.interactions.filter((i) => i.request['list'] === 'logevents');
+    expect(logeventPages.length).toBe(Math.ceil(82 / 20));
+    for (const i of c.interactions) {
+      expect(i.body).not.toHaveProperty('debuginfo');
+      expect(i.request).not.toHaveProperty('format');
+    }
+    const parse = c.interactions.find((i) => i.request['action'] === 'parse')!;
+    expect(typeof (parse.body['parse'] as Record<string, unknown>)['parsedsummary']).toBe('string');
+    // Asking again stores nothing new.
+    await walk(recorder.url, walks[0]!);
+    expect((await cassette('walk')).interactions.length).toBe(c.interactions.length);
+  });
+
+  it('harvests every entity it saw and learns the profile of the wiki', async () => {
+    const c = await cassette('walk');
+    expect(c.entities.logevents).toHaveLength(82);
+    expect(c.entities.protectedtitles).toHaveLength(14);
+    expect(c.entities.blocks.length).toBeGreaterThanOrEqual(14);
+    const list = c.entities.pages.find((p) => p.title === 'Список ссылок')!;
+    expect(list.extlinks).toHaveLength(37);
+    expect(c.entities.missing).toEqual([{ ns: 0, title: 'Несуществующая' }]);
+    expect(c.meta.profile).toMatchObject({ version: '1.39.17', language: 'ru', siteName: 'Тестовая вики', scriptPath: '/wiki', debugInfo: true });
+    expect(c.meta.upstream).toBe(live.apiUrl);
+  });
+
+  it('never writes a session id, a token or a password to a cassette, even when logged in', async () => {
+    const { user, password } = await live.credentials();
+    const jar = new Map<string, string>();
+    const call = async (params: Record<string, string>, post = false) => {
+      const body = new URLSearchParams({ format: 'json', formatversion: '2', ...params });
+      const headers = { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') };
+      const r = post ? await fetch(recorder.url, { method: 'POST', body, headers }) : await fetch(`${recorder.url}?${body}`, { headers });
+      for (const c of r.headers.getSetCookie()) {
+        const [kv] = c.split(';');
+        const [k, v] = kv!.split('=');
+        if (v && v !== 'deleted') jar.set(k!, v);
+      }
+      return (await r.json()) as Record<string, any>;
+    };
+    const loginToken = (await call({ action: 'query', meta: 'tokens', type: 'login' })).query.tokens.logintoken as string;
+    const login = await call({ action: 'login', lgname: user, lgpassword: password, lgtoken: loginToken }, true);
+    expect(login['login'].result).toBe('Success');
+    const csrf = (await call({ action: 'query', meta: 'tokens' })).query.tokens.csrftoken as string;
+    const me = await call({ action: 'query', meta: 'userinfo', list: 'blocks', bklimit: '1' });
+    expect(me['query'].userinfo.name).toBe('Admin');
+    const session = [...jar.values()];
+    expect(session.length).toBeGreaterThan(0);
+    const secrets = [password, loginToken, csrf, ...session].filter((s) => s.length >= 8);
+    await recorder.flush();
+    for (const f of await readdir(dir)) {
+      const text = await readFile(join(dir, f), 'utf8');
+      for (const s of secrets) expect(text.includes(s), `${f} contains a secret`).toBe(false);
+      expect(text).not.toMatch(/lgpassword|"token"|csrftoken|logintoken/);
+    }
+  });
+});
