@@ -4,12 +4,34 @@ import { ApiRequest } from '../api/request.js';
 import type { CacheMode } from '../api/context.js';
 import type { Interaction } from '../cassette/format.js';
 import type { ParamMap } from '../request/params.js';
-import type { JsonObject } from '../api/result.js';
+import { isObject, type JsonObject } from '../api/result.js';
+import { normalizeSpelling, splitMulti } from '../request/canonical.js';
 import type { Lang, WikiProfile } from '../wiki/profile.js';
 import { toIso } from '../util/timestamp.js';
 
 /** Keys ApiResult puts on top; requestid and curtimestamp were appended before all others. */
 const ON_TOP = new Set(['batchcomplete', 'continue', 'query-continue', 'warnings', 'errors', 'error']);
+
+/**
+ * `query.normalized` echoes the titles as the client spelled them: the key folds spellings
+ * together, so the list is rebuilt from this request's `titles` (each `to` as the wiki said it).
+ */
+function withClientSpelling(body: JsonObject, params: ParamMap): JsonObject {
+  const titles = params.get('titles');
+  const q = body['query'];
+  if (titles === undefined || !isObject(q)) return body;
+  const recorded = Array.isArray(q['normalized']) ? q['normalized'].filter(isObject) : [];
+  const to = (t: string) => {
+    const c = normalizeSpelling(t) ?? t;
+    const hit = recorded.find((n) => (normalizeSpelling(String(n['from'])) ?? n['from']) === c);
+    return hit ? String(hit['to']) : c;
+  };
+  const normalized = [...new Set(splitMulti(titles))].map((t) => ({ fromencoded: false, from: t, to: to(t) })).filter((n) => n.from !== n.to);
+  const rebuilt: JsonObject = {};
+  if (normalized.length > 0) rebuilt['normalized'] = normalized;
+  for (const [k, v] of Object.entries(q)) if (k !== 'normalized') rebuilt[k] = v;
+  return { ...body, query: rebuilt };
+}
 
 /** Puts `requestid` and `curtimestamp` where MediaWiki writes them: after the on-top keys. */
 function withRequestedFields(body: JsonObject, params: ParamMap, now: number): JsonObject {
@@ -42,7 +64,7 @@ export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiP
   // The wiki sends Vary only outside cache mode private.
   const cacheMode: CacheMode = errorHeader ? 'private' : i.headers['vary'] ? (/public/.test(i.headers['cache-control'] ?? '') ? 'public' : 'anon-public-user-private') : 'private';
   return {
-    data: withRequestedFields(i.body, params, now),
+    data: withRequestedFields(withClientSpelling(i.body, params), params, now),
     isError: errorHeader !== undefined,
     errorCodes: errorHeader ? errorHeader.split(/,\s*/) : [],
     status: i.status,
