@@ -28,10 +28,11 @@ export async function loadEngine(options: WikitapeOptions): Promise<BuiltinEngin
 
 /** Adds one model's entities to another (fixtures after harvested entities). */
 function mergeModel(into: WikiModel, m: WikiModel): void {
-  into.logevents.push(...m.logevents);
-  into.blocks.push(...m.blocks);
-  into.protectedtitles.push(...m.protectedtitles);
-  into.pages.push(...m.pages);
+  // An entity both recorded and in a fixture is kept once (the recorded one).
+  into.logevents.push(...m.logevents.filter((e) => !into.logevents.some((x) => x.logid === e.logid)));
+  into.blocks.push(...m.blocks.filter((b) => !into.blocks.some((x) => x.id === b.id)));
+  into.protectedtitles.push(...m.protectedtitles.filter((p) => !into.protectedtitles.some((x) => x.ns === p.ns && x.title === p.title)));
+  into.pages.push(...m.pages.filter((p) => !into.pages.some((x) => x.pageid === p.pageid)));
   into.spamBlacklist.push(...m.spamBlacklist);
   into.spamWhitelist.push(...m.spamWhitelist);
 }

@@ -3,11 +3,18 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
+import { FileCassetteStore } from './cassette/store.js';
 import { startServer } from './server.js';
 import type { WikitapeOptions } from './options.js';
 
-/** The wiki `npm start` serves when no fixtures are named: data crawled from a real MediaWiki 1.39. */
+/** Fixture data served when neither fixtures nor cassettes are given: crawled from a real MediaWiki 1.39. */
 const BUNDLED_WIKI = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'default-wiki.json');
+
+/** The fixtures to use: the named ones, else the bundled wiki when the cassettes folder is empty. */
+async function defaultFixtures(fixtures: string[] | undefined, cassettes: string): Promise<string[]> {
+  if (fixtures) return fixtures;
+  return (await new FileCassetteStore(cassettes).list()).length > 0 ? [] : [BUNDLED_WIKI];
+}
 
 /** Flags shared by the serving commands. */
 const serveFlags = {
@@ -39,14 +46,14 @@ await yargs(hideBin(process.argv))
         .option('clock', { type: 'string', default: 'real', describe: '"now": real, recorded, or an ISO time' })
         .example('$0 replay', 'Serve the bundled wiki on http://127.0.0.1:8080/wiki/api.php')
         .example('$0 replay --fixtures my-wiki.json --port 0', 'Serve your own fixture data on a free port'),
-    (argv) =>
+    async (argv) =>
       serve({
         mode: 'replay',
         port: argv.port,
         host: argv.host,
         cassettes: argv.cassettes,
         clock: argv.clock,
-        fixtures: argv.fixtures ?? [BUNDLED_WIKI],
+        fixtures: await defaultFixtures(argv.fixtures, argv.cassettes),
       }),
   )
   .command(

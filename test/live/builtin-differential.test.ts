@@ -62,7 +62,8 @@ beforeAll(async () => {
   const dir = await mkdtemp(join(tmpdir(), 'wikitape-diff-'));
   const fixture = join(dir, 'live.json');
   await run('node', ['scripts/crawl-fixture.mjs', live.apiUrl, fixture, join(live.dir, 'spam-blacklist.txt')]);
-  ours = await startServer({ fixtures: [fixture] });
+  // The built-in modules alone: no cassettes.
+  ours = await startServer({ fixtures: [fixture], cassettes: join(dir, 'no-cassettes') });
 });
 afterAll(async () => ours?.close());
 
