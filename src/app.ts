@@ -23,7 +23,7 @@ export async function loadEngine(options: WikitapeOptions): Promise<BuiltinEngin
   if (fixed !== null && Number.isNaN(fixed)) {
     throw new Error(`wikitape: --clock must be "real", "recorded" or an ISO time, not "${clock}"`);
   }
-  return new BuiltinEngine(makeProfile({ ...profile, ...options.profile }), model, fixed === null ? Date.now : () => fixed, cassettes);
+  return new BuiltinEngine(makeProfile({ ...profile, ...options.profile }), model, fixed === null ? Date.now : () => fixed, cassettes, options.onMiss ?? 'builtin');
 }
 
 /** Adds one model's entities to another (fixtures after harvested entities). */

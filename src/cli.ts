@@ -44,6 +44,7 @@ await yargs(hideBin(process.argv))
         .options(serveFlags)
         .option('fixtures', { type: 'string', array: true, describe: 'Fixture files with wiki data (JSON)' })
         .option('clock', { type: 'string', default: 'real', describe: '"now": real, recorded, or an ISO time' })
+        .option('on-miss', { choices: ['builtin', 'error'] as const, default: 'builtin' as const, describe: 'What answers an unrecorded question' })
         .example('$0 replay', 'Serve the bundled wiki on http://127.0.0.1:8080/wiki/api.php')
         .example('$0 replay --fixtures my-wiki.json --port 0', 'Serve your own fixture data on a free port'),
     async (argv) =>
@@ -53,6 +54,7 @@ await yargs(hideBin(process.argv))
         host: argv.host,
         cassettes: argv.cassettes,
         clock: argv.clock,
+        onMiss: argv['on-miss'],
         fixtures: await defaultFixtures(argv.fixtures, argv.cassettes),
       }),
   )

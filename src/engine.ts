@@ -1,5 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { runApi } from './api/main.js';
+import { failWith, runApi } from './api/main.js';
+import { ApiUsageError, apiMessage } from './api/errors.js';
+import { computeCoverage, isCovered, type ListCoverage } from './replay/coverage.js';
 import { ApiRequest } from './api/request.js';
 import type { ActionModule } from './api/action-module.js';
 import type { QueryModules } from './api/query.js';
@@ -61,7 +63,13 @@ export class BuiltinEngine {
     /** The clock ("now" in ms). */
     readonly now: () => number,
     readonly cassettes?: CassetteIndex,
-  ) {}
+    readonly onMiss: 'builtin' | 'error' = 'builtin',
+  ) {
+    this.coverage = cassettes ? computeCoverage(cassettes.interactions.values()) : new Map();
+  }
+
+  /** Lists the cassettes hold complete walks of (see replay/coverage.ts). */
+  readonly coverage: Map<string, ListCoverage>;
 
   handle(req: HttpRequest): Answer {
     const lossy = new Set<string>();
@@ -70,12 +78,21 @@ export class BuiltinEngine {
     const post = parseBody(req.method, req.headers['content-type'], req.body, lossy);
     const params = mergeParams(get, post);
     const now = this.now();
-    const recorded = this.cassettes?.interactions.get(canonicalKey(params));
+    const key = canonicalKey(params);
+    const recorded = this.cassettes?.interactions.get(key);
+    const http = { ...req, params };
     if (recorded) {
       const outcome = recordedOutcome(recorded, params, this.profile, now);
-      return { ...render({ profile: this.profile, outcome, http: { ...req, params }, now }), source: 'cassette' };
+      return { ...render({ profile: this.profile, outcome, http, now }), source: 'cassette' };
     }
-    const outcome = runApi(new ApiRequest(params, lossy), { profile: this.profile, model: this.model, now, actions: ACTION_MODULES });
-    return { ...render({ profile: this.profile, outcome, http: { ...req, params }, now }), source: 'builtin' };
+    const env = { profile: this.profile, model: this.model, now, actions: ACTION_MODULES };
+    const request = new ApiRequest(params, lossy);
+    const source: Source = isCovered(params, this.coverage) ? 'synthesized' : 'builtin';
+    if (source === 'builtin' && this.onMiss === 'error') {
+      const upstream = this.cassettes?.upstream ?? 'URL';
+      const miss = new ApiUsageError(apiMessage('wikitape-miss', 'wikitape-miss', [key, upstream]));
+      return { ...render({ profile: this.profile, outcome: failWith(request, env, miss), http, now }), source: 'miss' };
+    }
+    return { ...render({ profile: this.profile, outcome: runApi(request, env), http, now }), source };
   }
 }

@@ -23,6 +23,8 @@ export interface WikitapeOptions {
   profile?: Partial<WikiProfile>;
   /** "Now" for expiry and timestamps: `real`, `recorded`, or an ISO time. Default `real`. */
   clock?: string;
+  /** Replay: what answers a question no recording answers: `builtin` or a `wikitape-miss` error. Default `builtin`. */
+  onMiss?: 'builtin' | 'error';
   /** Port for `startServer`; 0 picks a free one. Default 8080 in the CLI, 0 in the library. */
   port?: number;
   /** Address to bind. Default `127.0.0.1`. */

@@ -7,7 +7,7 @@ import { ErrorFormatter, ERROR_FORMATS, type ErrorFormat } from './error-formatt
 import { ApiUsageError, apiMessage, type ApiMessage } from './errors.js';
 import { readParams } from './param-reader.js';
 import { pv, type ParamSpec } from './param-spec.js';
-import type { ApiRequest } from './request.js';
+import { ApiRequest } from './request.js';
 import { ApiResult, type JsonObject } from './result.js';
 import { ACTIONS, FORMATS } from './main-params.js';
 import { FORMAT_VERSIONS, printerParams, readPrinter, type Printer } from './printer.js';
@@ -45,7 +45,7 @@ function resolveLang(code: string | undefined, fallback: Lang): Lang {
 }
 
 /** ApiMain::execute for one request: never throws for anything a client can send. */
-export function runApi(request: ApiRequest, env: ApiEnvironment): ApiOutcome {
+export function runApi(request: ApiRequest, env: ApiEnvironment, internal = false): ApiOutcome {
   const { profile } = env;
   // uselang and errorformat are read raw before anything can fail (ApiMain constructor).
   const userLang = resolveLang(request.params.get('uselang'), profile.language);
@@ -88,7 +88,7 @@ export function runApi(request: ApiRequest, env: ApiEnvironment): ApiOutcome {
   };
   try {
     addRequestedFields(ctx);
-    const mainSpec: Record<string, ParamSpec> = mainParams(profile);
+    const mainSpec: Record<string, ParamSpec> = mainParams(profile, internal ? env.actions.map((a) => a.name) : ACTIONS);
     const v = readParams(ctx, { path: 'main', prefix: '', name: 'main' }, mainSpec);
     outcome.maxage = pv.num(v['maxage']) ?? 0;
     outcome.smaxage = pv.num(v['smaxage']) ?? 0;
@@ -119,9 +119,23 @@ export function runApi(request: ApiRequest, env: ApiEnvironment): ApiOutcome {
   return outcome;
 }
 
-function mainParams(profile: WikiProfile): Record<string, ParamSpec> {
+/** An outcome that is only this error, in the request's error format and language. */
+export function failWith(request: ApiRequest, env: ApiEnvironment, error: ApiUsageError): ApiOutcome {
+  const failing: ActionModule = {
+    name: 'wikitape-fail',
+    params: () => ({}),
+    execute: () => {
+      throw error;
+    },
+  };
+  const params = new Map(request.params);
+  params.set('action', failing.name);
+  return runApi(new ApiRequest(params, request.lossy), { ...env, actions: [failing] }, true);
+}
+
+function mainParams(profile: WikiProfile, actions: readonly string[]): Record<string, ParamSpec> {
   const spec: Record<string, ParamSpec> = {
-    action: { type: 'enum', values: ACTIONS, default: 'help' },
+    action: { type: 'enum', values: actions, default: 'help' },
     format: { type: 'enum', values: FORMATS, default: 'jsonfm' },
     maxlag: { type: 'integer' },
     smaxage: { type: 'integer', default: 0 },

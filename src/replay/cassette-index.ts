@@ -10,16 +10,19 @@ export interface CassetteIndex {
   profile: Partial<WikiProfile>;
   /** Latest recording time, for `--clock recorded`. */
   recordedAt: string | null;
+  /** The wiki the cassettes were recorded from. */
+  upstream: string | null;
 }
 
 /** Loads all cassettes of a store (data only: JSON is parsed, never evaluated). */
 export async function loadCassettes(store: CassetteStore): Promise<CassetteIndex> {
-  const index: CassetteIndex = { interactions: new Map(), model: emptyModel(), profile: {}, recordedAt: null };
+  const index: CassetteIndex = { interactions: new Map(), model: emptyModel(), profile: {}, recordedAt: null, upstream: null };
   for (const name of await store.list()) {
     const db = await store.open(name, '');
     const c = db.data;
     if (!c || !Array.isArray(c.interactions)) continue;
     index.profile = { ...c.meta?.profile, ...index.profile };
+    index.upstream ??= c.meta?.upstream || null;
     if (c.meta?.recordedAt && (index.recordedAt === null || c.meta.recordedAt > index.recordedAt)) index.recordedAt = c.meta.recordedAt;
     for (const i of c.interactions) if (!index.interactions.has(i.key)) index.interactions.set(i.key, i);
     const e = c.entities;

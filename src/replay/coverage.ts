@@ -1,0 +1,92 @@
+import type { Interaction } from '../cassette/format.js';
+import { MODULE_DEFAULTS, RENDERING_PARAMS, splitMulti } from '../request/canonical.js';
+import type { ParamMap } from '../request/params.js';
+
+/**
+ * The coverage rule: which questions the recordings answer exactly though nobody asked them.
+ *
+ * A list is *covered* when the cassettes hold a complete walk of it: a first page (no
+ * `xxcontinue`) without filters, and, following each page's `continue` to a recorded page, a last
+ * page without `continue`. Its entities are then every entry of the list at recording time, with
+ * the props the walk asked for. Any question about that list alone, with any limit, continuation
+ * point, direction, time window or filter, and props among the recorded ones, is then a
+ * computation over those entities: the built-in module does it, and the answer is called
+ * `synthesized`. Anything else is `builtin` (a best effort over what was seen).
+ */
+export interface ListCoverage {
+  /** Props the complete walk recorded (a question may ask for these or fewer). */
+  props: Set<string>;
+}
+
+interface ListInfo {
+  module: string;
+  prefix: string;
+  /** Parameters that change *which* entries a question sees (a complete walk has none of these). */
+  filters: readonly string[];
+  /** Parameters that only page through or shape the same entries. */
+  paging: readonly string[];
+  /** The prop parameter. */
+  prop: string;
+}
+
+const LISTS: readonly ListInfo[] = [
+  { module: 'logevents', prefix: 'le', filters: ['letype', 'leaction', 'leuser', 'letitle', 'lenamespace', 'leprefix', 'letag', 'lestart', 'leend'], paging: ['lelimit', 'lecontinue', 'ledir', 'leprop'], prop: 'leprop' },
+  { module: 'blocks', prefix: 'bk', filters: ['bkids', 'bkusers', 'bkip', 'bkshow', 'bkstart', 'bkend'], paging: ['bklimit', 'bkcontinue', 'bkdir', 'bkprop'], prop: 'bkprop' },
+  { module: 'protectedtitles', prefix: 'pt', filters: ['ptnamespace', 'ptlevel', 'ptstart', 'ptend'], paging: ['ptlimit', 'ptcontinue', 'ptdir', 'ptprop'], prop: 'ptprop' },
+];
+
+/** Parameters that do not change which data a question asks for. */
+const NEUTRAL = new Set(['action', 'list', 'continue', 'uselang', 'errorformat', 'errorlang']);
+
+/** The list a question is about, when it asks about exactly one list and nothing else. */
+function soleList(request: Record<string, string>): ListInfo | null {
+  if (request['action'] !== 'query' || request['prop'] || request['meta'] || request['titles'] || request['pageids']) return null;
+  const lists = splitMulti(request['list'] ?? '');
+  if (lists.length !== 1) return null;
+  return LISTS.find((l) => l.module === lists[0]) ?? null;
+}
+
+/** Complete walks in the recorded interactions, by list module. */
+export function computeCoverage(interactions: Iterable<Interaction>): Map<string, ListCoverage> {
+  const byGroup = new Map<string, Interaction[]>();
+  for (const i of interactions) {
+    const list = soleList(i.request);
+    if (!list || i.status !== 200 || i.headers['mediawiki-api-error']) continue;
+    if (Object.keys(i.request).some((k) => list.filters.includes(k) || (!NEUTRAL.has(k) && !list.paging.includes(k)))) continue;
+    // One walk: same list, limit, direction and props.
+    const group = `${list.module}|${i.request[`${list.prefix}limit`]}|${i.request[`${list.prefix}dir`]}|${i.request[list.prop]}`;
+    byGroup.set(group, [...(byGroup.get(group) ?? []), i]);
+  }
+  const covered = new Map<string, ListCoverage>();
+  for (const [group, pages] of byGroup) {
+    const list = LISTS.find((l) => l.module === group.split('|')[0])!;
+    const contKey = `${list.prefix}continue`;
+    const byCont = new Map(pages.map((p) => [p.request[contKey] ?? '', p]));
+    let page = byCont.get('');
+    for (let steps = 0; page && steps <= pages.length; steps++) {
+      const next = (page.body['continue'] as Record<string, string> | undefined)?.[contKey];
+      if (next === undefined) {
+        const props = new Set(splitMulti(page.request[list.prop] ?? ''));
+        const before = covered.get(list.module);
+        if (!before || props.size > before.props.size) covered.set(list.module, { props });
+        break;
+      }
+      page = byCont.get(next);
+    }
+  }
+  return covered;
+}
+
+/** Whether coverage proves the answer to this question (see the rule above). */
+export function isCovered(params: ParamMap, coverage: ReadonlyMap<string, ListCoverage>): boolean {
+  const request = Object.fromEntries(params);
+  const list = soleList(request);
+  if (!list) return false;
+  const cov = coverage.get(list.module);
+  if (!cov) return false;
+  for (const k of Object.keys(request)) {
+    if (!NEUTRAL.has(k) && !RENDERING_PARAMS.has(k) && !list.paging.includes(k) && !list.filters.includes(k)) return false;
+  }
+  const props = request[list.prop] ?? MODULE_DEFAULTS[list.module]?.[list.prop] ?? '';
+  return splitMulti(props).every((p) => cov.props.has(p));
+}
