@@ -18,7 +18,12 @@ export function harvest(into: Harvest, body: JsonObject): void {
   const q = body['query'];
   if (!isObject(q)) return;
   for (const e of asObjects(q['logevents'])) {
-    if (typeof e['logid'] === 'number') upsert(into.logevents, { tags: [], params: {}, ...e } as unknown as LogEvent, (x) => x.logid === e['logid']);
+    if (typeof e['logid'] !== 'number') continue;
+    // Revision-deleted parts show as markers; the model keeps MediaWiki's log_deleted bits.
+    const { actionhidden, commenthidden, userhidden, suppressed, ...rest } = e;
+    const deleted = (actionhidden ? 1 : 0) | (commenthidden ? 2 : 0) | (userhidden ? 4 : 0) | (suppressed ? 8 : 0);
+    const event = { tags: [], params: {}, ...rest, ...(deleted ? { deleted } : {}) } as unknown as LogEvent;
+    upsert(into.logevents, event, (x) => x.logid === e['logid']);
   }
   for (const b of asObjects(q['blocks'])) {
     if (typeof b['id'] === 'number') upsert(into.blocks, b as unknown as Block, (x) => x.id === b['id']);

@@ -1,0 +1,51 @@
+import { HEADERS } from './questions.js';
+
+/** A body without what differs on every request: debuginfo and curtimestamp (JSONP kept). */
+export function normalize(text: string): string {
+  const m = /^(\/\*\*\/\w+\()?([\s\S]*?)(\))?$/.exec(text)!;
+  try {
+    const j = JSON.parse(m[2]!) as Record<string, unknown>;
+    delete j['debuginfo'];
+    delete j['curtimestamp'];
+    return (m[1] ?? '') + JSON.stringify(j) + (m[3] ?? '');
+  } catch {
+    return text;
+  }
+}
+
+export interface Comparison {
+  asked: number;
+  equal: number;
+  /** One entry per differing question: the question and where the answers part. */
+  differences: { question: string; detail: string }[];
+  /** What each side answered, by question (normalized). */
+  ours: Map<string, string>;
+}
+
+/** Asks both servers each question; bodies must match byte for byte (debuginfo aside), and the headers clients read. */
+export async function compare(liveUrl: string, oursUrl: string, questions: readonly string[]): Promise<Comparison> {
+  const differences: Comparison['differences'] = [];
+  const ours = new Map<string, string>();
+  for (const q of questions) {
+    const [a, b] = await Promise.all([fetch(`${liveUrl}?${q}`), fetch(`${oursUrl}?${q}`)]);
+    const [ta, tb] = [normalize(await a.text()), normalize(await b.text())];
+    ours.set(q, tb);
+    const details: string[] = [];
+    if (ta !== tb) {
+      let i = 0;
+      while (ta[i] === tb[i]) i++;
+      details.push(`live: …${ta.slice(Math.max(0, i - 60), i + 120)}\n  ours: …${tb.slice(Math.max(0, i - 60), i + 120)}`);
+    }
+    for (const h of HEADERS) {
+      if (a.headers.get(h) !== b.headers.get(h)) details.push(`header ${h}: live ${a.headers.get(h)} / ours ${b.headers.get(h)}`);
+    }
+    if (details.length > 0) differences.push({ question: q, detail: details.join('\n  ') });
+  }
+  return { asked: questions.length, equal: questions.length - differences.length, differences, ours };
+}
+
+/** Prints a comparison the way the differential tests report it. */
+export function report(title: string, c: Comparison): void {
+  console.log(`${title}: ${c.equal}/${c.asked} equal (${((100 * c.equal) / c.asked).toFixed(1)}%)`);
+  for (const d of c.differences) console.log(`${d.question}\n  ${d.detail}`);
+}
