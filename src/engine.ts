@@ -14,7 +14,8 @@ import { protectedtitles } from './modules/protectedtitles.js';
 import { spamblacklist } from './modules/spamblacklist.js';
 import { render, type Rendered } from './output/render.js';
 import { parseBody } from './request/body.js';
-import { mergeParams, parseUrlEncoded } from './request/params.js';
+import { mergeParams, parseUrlEncoded, type ParamMap } from './request/params.js';
+import type { Interaction } from './cassette/format.js';
 import type { WikiModel } from './wiki/model.js';
 import type { WikiProfile } from './wiki/profile.js';
 import type { Source } from './options.js';
@@ -71,6 +72,25 @@ export class BuiltinEngine {
   /** Lists the cassettes hold complete walks of (see replay/coverage.ts). */
   readonly coverage: Map<string, ListCoverage>;
 
+  private readonly encoded = new WeakMap<Interaction, Map<string, string>>();
+
+  /**
+   * The printing cache of a recorded answer: its data only changes with what the request adds to
+   * it (requestid, curtimestamp, the spelling of titles), so those requests print afresh.
+   */
+  private encodedFor(i: Interaction, params: ParamMap): { encoded?: Map<string, string> } {
+    if (params.has('requestid') || params.has('curtimestamp') || params.has('titles')) return {};
+    let m = this.encoded.get(i);
+    if (!m) this.encoded.set(i, (m = new Map()));
+    return { encoded: m };
+  }
+
+  /** Whether a GET with this query string is answered from a cassette (the hot path's test). */
+  isHit(query: string): boolean {
+    if (!this.cassettes || this.cassettes.interactions.size === 0) return false;
+    return this.cassettes.interactions.has(canonicalKey(parseUrlEncoded(query)));
+  }
+
   handle(req: HttpRequest): Answer {
     const lossy = new Set<string>();
     const q = req.url.indexOf('?');
@@ -83,7 +103,7 @@ export class BuiltinEngine {
     const http = { ...req, params };
     if (recorded) {
       const outcome = recordedOutcome(recorded, params, this.profile, now);
-      return { ...render({ profile: this.profile, outcome, http, now }), source: 'cassette' };
+      return { ...render({ profile: this.profile, outcome, http, now, ...this.encodedFor(recorded, params) }), source: 'cassette' };
     }
     const env = { profile: this.profile, model: this.model, now, actions: ACTION_MODULES };
     const request = new ApiRequest(params, lossy);

@@ -23,6 +23,11 @@ export interface RenderInput {
   outcome: ApiOutcome;
   http: { method: string; url: string; headers: IncomingHttpHeaders; params: ParamMap; startedAt: bigint };
   now: number;
+  /**
+   * Encoded data (without debuginfo) by printing variant, kept between requests for an answer
+   * whose data never changes (a cassette hit): the hot path then only builds debuginfo.
+   */
+  encoded?: Map<string, string>;
 }
 
 function header(h: IncomingHttpHeaders, name: string): string | undefined {
@@ -65,13 +70,18 @@ export function render(input: RenderInput): Rendered {
   const session = sessionCookies({ cookieHeader: header(http.headers, 'cookie'), cookiePrefix: profile.cookiePrefix, https: false });
   const html = isHtmlFormat(printer);
   const fv = printer.formatversion;
-  const data: JsonObject = fv === 1 ? toFormatVersion1(outcome.data) : outcome.data;
   const opts: JsonOptions = { ascii: fv === 1 ? !printer.utf8 : printer.ascii, pretty: html };
+  const variant = `${fv}|${opts.ascii}|${opts.pretty}`;
 
   let debugInfo: Record<string, unknown> | undefined;
   let text: Buffer | string = '';
   if (printer.format !== 'none') {
-    let json: Buffer | string = encodeWithOrder(data, (v) => encodeJson(v, opts), opts.pretty);
+    let json: Buffer | string = input.encoded?.get(variant) ?? '';
+    if (json === '') {
+      const data: JsonObject = fv === 1 ? toFormatVersion1(outcome.data) : outcome.data;
+      json = encodeWithOrder(data, (v) => encodeJson(v, opts), opts.pretty);
+      input.encoded?.set(variant, json);
+    }
     if (profile.debugInfo && !outcome.isError) {
       const plain = Object.fromEntries(params);
       debugInfo = buildDebugInfo({
