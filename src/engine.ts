@@ -72,13 +72,13 @@ export class BuiltinEngine {
   /** Lists the cassettes hold complete walks of (see replay/coverage.ts). */
   readonly coverage: Map<string, ListCoverage>;
 
-  private readonly encoded = new WeakMap<Interaction, Map<string, string>>();
+  private readonly encoded = new WeakMap<Interaction, Map<string, Buffer>>();
 
   /**
    * The printing cache of a recorded answer: its data only changes with what the request adds to
    * it (requestid, curtimestamp, the spelling of titles), so those requests print afresh.
    */
-  private encodedFor(i: Interaction, params: ParamMap): { encoded?: Map<string, string> } {
+  private encodedFor(i: Interaction, params: ParamMap): { encoded?: Map<string, Buffer> } {
     if (params.has('requestid') || params.has('curtimestamp') || params.has('titles')) return {};
     let m = this.encoded.get(i);
     if (!m) this.encoded.set(i, (m = new Map()));

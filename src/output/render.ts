@@ -27,7 +27,7 @@ export interface RenderInput {
    * Encoded data (without debuginfo) by printing variant, kept between requests for an answer
    * whose data never changes (a cassette hit): the hot path then only builds debuginfo.
    */
-  encoded?: Map<string, string>;
+  encoded?: Map<string, Buffer>;
 }
 
 function header(h: IncomingHttpHeaders, name: string): string | undefined {
@@ -76,11 +76,12 @@ export function render(input: RenderInput): Rendered {
   let debugInfo: Record<string, unknown> | undefined;
   let text: Buffer | string = '';
   if (printer.format !== 'none') {
-    let json: Buffer | string = input.encoded?.get(variant) ?? '';
-    if (json === '') {
+    let json: Buffer | string | undefined = input.encoded?.get(variant);
+    if (json === undefined) {
       const data: JsonObject = fv === 1 ? toFormatVersion1(outcome.data) : outcome.data;
       json = encodeWithOrder(data, (v) => encodeJson(v, opts), opts.pretty);
-      input.encoded?.set(variant, json);
+      // Kept as bytes: the debuginfo tail is spliced onto bytes without re-encoding the body.
+      if (input.encoded) input.encoded.set(variant, (json = Buffer.from(json)));
     }
     if (profile.debugInfo && !outcome.isError) {
       const plain = Object.fromEntries(params);
