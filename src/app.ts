@@ -2,7 +2,7 @@ import express from 'express';
 import type { Request, Response } from 'express';
 import { BuiltinEngine } from './engine.js';
 import { DEFAULTS, type WikitapeOptions } from './options.js';
-import { MAX_BODY_BYTES } from './request/body.js';
+import { readBody } from './request/body.js';
 import { loadFixtures } from './wiki/fixtures.js';
 import type { WikiModel } from './wiki/model.js';
 import { loadCassettes } from './replay/cassette-index.js';
@@ -37,20 +37,6 @@ function mergeModel(into: WikiModel, m: WikiModel): void {
   into.spamWhitelist.push(...m.spamWhitelist);
 }
 
-/** Reads a request body up to PHP's post_max_size; a larger body counts as none, as in PHP. */
-function readBody(req: Request): Promise<Buffer> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(c);
-    });
-    req.on('end', () => resolve(size <= MAX_BODY_BYTES ? Buffer.concat(chunks) : Buffer.alloc(0)));
-    req.on('error', () => resolve(Buffer.alloc(0)));
-  });
-}
-
 /**
  * The Express application: api.php at the profile's script path, answered by the engine.
  * It does not listen; pass it to supertest or `http.createServer`.
@@ -72,7 +58,7 @@ export function createApp(options: WikitapeOptions = {}): express.Express {
       return;
     }
     const startedAt = process.hrtime.bigint();
-    const body = await readBody(req);
+    const body = (await readBody(req)) ?? Buffer.alloc(0);
     const out = engine.handle({ method: req.method, url: req.originalUrl, headers: req.headers, body, startedAt });
     res.status(out.status);
     for (const [k, v] of out.headers) res.append(k, v);

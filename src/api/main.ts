@@ -8,6 +8,7 @@ import { ApiUsageError, apiMessage, type ApiMessage } from './errors.js';
 import { readParams } from './param-reader.js';
 import { pv, type ParamSpec } from './param-spec.js';
 import { ApiRequest } from './request.js';
+import { escapeWikiText } from '../util/escape.js';
 import { ApiResult, type JsonObject } from './result.js';
 import { ACTIONS, FORMATS } from './main-params.js';
 import { FORMAT_VERSIONS, printerParams, readPrinter, type Printer } from './printer.js';
@@ -196,10 +197,6 @@ function reportUnusedParams(ctx: ApiContext, printer: Printer): void {
   const unused = ctx.request.unused().filter((n) => !ignore.has(n));
   if (unused.length === 0) return;
   ctx.addWarning('main', apiMessage('unrecognizedparams', 'apierror-unrecognizedparams', [{ list: unused.map(escapeWikiText), type: 'comma' }, unused.length]));
-}
-
-function escapeWikiText(s: string): string {
-  return s.replace(/[&"'<=>[\]{|}]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** Any non-API failure becomes MediaWiki's internal_api_error shape, never a crash. */

@@ -5,11 +5,10 @@ import type { QueryModule } from '../api/query-module.js';
 import type { JsonObject } from '../api/result.js';
 import { formatBlockDuration } from '../i18n/duration.js';
 import { isValid, isValidRange, parseRange } from '../util/ip.js';
-import { parseTimestamp, toMw } from '../util/timestamp.js';
 import type { Block } from '../wiki/model.js';
 import { atLeast } from '../wiki/profile.js';
 import { requireMaxOneParameter } from './checks.js';
-import { compareKeys, isoToMw, parseTimestampContinue, takePage } from './list-support.js';
+import { compareKeys, isoToMw, listWindow, takePage } from './list-support.js';
 
 const FLAGS = ['automatic', 'anononly', 'nocreate', 'autoblock', 'noemail', 'hidden', 'allowusertalk', 'partial'] as const;
 const PROPS_139 = ['id', 'user', 'userid', 'by', 'byid', 'timestamp', 'expiry', 'reason', 'range', 'flags', 'restrictions'];
@@ -58,22 +57,7 @@ const key = (b: Block) => [isoToMw(b.timestamp), b.id] as const;
 function filterRows(ctx: ApiContext, v: ParamValues): Block[] {
   // Expired and hidden blocks never show to a caller without `hideuser`.
   let rows = ctx.model.blocks.filter((b) => !b.hidden && (b.expiry === 'infinity' || Date.parse(b.expiry) > ctx.now));
-  const newer = v['dir'] === 'newer';
-  const start = pv.str(v['start']);
-  const end = pv.str(v['end']);
-  const [lo, hi] = newer ? [start, end] : [end, start];
-  if (lo !== null) rows = rows.filter((b) => isoToMw(b.timestamp) >= lo);
-  if (hi !== null) rows = rows.filter((b) => isoToMw(b.timestamp) <= hi);
-
-  const cont = pv.str(v['continue']);
-  if (cont !== null) {
-    const [ts, id] = parseTimestampContinue(ctx.profile, cont, ['timestamp', 'int'], (s) => {
-      const ms = parseTimestamp(s, ctx.now);
-      return ms === null ? null : toMw(ms);
-    });
-    const c = [ts === '' ? toMw(ctx.now) : (ts as string), id as number] as const;
-    rows = rows.filter((b) => (newer ? compareKeys(key(b), c) >= 0 : compareKeys(key(b), c) <= 0));
-  }
+  rows = listWindow(ctx, v, rows, key, ['timestamp', 'int']);
   const ids = pv.nums(v['ids']);
   if (v['ids'] !== null) rows = rows.filter((b) => ids.includes(b.id));
   const users = pv.list(v['users']);

@@ -1,4 +1,7 @@
 import { ApiUsageError, apiMessage } from '../api/errors.js';
+import type { ApiContext } from '../api/context.js';
+import { pv, type ParamValues } from '../api/param-spec.js';
+import { parseTimestamp, toMw } from '../util/timestamp.js';
 import { atLeast, type WikiProfile } from '../wiki/profile.js';
 
 /** A key that orders a list (timestamp, then ids), compared lexicographically. */
@@ -98,4 +101,34 @@ function phpLooseIntEquals(s: string): boolean {
  */
 export function takePage<T>(rows: readonly T[], limit: number): { page: T[]; next: T | undefined } {
   return { page: rows.slice(0, limit), next: rows[limit] };
+}
+
+/**
+ * The rows a timestamp-ordered list shows from: within `start`/`end` (start is the upper bound
+ * for `older`, the lower for `newer`) and from the `continue` row on (that row included), with
+ * the continue value parsed as the profile's version does.
+ */
+export function listWindow<T extends { timestamp: string }>(
+  ctx: ApiContext,
+  v: ParamValues,
+  rows: T[],
+  key: (row: T) => SortKey,
+  continueTypes: readonly ('timestamp' | 'int' | 'string')[],
+): T[] {
+  const newer = v['dir'] === 'newer';
+  const start = pv.str(v['start']);
+  const end = pv.str(v['end']);
+  const [lo, hi] = newer ? [start, end] : [end, start];
+  let out = rows;
+  if (lo !== null) out = out.filter((r) => isoToMw(r.timestamp) >= lo);
+  if (hi !== null) out = out.filter((r) => isoToMw(r.timestamp) <= hi);
+  const cont = pv.str(v['continue']);
+  if (cont === null) return out;
+  const c = parseTimestampContinue(ctx.profile, cont, continueTypes, (s) => {
+    const ms = parseTimestamp(s, ctx.now);
+    return ms === null ? null : toMw(ms);
+  });
+  // An empty 1.39 timestamp part reads as "now" (Database::timestamp('')).
+  if (c[0] === '') c[0] = toMw(ctx.now);
+  return out.filter((r) => (newer ? compareKeys(key(r), c) >= 0 : compareKeys(key(r), c) <= 0));
 }

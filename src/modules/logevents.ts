@@ -3,13 +3,13 @@ import { ApiUsageError, apiMessage } from '../api/errors.js';
 import { DIR_PARAM, LIMIT_PARAM, pv, type ParamValues } from '../api/param-spec.js';
 import type { QueryModule } from '../api/query-module.js';
 import type { Json, JsonObject } from '../api/result.js';
-import { parseTimestamp, toMw } from '../util/timestamp.js';
 import type { LogEvent } from '../wiki/model.js';
 import { atLeast } from '../wiki/profile.js';
+import { escapeWikiText, htmlspecialchars } from '../util/escape.js';
 import { parseTitle } from '../wiki/title.js';
 import { requireMaxOneParameter } from './checks.js';
 import { LOG_ACTIONS, LOG_TYPES, HIDDEN_LOG_TYPES } from './log-types.js';
-import { compareKeys, isoToMw, parseTimestampContinue, takePage } from './list-support.js';
+import { compareKeys, isoToMw, listWindow, takePage } from './list-support.js';
 import { formatLogParams } from './log-params.js';
 
 const PROPS = ['ids', 'title', 'type', 'user', 'userid', 'timestamp', 'comment', 'parsedcomment', 'details', 'tags'];
@@ -72,22 +72,7 @@ function filterRows(ctx: ApiContext, v: ParamValues): LogEvent[] {
     rows = rows.filter((e) => e.type === t && e.action === a);
   } else if (type !== null) rows = rows.filter((e) => e.type === type);
 
-  const newer = v['dir'] === 'newer';
-  const start = pv.str(v['start']);
-  const end = pv.str(v['end']);
-  const [lo, hi] = newer ? [start, end] : [end, start];
-  if (lo !== null) rows = rows.filter((e) => isoToMw(e.timestamp) >= lo);
-  if (hi !== null) rows = rows.filter((e) => isoToMw(e.timestamp) <= hi);
-
-  const cont = pv.str(v['continue']);
-  if (cont !== null) {
-    const [ts, id] = parseTimestampContinue(ctx.profile, cont, ['timestamp', 'int'], (s) => {
-      const ms = parseTimestamp(s, ctx.now);
-      return ms === null ? null : toMw(ms);
-    });
-    const c = [ts === '' ? toMw(ctx.now) : (ts as string), id as number] as const;
-    rows = rows.filter((e) => (newer ? compareKeys(key(e), c) >= 0 : compareKeys(key(e), c) <= 0));
-  }
+  rows = listWindow(ctx, v, rows, key, ['timestamp', 'int']);
 
   const user = pv.str(v['user']);
   if (user !== null) rows = rows.filter((e) => e.user === user && !((e.deleted ?? 0) & 4));
@@ -114,11 +99,6 @@ function filterRows(ctx: ApiContext, v: ParamValues): LogEvent[] {
   }
   if (ns !== null || title !== null) rows = rows.filter((e) => !((e.deleted ?? 0) & 1));
   return rows;
-}
-
-/** wfEscapeWikiText, for the characters that can reach these messages. */
-export function escapeWikiText(s: string): string {
-  return s.replace(/[&"'<=>[\]{|}]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function extractRowInfo(ctx: ApiContext, e: LogEvent, props: Set<string>): JsonObject {
@@ -155,14 +135,10 @@ function extractRowInfo(ctx: ApiContext, e: LogEvent, props: Set<string>): JsonO
   if (commentHidden && (props.has('comment') || props.has('parsedcomment'))) out['commenthidden'] = true;
   if (!commentHidden) {
     if (props.has('comment')) out['comment'] = e.comment;
-    if (props.has('parsedcomment')) out['parsedcomment'] = e.parsedcomment ?? escapeHtml(e.comment);
+    if (props.has('parsedcomment')) out['parsedcomment'] = e.parsedcomment ?? htmlspecialchars(e.comment);
   }
   if (props.has('tags')) out['tags'] = [...e.tags];
   if (deleted & 8 && (actionHidden || userHidden || commentHidden)) out['suppressed'] = true;
   return out;
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 

@@ -2,6 +2,7 @@ import { message } from '../i18n/message.js';
 import { atLeast, type Lang, type WikiProfile } from '../wiki/profile.js';
 import { makeTitle, parseTitle, type Title } from '../wiki/title.js';
 import { escapeIdForLink, localUrl } from '../wiki/url.js';
+import { htmlspecialchars } from '../util/escape.js';
 
 export interface SummaryContext {
   profile: WikiProfile;
@@ -32,9 +33,7 @@ function decodeCharReferences(s: string): string {
   });
 }
 
-/** htmlspecialchars with ENT_QUOTES. */
-const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
+const escapeHtml = htmlspecialchars;
 
 /** Sanitizer::escapeHtmlAllowEntities: entities decoded, everything escaped again, U+0338 as a reference. */
 function escapeHtmlAllowEntities(s: string): string {

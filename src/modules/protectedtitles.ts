@@ -2,9 +2,8 @@ import type { ApiContext } from '../api/context.js';
 import { DIR_PARAM, LIMIT_PARAM, pv, type ParamValues } from '../api/param-spec.js';
 import type { QueryModule } from '../api/query-module.js';
 import type { JsonObject } from '../api/result.js';
-import { parseTimestamp, toMw } from '../util/timestamp.js';
 import type { ProtectedTitle } from '../wiki/model.js';
-import { compareKeys, isoToMw, parseTimestampContinue, takePage } from './list-support.js';
+import { compareKeys, isoToMw, listWindow, takePage } from './list-support.js';
 
 const PROPS = ['timestamp', 'user', 'userid', 'comment', 'parsedcomment', 'expiry', 'level'];
 
@@ -56,22 +55,7 @@ function filterRows(ctx: ApiContext, v: ParamValues): ProtectedTitle[] {
     const levels = pv.list(v['level']);
     rows = rows.filter((p) => levels.includes(p.level));
   }
-  const newer = v['dir'] === 'newer';
-  const start = pv.str(v['start']);
-  const end = pv.str(v['end']);
-  const [lo, hi] = newer ? [start, end] : [end, start];
-  if (lo !== null) rows = rows.filter((p) => isoToMw(p.timestamp) >= lo);
-  if (hi !== null) rows = rows.filter((p) => isoToMw(p.timestamp) <= hi);
-  const cont = pv.str(v['continue']);
-  if (cont !== null) {
-    const c = parseTimestampContinue(ctx.profile, cont, ['timestamp', 'int', 'string'], (s) => {
-      const ms = parseTimestamp(s, ctx.now);
-      return ms === null ? null : toMw(ms);
-    });
-    if (c[0] === '') c[0] = toMw(ctx.now);
-    rows = rows.filter((p) => (newer ? compareKeys(key(p), c) >= 0 : compareKeys(key(p), c) <= 0));
-  }
-  return rows;
+  return listWindow(ctx, v, rows, key, ['timestamp', 'int', 'string']);
 }
 
 function titleInfo(p: ProtectedTitle, props: Set<string>): JsonObject {

@@ -7,7 +7,7 @@ import type { JsonObject } from '../api/result.js';
 import { type Cassette, sortedKeys } from '../cassette/format.js';
 import { checkName, type CassetteStore } from '../cassette/store.js';
 import { canonicalKey, canonicalParams } from '../request/canonical.js';
-import { parseBody } from '../request/body.js';
+import { parseBody, readBody } from '../request/body.js';
 import { mergeParams, parseUrlEncoded, type ParamMap } from '../request/params.js';
 import { harvest } from './harvest.js';
 import { KEPT_HEADERS, notRecordable } from './policy.js';
@@ -39,15 +39,6 @@ function decode(body: Buffer, encoding: string | undefined): Buffer {
     default:
       return body;
   }
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }
 
 /**
@@ -90,7 +81,7 @@ export class Recorder {
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = await readBody(req);
+    const body = (await readBody(req)) ?? Buffer.alloc(0);
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const query = q < 0 ? '' : url.slice(q + 1);
@@ -102,12 +93,9 @@ export class Recorder {
   }
 
   private async relay(proxyRes: IncomingMessage, res: ServerResponse, params: ParamMap, cookie: string | undefined): Promise<void> {
-    let raw: Buffer;
-    try {
-      raw = await readBody(proxyRes);
-    } catch (e) {
-      return sendUpstreamError(res, `the answer was cut off: ${(e as Error).message}`);
-    }
+    // Answers are read whole (up to 256 MB); a broken or cut-off one is never passed on or stored.
+    const raw = await readBody(proxyRes, 256 << 20);
+    if (raw === null) return sendUpstreamError(res, 'its answer was larger than 256 MB');
     if (!proxyRes.complete) return sendUpstreamError(res, 'the answer was cut off');
     const status = proxyRes.statusCode ?? 502;
     if (status >= 500) return sendUpstreamError(res, `it answered HTTP ${status}`);

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { type ParamMap, parseUrlEncoded } from './params.js';
 
 /** The largest request body read; PHP's default post_max_size is 8M. */
@@ -52,4 +53,21 @@ function parseMultipart(body: Buffer, boundary: string, out: ParamMap, lossy?: S
     }
     pos = next;
   }
+}
+
+/**
+ * Reads a body up to `limit` bytes: null when it is larger (PHP drops a POST over
+ * post_max_size), empty when the stream breaks.
+ */
+export function readBody(stream: Readable, limit = MAX_BODY_BYTES): Promise<Buffer | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    stream.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= limit) chunks.push(c);
+    });
+    stream.on('end', () => resolve(size <= limit ? Buffer.concat(chunks) : null));
+    stream.on('error', () => resolve(Buffer.alloc(0)));
+  });
 }
