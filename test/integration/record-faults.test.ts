@@ -103,6 +103,15 @@ describe('record mode when the upstream fails', () => {
     expect(text).not.toContain('action=edit');
   });
 
+  it('stores each question once when many clients ask at the same time', async () => {
+    const questions = Array.from({ length: 64 }, (_, i) => `action=query&list=logevents&format=json&formatversion=2&fault=none&lelimit=${(i % 8) + 1}`);
+    const answers = await Promise.all(questions.map((q) => fetch(`${recorder.url}?${q}`)));
+    expect(answers.every((r) => r.status === 200)).toBe(true);
+    const keys = (await recordedKeys()).filter((k) => k.includes('fault=none') && /lelimit=[1-8]&/.test(k));
+    expect(keys).toHaveLength(8);
+    expect(new Set(keys).size).toBe(8);
+  });
+
   it('refuses cassette names that would leave the cassettes folder', async () => {
     await expect(startServer({ mode: 'record', upstream: upstream.url, cassettes: dir, cassette: '../escape' })).rejects.toThrow(/not allowed/);
   });
