@@ -12,6 +12,7 @@ import { logevents } from './modules/logevents.js';
 import { parse } from './modules/parse.js';
 import { protectedtitles } from './modules/protectedtitles.js';
 import { spamblacklist } from './modules/spamblacklist.js';
+import { userinfo } from './modules/userinfo.js';
 import { render, type Rendered } from './output/render.js';
 import { parseBody } from './request/body.js';
 import { mergeParams, parseUrlEncoded, type ParamMap } from './request/params.js';
@@ -37,7 +38,7 @@ export interface HttpRequest {
 export const QUERY_MODULES: QueryModules = {
   prop: [extlinks],
   list: [logevents, blocks, protectedtitles],
-  meta: [],
+  meta: [userinfo],
 };
 
 const query: ActionModule = {

@@ -1,0 +1,33 @@
+import { pv } from '../api/param-spec.js';
+import type { QueryModule } from '../api/query-module.js';
+import type { JsonObject } from '../api/result.js';
+
+const PROPS = ['blockinfo', 'hasmsg', 'rights', 'changeablegroups', 'options', 'editcount', 'ratelimits', 'theoreticalratelimits', 'email', 'realname', 'acceptlang', 'registrationdate', 'unreadcount', 'centralids', 'latestcontrib', 'cancreateaccount', 'groups', 'groupmemberships', 'implicitgroups'];
+
+/**
+ * meta=userinfo for the anonymous callers wikitape serves: the wiki names them by their address
+ * (127.0.0.1 on loopback). Clients such as mwclient and pywikibot add it to every query.
+ */
+export const userinfo: QueryModule = {
+  name: 'userinfo',
+  prefix: 'ui',
+  group: 'meta',
+  cacheMode: 'private',
+  params: {
+    prop: { type: 'enum', multi: true, values: PROPS },
+    attachedwiki: { type: 'string' },
+  },
+  execute(ctx, v) {
+    const props = new Set(pv.list(v['prop']));
+    const info: JsonObject = { id: 0, name: '127.0.0.1', anon: true };
+    // ApiQueryUserInfo::getCurrentUserInfo, in its order, for a user with no account.
+    if (props.has('hasmsg')) info['messages'] = false;
+    if (props.has('groups')) info['groups'] = ['*'];
+    if (props.has('groupmemberships')) info['groupmemberships'] = [];
+    if (props.has('implicitgroups')) info['implicitgroups'] = ['*'];
+    if (props.has('editcount')) info['editcount'] = 0;
+    if (props.has('realname')) info['realname'] = '';
+    ctx.result.query()['userinfo'] = info;
+    return {};
+  },
+};
