@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { BuiltinEngine } from './engine.js';
 import { DEFAULTS, type WikitapeOptions } from './options.js';
 import { readBody } from './request/body.js';
+import { sendBody } from './output/send.js';
 import { loadFixtures } from './wiki/fixtures.js';
 import type { WikiModel } from './wiki/model.js';
 import { loadCassettes } from './replay/cassette-index.js';
@@ -63,7 +64,7 @@ export function createApp(options: WikitapeOptions = {}): express.Express {
     res.status(out.status);
     for (const [k, v] of out.headers) res.append(k, v);
     res.setHeader('X-Wikitape-Source', out.source);
-    res.end(out.body);
+    sendBody(res, out.body);
   });
   return app;
 }

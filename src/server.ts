@@ -4,6 +4,7 @@ import { createApp } from './app.js';
 import type { BuiltinEngine } from './engine.js';
 import type { Recorder } from './record/recorder.js';
 import { DEFAULTS, type WikitapeOptions } from './options.js';
+import { sendBody } from './output/send.js';
 
 /** A running wikitape server. */
 export interface RunningServer {
@@ -24,8 +25,9 @@ function answerHit(engine: BuiltinEngine, req: IncomingMessage, res: ServerRespo
     headers[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
   }
   headers['X-Wikitape-Source'] = out.source;
-  res.writeHead(out.status, headers);
-  res.end(out.body);
+  res.statusCode = out.status;
+  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+  sendBody(res, out.body);
 }
 
 const EMPTY = Buffer.alloc(0);

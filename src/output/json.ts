@@ -283,6 +283,12 @@ function partsAt(value: unknown, opts: JsonOptions, indent: number, out: Array<s
 }
 
 function concatParts(parts: Array<string | Buffer>): Buffer {
+  const bufs = chunkParts(parts);
+  return bufs.length === 1 ? bufs[0]! : Buffer.concat(bufs);
+}
+
+/** The parts as byte chunks (adjacent strings joined), without copying the cached fragments. */
+function chunkParts(parts: Array<string | Buffer>): Buffer[] {
   const bufs: Buffer[] = [];
   let pending = '';
   for (const p of parts) {
@@ -294,7 +300,7 @@ function concatParts(parts: Array<string | Buffer>): Buffer {
     }
   }
   if (pending) bufs.push(Buffer.from(pending, 'utf8'));
-  return bufs.length === 1 ? bufs[0]! : Buffer.concat(bufs);
+  return bufs;
 }
 
 /** `encodeJson` as UTF-8 bytes, reusing cached bytes for frozen fragments. */
@@ -310,6 +316,15 @@ export function encodeJsonBytes(value: unknown, opts: JsonOptions): Buffer {
  * `value` is encoded and transcoded; frozen fragments are copied from cached bytes.
  */
 export function encodeJsonTailBytes(body: Buffer | string, key: string, value: unknown, opts: JsonOptions): Buffer {
+  const chunks = encodeJsonTailChunks(body, key, value, opts);
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
+/**
+ * `encodeJsonTailBytes` as a list of byte chunks to write in turn: the prebuilt body and the
+ * cached fragments (debuginfo's includes) are not copied, only the dynamic part is new.
+ */
+export function encodeJsonTailChunks(body: Buffer | string, key: string, value: unknown, opts: JsonOptions): Buffer[] {
   const b = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
   const keyJson = encodeKey(key, opts);
   const parts: Array<string | Buffer> = [];
@@ -325,7 +340,7 @@ export function encodeJsonTailBytes(body: Buffer | string, key: string, value: u
     partsAt(value, opts, 0, parts);
     parts.push('}');
   }
-  return concatParts(parts);
+  return chunkParts(parts);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -8,14 +8,14 @@ import { buildDebugInfo, debugInfoForFormatVersion, typicalQueries } from './deb
 import { toFormatVersion1 } from './formatversion.js';
 import { cacheHeaders, corsHeaders, formatHeaders, mergePhpHeaders, sessionCookies, type HeaderList } from './headers.js';
 import { renderPrettyPage } from './html-page.js';
-import { encodeJson, encodeJsonTailBytes, jsonpCallbackName, wrapJsonp, type JsonOptions } from './json.js';
+import { encodeJson, encodeJsonTailBytes, encodeJsonTailChunks, jsonpCallbackName, wrapJsonp, type JsonOptions } from './json.js';
 import { encodeWithOrder } from './ordered.js';
 
-/** A response ready to send. */
+/** A response ready to send; a body in chunks is written chunk by chunk (nothing copied). */
 export interface Rendered {
   status: number;
   headers: HeaderList;
-  body: Buffer | string;
+  body: Buffer | string | Buffer[];
 }
 
 export interface RenderInput {
@@ -74,7 +74,7 @@ export function render(input: RenderInput): Rendered {
   const variant = `${fv}|${opts.ascii}|${opts.pretty}`;
 
   let debugInfo: Record<string, unknown> | undefined;
-  let text: Buffer | string = '';
+  let text: Buffer | string | Buffer[] = '';
   if (printer.format !== 'none') {
     let json: Buffer | string | undefined = input.encoded?.get(variant);
     if (json === undefined) {
@@ -95,21 +95,26 @@ export function render(input: RenderInput): Rendered {
         session,
         nowMs: now,
       });
-      json = encodeJsonTailBytes(json, 'debuginfo', debugInfoForFormatVersion(debugInfo, fv), opts);
+      const tail = debugInfoForFormatVersion(debugInfo, fv);
+      // Plain JSON is written in chunks (nothing copied); JSONP and the HTML page need the text.
+      if (callback === null && !html) text = encodeJsonTailChunks(json, 'debuginfo', tail, opts);
+      else json = encodeJsonTailBytes(json, 'debuginfo', tail, opts);
     }
-    if (callback !== null) json = wrapJsonp(jsonpCallbackName(callback), json.toString());
-    text = html
-      ? renderPrettyPage({
-          profile,
-          userLang: outcome.userLang,
-          json: json.toString(),
-          requestUrl: http.url,
-          method: http.method,
-          status: outcome.status,
-          formatName: printer.format === 'rawfm' ? 'raw' : 'json',
-          ...(debugInfo ? { debugInfo } : {}),
-        })
-      : json;
+    if (text === '') {
+      if (callback !== null) json = wrapJsonp(jsonpCallbackName(callback), json.toString());
+      text = html
+        ? renderPrettyPage({
+            profile,
+            userLang: outcome.userLang,
+            json: json.toString(),
+            requestUrl: http.url,
+            method: http.method,
+            status: outcome.status,
+            formatName: printer.format === 'rawfm' ? 'raw' : 'json',
+            ...(debugInfo ? { debugInfo } : {}),
+          })
+        : json;
+    }
   }
 
   const cookies: HeaderList = session.setCookie.map((c) => ['Set-Cookie', c]);
