@@ -11,6 +11,13 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'example',
+          include: ['test/example/**/*.test.ts'],
+          globalSetup: ['test/example/global-setup.ts'],
+        },
+      },
+      {
+        test: {
           name: 'live',
           include: ['test/live/**/*.test.ts'],
           testTimeout: 120_000,
