@@ -15,11 +15,12 @@ export MW_CONFIG_FILE="$DIR/LocalSettings.php"
 log() { printf 'live-wiki: %s\n' "$*" >&2; }
 
 install_packages() {
-  if [ -d "$MW" ] && command -v php >/dev/null && php -m 2>/dev/null | grep -qi sqlite3; then return; fi
-  log "installing MediaWiki from Debian's packages"
+  if [ -d "$MW" ] && command -v php >/dev/null && php -m 2>/dev/null | grep -qi sqlite3 \
+    && /usr/bin/python3 -c 'import mwclient' 2>/dev/null; then return; fi
+  log "installing MediaWiki (and python3-mwclient for the client tests) from Debian's packages"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    mediawiki php-cli php-sqlite3 php-intl php-mbstring php-xml curl >/dev/null
+    mediawiki php-cli php-sqlite3 php-intl php-mbstring php-xml curl python3-mwclient >/dev/null
 }
 
 install_wiki() {

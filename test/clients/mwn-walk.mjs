@@ -1,0 +1,95 @@
+// mwn 3.0.3 walk: log events, blocks, protected titles (all with continuation), extlinks of a few
+// titles, and a summary rendered through action=parse. Prints one JSON document on stdout.
+//
+//   npm install --prefix /tmp/clients-npm mwn@3.0.3
+//   API_URL=http://127.0.0.1:8088/wiki/api.php node mwn-walk.mjs
+//
+// Env: API_URL (required), CLIENTS_DIR (where node_modules/mwn is; default /tmp/clients-npm),
+//      LIMIT (page size for every list; default 5 so continuation really happens),
+//      TITLES (|-separated; default the live wiki's pages with external links + one missing page).
+import { createRequire } from 'node:module';
+
+const require = createRequire(process.env.CLIENTS_DIR ? process.env.CLIENTS_DIR + '/package.json' : import.meta.url);
+const { Mwn } = require('mwn');
+
+const apiUrl = process.env.API_URL;
+if (!apiUrl) throw new Error('set API_URL to an api.php URL');
+const LIMIT = process.env.LIMIT ?? '5';
+const TITLES = (process.env.TITLES ?? 'Москва|Список ссылок|Alpha|Несуществующая').split('|');
+
+// Anonymous, read-only: no login, so Mwn.init() (which logs in) is not used.
+// Defaults kept as mwn ships them: format=json, formatversion=2, maxlag=5 on every request,
+// GET for action=query, User-Agent from options, Accept-Encoding: gzip, cookie jar (tough-cookie).
+const bot = new Mwn({
+  apiUrl,
+  userAgent: 'wikitape-client-check/0.1 (mwn 3.0.3)',
+  silent: true, // no "[+] Got part N" lines on stdout
+  maxRetries: 1,
+  retryPause: 1000,
+});
+
+// Anything that builds Title/Page objects needs namespace data first (Title.checkData()).
+await bot.getSiteInfo(); // action=query&meta=siteinfo&siprop=general|namespaces|namespacealiases
+
+async function walk(query, key) {
+  const items = [];
+  let requests = 0;
+  // continuedQueryGen merges the whole response.continue object into the next request
+  // (new-style continuation: {continue: '-||', lecontinue: '...'}); stops when absent.
+  for await (const res of bot.continuedQueryGen(query)) {
+    requests += 1;
+    items.push(...(res.query?.[key] ?? []));
+  }
+  return { requests, count: items.length, items };
+}
+
+const out = { client: 'mwn 3.0.3', apiUrl };
+
+out.logevents = await walk({
+  action: 'query', list: 'logevents', lelimit: LIMIT,
+  leprop: 'ids|title|type|user|userid|timestamp|comment|parsedcomment|details|tags',
+}, 'logevents');
+
+out.blocks = await walk({
+  action: 'query', list: 'blocks', bklimit: LIMIT,
+  bkprop: 'id|user|userid|by|byid|timestamp|expiry|reason|range|flags|restrictions',
+}, 'blocks');
+
+out.protectedtitles = await walk({
+  action: 'query', list: 'protectedtitles', ptlimit: LIMIT,
+  ptprop: 'timestamp|user|userid|comment|parsedcomment|expiry|level',
+}, 'protectedtitles');
+
+// extlinks for several titles at once; arrays are joined with '|' by mwn.
+// fv2: query.pages is an array; prop data is merged page by page across continuation rounds.
+{
+  const pages = new Map();
+  let requests = 0;
+  for await (const res of bot.continuedQueryGen({ action: 'query', prop: 'extlinks', titles: TITLES, ellimit: LIMIT })) {
+    requests += 1;
+    for (const p of res.query?.pages ?? []) {
+      const prev = pages.get(p.title) ?? { ...p, extlinks: [] };
+      prev.extlinks.push(...(p.extlinks ?? []));
+      pages.set(p.title, prev);
+    }
+  }
+  out.extlinks = { requests, pages: [...pages.values()] };
+}
+
+// The Page helper (one title, ellimit=max, no continuation, throws on missing pages).
+try {
+  out.pageExternallinks = { title: TITLES[0], urls: await new bot.Page(TITLES[0]).externallinks() };
+} catch (e) {
+  out.pageExternallinks = { title: TITLES[0], error: String(e) };
+}
+
+// Summary through action=parse. No `text` param, so mwn sends it as GET
+// (core.js getMethod: action=parse without text -> GET).
+const parsed = await bot.request({ action: 'parse', summary: '[[Foo]] bar', prop: '' });
+out.parsedsummary = parsed.parse?.parsedsummary;
+out.parse = parsed.parse;
+
+// parseWikitext() is mwn's helper for rendering wikitext (POST: it carries `text`).
+out.parseWikitext = await bot.parseWikitext('[[Foo]] bar');
+
+console.log(JSON.stringify(out, null, 2));

@@ -1,0 +1,52 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startServer } from '../../src/server.js';
+import { liveWiki, type LiveWiki } from '../support/live-wiki.js';
+
+/**
+ * Real client libraries walk the lists (with their own continuation), extlinks and a parsed
+ * summary against the live wiki, through `wikitape record`, and against `wikitape replay` of that
+ * recording: each client must get the same results from all three.
+ */
+const run = promisify(execFile);
+const CLIENTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'clients');
+
+const clients = [
+  { name: 'mwn (npm)', cmd: process.execPath, args: [join(CLIENTS, 'mwn-walk.mjs')] },
+  { name: 'mwclient (Debian python3-mwclient)', cmd: '/usr/bin/python3', args: [join(CLIENTS, 'mwclient-walk.py')] },
+];
+
+let live: LiveWiki;
+beforeAll(async () => {
+  live = await liveWiki();
+});
+
+async function walk(client: (typeof clients)[number], apiUrl: string): Promise<Record<string, unknown>> {
+  const { stdout } = await run(client.cmd, client.args, { env: { ...process.env, API_URL: apiUrl, LIMIT: '5' }, maxBuffer: 64 << 20 });
+  // The parser's limit report carries the time of each parse; it differs between any two answers.
+  const steady = stdout.replace(/Cached time: \d+/g, 'Cached time: T').replace(/(CPU|Real) time usage: [\d.]+ seconds?/g, '$1 time usage: S').replace(/100\.00% +[\d.]+ +\d+ -total/g, 'total');
+  const out = JSON.parse(steady) as Record<string, unknown>;
+  delete out['apiUrl'];
+  return out;
+}
+
+describe.each(clients)('$name', (client) => {
+  it('gets the same results from the live wiki, from wikitape record and from wikitape replay', async () => {
+    const direct = await walk(client, live.apiUrl);
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-client-'));
+    const recorder = await startServer({ mode: 'record', upstream: live.apiUrl, cassettes: dir });
+    const recorded = await walk(client, recorder.url);
+    await recorder.close();
+    const replay = await startServer({ cassettes: dir, onMiss: 'error' });
+    const replayed = await walk(client, replay.url);
+    await replay.close();
+    expect((direct['logevents'] as { count: number }).count).toBeGreaterThan(50);
+    expect(recorded).toEqual(direct);
+    expect(replayed).toEqual(direct);
+  });
+});
