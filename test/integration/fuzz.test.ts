@@ -1,0 +1,90 @@
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { MINI_WIKI, TEST_CLOCK } from '../support/app.js';
+
+/**
+ * Malformed requests of every kind against replay (cassettes and the built-in wiki): every answer
+ * is a MediaWiki answer (JSON with `error` or data), never a 5xx, and the server keeps answering.
+ * FUZZ_COUNT sets the number of requests (CI: a reduced count; `npm run fuzz`: the full one).
+ */
+const COUNT = Number(process.env['FUZZ_COUNT'] ?? 2000);
+
+/** A small deterministic generator, so a failure can be replayed from its seed. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+}
+
+const PARAMS = ['action', 'list', 'prop', 'meta', 'titles', 'pageids', 'lelimit', 'lestart', 'leend', 'ledir', 'letype', 'leaction', 'leuser', 'letitle', 'lenamespace', 'lecontinue', 'leprop', 'bkip', 'bkusers', 'bkids', 'bkshow', 'bkcontinue', 'bklimit', 'ptnamespace', 'ptlevel', 'ptcontinue', 'ellimit', 'elcontinue', 'elquery', 'elprotocol', 'summary', 'url', 'format', 'formatversion', 'callback', 'utf8', 'ascii', 'errorformat', 'uselang', 'errorlang', 'continue', 'maxlag', 'requestid', 'origin', 'assert'];
+const VALUES = ['query', 'parse', 'spamblacklist', 'logevents', 'blocks', 'protectedtitles', 'extlinks', 'logevents|blocks', 'max', '0', '-1', '5000', '99999999999999999999', 'abc', '', '|', '||', '-||', '\u001f', '\u001fa\u001fb', 'a[b', '#', '%', '%ZZ', '%C3%28', '%00', 'newer', 'older', 'up', '1.0.0.0/8', '::1', '2024-13-45T99:99:99Z', '20240101000000|x', 'now', 'json', 'jsonfm', 'none', 'xml', '2', '3', 'cb(', 'ru', 'de', 'plaintext', 'raw', 'bogus', '/* x */ [[y]]', '[[' , '<script>', 'Москва', '💥'];
+
+function randomQuery(next: () => number): string {
+  const pick = <T>(a: readonly T[]) => a[Math.floor(next() * a.length)]!;
+  const parts: string[] = [];
+  const n = 1 + Math.floor(next() * 8);
+  for (let i = 0; i < n; i++) {
+    const name = next() < 0.9 ? pick(PARAMS) : pick(VALUES);
+    let value = pick(VALUES);
+    if (next() < 0.05) value = 'x'.repeat(Math.floor(next() * 20000));
+    if (next() < 0.05) value = Array.from({ length: 600 }, (_, k) => `T${k}`).join('|');
+    const enc = (s: string) => (s.startsWith('%') ? s : encodeURIComponent(s));
+    parts.push(next() < 0.05 ? enc(name) : `${enc(name)}=${enc(value)}`);
+  }
+  if (next() < 0.7) parts.push('format=json');
+  return parts.join('&');
+}
+
+function send(url: URL, method: string, path: string, body?: string, contentType?: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, method, path, headers: contentType ? { 'content-type': contentType } : {} }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer({ fixtures: [MINI_WIKI], clock: TEST_CLOCK, cassettes: 'cassettes' });
+});
+afterAll(async () => server?.close());
+
+describe('malformed requests', () => {
+  it(`get MediaWiki answers, never a 5xx (${COUNT} requests)`, { timeout: 30_000 + COUNT * 10 }, async () => {
+    const url = new URL(server.url);
+    const next = rng(7);
+    const failures: string[] = [];
+    for (let i = 0; i < COUNT; i++) {
+      const query = randomQuery(next);
+      const roll = next();
+      const r =
+        roll < 0.7
+          ? await send(url, 'GET', `${url.pathname}?${query}`)
+          : roll < 0.85
+            ? await send(url, 'POST', url.pathname, query, 'application/x-www-form-urlencoded')
+            : roll < 0.95
+              ? await send(url, 'POST', url.pathname, `--B\r\nContent-Disposition: form-data; name="action"\r\n\r\n${query}\r\n--B`, 'multipart/form-data; boundary=B')
+              : await send(url, ['PUT', 'DELETE', 'PATCH', 'OPTIONS'][i % 4]!, `${url.pathname}/../api.php?${query}`);
+      // Only where `format=json` really is a parameter (GET or urlencoded POST) must the answer be JSON.
+      // (the last `format` counts, as in PHP; JSONP is not JSON).
+      const sent = new URLSearchParams(query.replace(/%(?![0-9A-Fa-f]{2})/g, '%25'));
+      const json = roll < 0.85 && sent.getAll('format').pop() === 'json' && !sent.has('callback');
+      if (r.status >= 500) failures.push(`${r.status} ${query.slice(0, 200)}`);
+      else if (json && r.status === 200) {
+        try {
+          JSON.parse(r.text);
+        } catch {
+          failures.push(`not JSON: ${query.slice(0, 200)}`);
+        }
+      }
+      if (/at .*\.(ts|js):\d+/.test(r.text)) failures.push(`stack trace: ${query.slice(0, 200)}`);
+    }
+    expect(failures).toEqual([]);
+    // Still answering.
+    expect((await send(url, 'GET', `${url.pathname}?action=query&list=logevents&format=json`)).status).toBe(200);
+  });
+});
