@@ -1,6 +1,6 @@
 import express from 'express';
 import type { Request, Response } from 'express';
-import { BuiltinEngine } from './engine.js';
+import { ReplayEngine } from './engine.js';
 import { DEFAULTS, type WikitapeOptions } from './options.js';
 import { readBody } from './request/body.js';
 import { sendBody } from './output/send.js';
@@ -12,7 +12,7 @@ import { FileCassetteStore } from './cassette/store.js';
 import { Recorder } from './record/recorder.js';
 
 /** Loads what the options point at and builds the engine that answers requests. */
-export async function loadEngine(options: WikitapeOptions): Promise<BuiltinEngine> {
+export async function loadEngine(options: WikitapeOptions): Promise<ReplayEngine> {
   const cassettes = await loadCassettes(new FileCassetteStore(options.cassettes ?? DEFAULTS.cassettes));
   const fixtures = await loadFixtures(options.fixtures ?? []);
   const model = cassettes.model;
@@ -24,7 +24,7 @@ export async function loadEngine(options: WikitapeOptions): Promise<BuiltinEngin
   if (fixed !== null && Number.isNaN(fixed)) {
     throw new Error(`wikitape: --clock must be "real", "recorded" or an ISO time, not "${clock}"`);
   }
-  return new BuiltinEngine(makeProfile({ ...profile, ...options.profile }), model, fixed === null ? Date.now : () => fixed, cassettes, options.onMiss ?? 'builtin');
+  return new ReplayEngine(makeProfile({ ...profile, ...options.profile }), model, fixed === null ? Date.now : () => fixed, cassettes, options.onMiss ?? 'builtin');
 }
 
 /** Adds one model's entities to another (fixtures after harvested entities). */

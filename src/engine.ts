@@ -58,7 +58,7 @@ export interface Answer extends Rendered {
  * Replay: answers each api.php request from the recorded cassettes when the exact question
  * was recorded, else from the built-in modules over the model (fixtures plus harvested entities).
  */
-export class BuiltinEngine {
+export class ReplayEngine {
   constructor(
     readonly profile: WikiProfile,
     readonly model: WikiModel,

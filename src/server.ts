@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
-import type { BuiltinEngine } from './engine.js';
+import type { ReplayEngine } from './engine.js';
 import type { Recorder } from './record/recorder.js';
 import { DEFAULTS, type WikitapeOptions } from './options.js';
 import { sendBody } from './output/send.js';
@@ -16,7 +16,7 @@ export interface RunningServer {
   flush(): Promise<void>;
 }
 
-function answerHit(engine: BuiltinEngine, req: IncomingMessage, res: ServerResponse): void {
+function answerHit(engine: ReplayEngine, req: IncomingMessage, res: ServerResponse): void {
   const startedAt = process.hrtime.bigint();
   const out = engine.handle({ method: 'GET', url: req.url ?? '/', headers: req.headers, body: EMPTY, startedAt });
   const headers: Record<string, string | string[]> = {};
@@ -35,10 +35,10 @@ const EMPTY = Buffer.alloc(0);
 /** Starts wikitape on `options.port` (0, the default here, picks a free port) and resolves once it answers. */
 export async function startServer(options: WikitapeOptions = {}): Promise<RunningServer> {
   const app = createApp(options);
-  const engine = (await app.locals['ready']) as Pick<BuiltinEngine, 'profile'>;
+  const engine = (await app.locals['ready']) as Pick<ReplayEngine, 'profile'>;
   const recorder = app.locals['recorder'] as Recorder | undefined;
   const apiPath = `${engine.profile.scriptPath}/api.php`;
-  const hot = recorder ? null : (engine as BuiltinEngine);
+  const hot = recorder ? null : (engine as ReplayEngine);
   // Long GET URLs reach the API (and get its errors) instead of Node's 431. Cassette hits (GET)
   // are answered here, without Express's per-request cost; everything else goes to the app.
   const server = createServer({ maxHeaderSize: 1 << 20 }, (req, res) => {

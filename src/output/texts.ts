@@ -1,4 +1,5 @@
 import type { Lang } from '../wiki/profile.js';
+import { formatNum } from '../i18n/numbers.js';
 
 /**
  * The few interface texts src/output needs, as MediaWiki 1.39.17 renders them (ru and en),
@@ -98,27 +99,6 @@ export function specialNames(contentLang: Lang): { special: string; recentChange
 // ---------------------------------------------------------------------------------------------
 // Numbers and sizes (TODO(i18n): replace with src/i18n formatNum / formatSize)
 
-/**
- * Language::formatNum for ru and en, for the non-negative numbers formatSize produces.
- * ru: decimal comma, U+00A0 grouping only from 5 integer digits (minimumGroupingDigits = 2);
- * en: decimal point, comma grouping from 4 digits.
- */
-export function formatNumLocal(lang: Lang, n: number): string {
-  const s = String(n);
-  const dot = s.indexOf('.');
-  let int = dot === -1 ? s : s.slice(0, dot);
-  const frac = dot === -1 ? '' : s.slice(dot + 1);
-  const neg = int.startsWith('-');
-  if (neg) int = int.slice(1);
-  const minDigits = lang === 'ru' ? 5 : 4;
-  if (int.length >= minDigits) {
-    const sep = lang === 'ru' ? '\u00a0' : ',';
-    int = int.replace(/\B(?=(\d{3})+$)/g, sep);
-  }
-  const dec = lang === 'ru' ? ',' : '.';
-  return (neg ? '-' : '') + int + (frac ? dec + frac : '');
-}
-
 const SIZE_UNITS: Record<Lang, readonly string[]> = {
   // size-bytes has {{PLURAL:$1|…}} evaluated with the literal "$1" (= 0): always the "many" form.
   ru: ['байт', 'КБ', 'МБ', 'ГБ', 'ТБ', 'ПБ', 'ЭБ', 'ЗБ', 'ЙБ', 'RB', 'QB'],
@@ -136,7 +116,7 @@ function phpRound(x: number, digits: number): number {
 /** Language::formatSize (1.39.17): 1024 steps; bytes and KB without decimals, MB+ with 2. */
 export function formatSizeLocal(lang: Lang, bytes: number): string {
   const units = SIZE_UNITS[lang];
-  if (bytes <= 0) return `${formatNumLocal(lang, bytes)} ${units[0]}`;
+  if (bytes <= 0) return `${formatNum(lang, bytes)} ${units[0]}`;
   let size = bytes;
   let index = 0;
   while (size >= 1024 && index < units.length - 1) {
@@ -144,5 +124,5 @@ export function formatSizeLocal(lang: Lang, bytes: number): string {
     size /= 1024;
   }
   const rounded = phpRound(size, index > 1 ? 2 : 0);
-  return `${formatNumLocal(lang, rounded)} ${units[index]}`;
+  return `${formatNum(lang, rounded)} ${units[index]}`;
 }
