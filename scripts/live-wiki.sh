@@ -15,7 +15,8 @@ export MW_CONFIG_FILE="$DIR/LocalSettings.php"
 log() { printf 'live-wiki: %s\n' "$*" >&2; }
 
 install_packages() {
-  if [ -d "$MW" ] && command -v php >/dev/null && php -m 2>/dev/null | grep -qi sqlite3 \
+  # (grep reads all of php -m: with -q it would stop early and pipefail would see php's SIGPIPE)
+  if [ -d "$MW" ] && command -v php >/dev/null && php -m 2>/dev/null | grep -i sqlite3 >/dev/null \
     && /usr/bin/python3 -c 'import mwclient' 2>/dev/null; then return; fi
   log "installing MediaWiki (and python3-mwclient for the client tests) from Debian's packages"
   apt-get update -qq
