@@ -88,8 +88,23 @@ export class ReplayEngine {
 
   /** Whether a GET with this query string is answered from a cassette (the hot path's test). */
   isHit(query: string): boolean {
-    if (!this.cassettes || this.cassettes.interactions.size === 0) return false;
-    return this.cassettes.interactions.has(canonicalKey(parseUrlEncoded(query)));
+    return this.keyOfQuery(query) !== null;
+  }
+
+  /** Canonical keys of recorded GET query strings, remembered (tests repeat the same URLs). */
+  private readonly hitKeys = new Map<string, string | null>();
+
+  /** The canonical key of a GET query string when the cassettes hold it, else null. */
+  private keyOfQuery(query: string): string | null {
+    if (!this.cassettes || this.cassettes.interactions.size === 0) return null;
+    let key = this.hitKeys.get(query);
+    if (key === undefined) {
+      const k = canonicalKey(parseUrlEncoded(query));
+      key = this.cassettes.interactions.has(k) ? k : null;
+      if (this.hitKeys.size >= 10_000) this.hitKeys.clear();
+      this.hitKeys.set(query, key);
+    }
+    return key;
   }
 
   handle(req: HttpRequest): Answer {
@@ -99,7 +114,8 @@ export class ReplayEngine {
     const post = parseBody(req.method, req.headers['content-type'], req.body, lossy);
     const params = mergeParams(get, post);
     const now = this.now();
-    const key = canonicalKey(params);
+    const query = q < 0 ? '' : req.url.slice(q + 1);
+    const key = (post.size === 0 ? this.keyOfQuery(query) : null) ?? canonicalKey(params);
     const recorded = this.cassettes?.interactions.get(key);
     const http = { ...req, params };
     if (recorded) {
