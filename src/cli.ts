@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
+import { listCassettes, showInteraction, verifyCassettes } from './cassette/commands.js';
 import { FileCassetteStore } from './cassette/store.js';
 import { startServer } from './server.js';
 import type { WikitapeOptions } from './options.js';
@@ -78,6 +79,37 @@ await yargs(hideBin(process.argv))
         cassette: argv.cassette,
         reRecord: argv['re-record'],
       }),
+  )
+  .command(
+    'cassettes <command> [name] [which]',
+    'Inspect recorded cassettes: list, show NAME KEY|INDEX, verify',
+    (y) =>
+      y
+        .positional('command', { choices: ['list', 'show', 'verify'] as const, describe: 'What to do' })
+        .positional('name', { type: 'string', describe: 'Cassette name (show)' })
+        .positional('which', { type: 'string', describe: 'Interaction key or index (show)' })
+        .option('cassettes', serveFlags.cassettes)
+        .example('$0 cassettes list', 'What is recorded, per cassette and module')
+        .example('$0 cassettes verify', 'Check that every file loads and every key is canonical (exit 1 if not)'),
+    async (argv) => {
+      const dir = argv.cassettes;
+      if (argv.command === 'list') {
+        for (const c of await listCassettes(dir)) {
+          process.stdout.write(`${c.name}: ${c.interactions} interactions, MediaWiki ${c.version} (${c.language}), from ${c.upstream}, recorded ${c.recordedAt}\n`);
+          for (const [m, n] of Object.entries(c.modules).sort()) process.stdout.write(`  ${m}: ${n}\n`);
+        }
+      } else if (argv.command === 'verify') {
+        const problems = await verifyCassettes(dir);
+        for (const p of problems) process.stderr.write(`${p}\n`);
+        process.stdout.write(problems.length === 0 ? 'all cassettes are sound\n' : `${problems.length} problems\n`);
+        process.exitCode = problems.length === 0 ? 0 : 1;
+      } else {
+        if (!argv.name || argv.which === undefined) throw new Error('show needs a cassette name and an interaction key or index');
+        const i = await showInteraction(dir, argv.name, argv.which);
+        if (!i) throw new Error(`no interaction "${argv.which}" in cassette ${argv.name}; "wikitape cassettes list" shows what is recorded`);
+        process.stdout.write(`${JSON.stringify(i, null, 2)}\n`);
+      }
+    },
   )
   .strict()
   .help()

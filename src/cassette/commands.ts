@@ -1,0 +1,81 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { canonicalKey } from '../request/canonical.js';
+import type { Cassette, Interaction } from './format.js';
+import { FileCassetteStore } from './store.js';
+
+/** What `wikitape cassettes list` shows of one cassette. */
+export interface CassetteSummary {
+  name: string;
+  interactions: number;
+  /** Interactions per module (`query+logevents`, `parse` …). */
+  modules: Record<string, number>;
+  version: string;
+  language: string;
+  upstream: string;
+  recordedAt: string;
+}
+
+function moduleOf(i: Interaction): string {
+  const r = i.request;
+  if (r['action'] !== 'query') return r['action'] ?? 'help';
+  const parts = [r['list'], r['prop'], r['meta']].filter(Boolean).join('|');
+  return `query+${parts}`;
+}
+
+async function readCassette(dir: string, name: string): Promise<Cassette> {
+  return JSON.parse(await readFile(join(dir, `${name}.json`), 'utf8')) as Cassette;
+}
+
+export async function listCassettes(dir: string): Promise<CassetteSummary[]> {
+  const out: CassetteSummary[] = [];
+  for (const name of await new FileCassetteStore(dir).list()) {
+    const c = await readCassette(dir, name);
+    const modules: Record<string, number> = {};
+    for (const i of c.interactions) modules[moduleOf(i)] = (modules[moduleOf(i)] ?? 0) + 1;
+    out.push({
+      name,
+      interactions: c.interactions.length,
+      modules,
+      version: String(c.meta.profile.version ?? '?'),
+      language: String(c.meta.profile.language ?? '?'),
+      upstream: c.meta.upstream,
+      recordedAt: c.meta.recordedAt,
+    });
+  }
+  return out;
+}
+
+/** Problems found by `wikitape cassettes verify`; empty when every file is sound. */
+export async function verifyCassettes(dir: string): Promise<string[]> {
+  const problems: string[] = [];
+  for (const name of await new FileCassetteStore(dir).list()) {
+    let c: Cassette;
+    try {
+      c = await readCassette(dir, name);
+    } catch (e) {
+      problems.push(`${name}: does not load as JSON (${(e as Error).message})`);
+      continue;
+    }
+    if (!c || typeof c !== 'object' || !Array.isArray(c.interactions) || !c.meta || !c.entities) {
+      problems.push(`${name}: not a cassette (meta, interactions and entities are required)`);
+      continue;
+    }
+    const seen = new Set<string>();
+    for (const i of c.interactions) {
+      const expected = canonicalKey(new Map(Object.entries(i.request ?? {})));
+      if (i.key !== expected) problems.push(`${name}: key "${i.key}" is not canonical; its request gives "${expected}"`);
+      if (seen.has(i.key)) problems.push(`${name}: key "${i.key}" is stored twice`);
+      seen.add(i.key);
+      if (i.body && 'debuginfo' in i.body) problems.push(`${name}: "${i.key}" stores debuginfo`);
+    }
+  }
+  return problems;
+}
+
+/** One interaction, found by key or by its position in `list` order. */
+export async function showInteraction(dir: string, name: string, which: string): Promise<Interaction | null> {
+  const c = await readCassette(dir, name);
+  const n = Number(which);
+  return c.interactions.find((i) => i.key === which) ?? (Number.isInteger(n) ? (c.interactions[n] ?? null) : null);
+}
