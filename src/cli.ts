@@ -114,7 +114,8 @@ await yargs(hideBin(process.argv))
   .strict()
   .help()
   .fail((msg, err) => {
-    process.stderr.write(`wikitape: ${err ? err.message : msg}\nRun "wikitape --help" for the commands and their options.\n`);
+    const text = (err ? err.message : msg).replace(/^wikitape: /, '');
+    process.stderr.write(`wikitape: ${text}\nRun "wikitape --help" for the commands and their options.\n`);
     process.exit(2);
   })
   .parseAsync();

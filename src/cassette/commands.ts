@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { canonicalKey } from '../request/canonical.js';
 import type { Cassette, Interaction } from './format.js';
-import { FileCassetteStore } from './store.js';
+import { CassetteError, checkName, FileCassetteStore } from './store.js';
 
 /** What `wikitape cassettes list` shows of one cassette. */
 export interface CassetteSummary {
@@ -24,7 +24,13 @@ function moduleOf(i: Interaction): string {
 }
 
 async function readCassette(dir: string, name: string): Promise<Cassette> {
-  return JSON.parse(await readFile(join(dir, `${name}.json`), 'utf8')) as Cassette;
+  let text: string;
+  try {
+    text = await readFile(join(dir, `${checkName(name)}.json`), 'utf8');
+  } catch {
+    throw new CassetteError(`no cassette "${name}" in ${dir}; "wikitape cassettes list" shows the cassettes there`);
+  }
+  return JSON.parse(text) as Cassette;
 }
 
 export async function listCassettes(dir: string): Promise<CassetteSummary[]> {
