@@ -3,6 +3,8 @@ import type { Request, Response } from 'express';
 import { ReplayEngine } from './engine.js';
 import { DEFAULTS, type WikitapeOptions } from './options.js';
 import { readBody } from './request/body.js';
+import { canonicalKey } from './request/canonical.js';
+import { parseUrlEncoded } from './request/params.js';
 import { sendBody } from './output/send.js';
 import { loadFixtures } from './wiki/fixtures.js';
 import type { WikiModel } from './wiki/model.js';
@@ -65,6 +67,7 @@ export function createApp(options: WikitapeOptions = {}): express.Express {
     for (const [k, v] of out.headers) res.append(k, v);
     res.setHeader('X-Wikitape-Source', out.source);
     sendBody(res, out.body);
+    options.onRequest?.({ method: req.method, key: out.key, source: out.source, status: out.status, ms: Number(process.hrtime.bigint() - startedAt) / 1e6 });
   });
   return app;
 }
@@ -95,6 +98,14 @@ function createRecordApp(options: WikitapeOptions): express.Express {
     if (req.path !== recorder.path) {
       res.status(404).type('text/plain').send(`wikitape: no such path ${req.path}; the recorded API is at ${recorder.path}\n`);
       return;
+    }
+    const startedAt = process.hrtime.bigint();
+    if (options.onRequest) {
+      const log = options.onRequest;
+      const q = req.originalUrl.indexOf('?');
+      res.on('finish', () =>
+        log({ method: req.method, key: canonicalKey(parseUrlEncoded(q < 0 ? '' : req.originalUrl.slice(q + 1))), source: 'upstream', status: res.statusCode, ms: Number(process.hrtime.bigint() - startedAt) / 1e6 }),
+      );
     }
     void recorder.handle(req, res);
   });

@@ -22,7 +22,21 @@ const serveFlags = {
   port: { type: 'number', default: 8080, describe: 'Port to listen on (0 picks a free one)' },
   host: { type: 'string', default: '127.0.0.1', describe: 'Address to bind' },
   cassettes: { type: 'string', default: './cassettes', describe: 'Folder of cassette files' },
+  quiet: { type: 'boolean', default: false, describe: 'No line per request' },
+  'log-format': { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'Request log lines as text or JSON' },
 } as const;
+
+function withLogger(argv: { quiet: boolean; 'log-format': 'text' | 'json' }): Pick<WikitapeOptions, 'onRequest'> {
+  const log = requestLogger(argv);
+  return log ? { onRequest: log } : {};
+}
+
+/** The per-request log line: method, status, source, time, canonical question. */
+function requestLogger(argv: { quiet: boolean; 'log-format': 'text' | 'json' }): WikitapeOptions['onRequest'] {
+  if (argv.quiet) return undefined;
+  if (argv['log-format'] === 'json') return (e) => process.stdout.write(`${JSON.stringify({ ...e, ms: Math.round(e.ms * 1000) / 1000 })}\n`);
+  return (e) => process.stdout.write(`${e.method} ${e.status} ${e.source} ${e.ms.toFixed(1)}ms ${e.key}\n`);
+}
 
 async function serve(options: WikitapeOptions): Promise<void> {
   const server = await startServer(options);
@@ -56,6 +70,7 @@ await yargs(hideBin(process.argv))
         cassettes: argv.cassettes,
         clock: argv.clock,
         onMiss: argv['on-miss'],
+        ...withLogger(argv),
         fixtures: await defaultFixtures(argv.fixtures, argv.cassettes),
       }),
   )
@@ -78,6 +93,7 @@ await yargs(hideBin(process.argv))
         upstream: argv.upstream,
         cassette: argv.cassette,
         reRecord: argv['re-record'],
+        ...withLogger(argv),
       }),
   )
   .command(

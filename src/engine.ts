@@ -52,6 +52,8 @@ export const ACTION_MODULES: readonly ActionModule[] = [query, parse, spamblackl
 /** An answer and where it came from. */
 export interface Answer extends Rendered {
   source: Source;
+  /** The canonical key of the question (for logs). */
+  key: string;
 }
 
 /**
@@ -120,7 +122,7 @@ export class ReplayEngine {
     const http = { ...req, params };
     if (recorded) {
       const outcome = recordedOutcome(recorded, params, this.profile, now);
-      return { ...render({ profile: this.profile, outcome, http, now, ...this.encodedFor(recorded, params) }), source: 'cassette' };
+      return { ...render({ profile: this.profile, outcome, http, now, ...this.encodedFor(recorded, params) }), source: 'cassette', key };
     }
     const env = { profile: this.profile, model: this.model, now, actions: ACTION_MODULES };
     const request = new ApiRequest(params, lossy);
@@ -128,8 +130,8 @@ export class ReplayEngine {
     if (source === 'builtin' && this.onMiss === 'error') {
       const upstream = this.cassettes?.upstream ?? 'URL';
       const miss = new ApiUsageError(apiMessage('wikitape-miss', 'wikitape-miss', [key, upstream]));
-      return { ...render({ profile: this.profile, outcome: failWith(request, env, miss), http, now }), source: 'miss' };
+      return { ...render({ profile: this.profile, outcome: failWith(request, env, miss), http, now }), source: 'miss', key };
     }
-    return { ...render({ profile: this.profile, outcome: runApi(request, env), http, now }), source };
+    return { ...render({ profile: this.profile, outcome: runApi(request, env), http, now }), source, key };
   }
 }

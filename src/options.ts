@@ -25,6 +25,8 @@ export interface WikitapeOptions {
   clock?: string;
   /** Replay: what answers a question no recording answers: `builtin` or a `wikitape-miss` error. Default `builtin`. */
   onMiss?: 'builtin' | 'error';
+  /** Called once per answered api.php request (the CLI prints it). Default none. */
+  onRequest?: (entry: RequestLogEntry) => void;
   /** Port for `startServer`; 0 picks a free one. Default 8080 in the CLI, 0 in the library. */
   port?: number;
   /** Address to bind. Default `127.0.0.1`. */
@@ -37,6 +39,17 @@ export interface WikitapeOptions {
   reRecord?: boolean;
   /** Record mode: how long to wait for the upstream, in ms. Default 30 000. */
   upstreamTimeoutMs?: number;
+}
+
+/** One answered request, for logs. */
+export interface RequestLogEntry {
+  method: string;
+  /** The canonical key (the question without rendering parameters). */
+  key: string;
+  source: Source;
+  status: number;
+  /** Handling time in milliseconds. */
+  ms: number;
 }
 
 export const DEFAULTS = {

@@ -16,7 +16,7 @@ export interface RunningServer {
   flush(): Promise<void>;
 }
 
-function answerHit(engine: ReplayEngine, req: IncomingMessage, res: ServerResponse): void {
+function answerHit(engine: ReplayEngine, req: IncomingMessage, res: ServerResponse, log?: WikitapeOptions['onRequest']): void {
   const startedAt = process.hrtime.bigint();
   const out = engine.handle({ method: 'GET', url: req.url ?? '/', headers: req.headers, body: EMPTY, startedAt });
   const headers: Record<string, string | string[]> = {};
@@ -28,6 +28,7 @@ function answerHit(engine: ReplayEngine, req: IncomingMessage, res: ServerRespon
   res.statusCode = out.status;
   for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
   sendBody(res, out.body);
+  log?.({ method: 'GET', key: out.key, source: out.source, status: out.status, ms: Number(process.hrtime.bigint() - startedAt) / 1e6 });
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -45,7 +46,7 @@ export async function startServer(options: WikitapeOptions = {}): Promise<Runnin
     if (hot && req.method === 'GET' && req.url) {
       const q = req.url.indexOf('?');
       if ((q < 0 ? req.url : req.url.slice(0, q)) === apiPath && hot.isHit(q < 0 ? '' : req.url.slice(q + 1))) {
-        answerHit(hot, req, res);
+        answerHit(hot, req, res, options.onRequest);
         return;
       }
     }

@@ -67,6 +67,12 @@ describe('replay', () => {
     expect(info).toContain('wikitape record --upstream http://wiki.test/w/api.php');
   });
 
+  it('reports each request once to onRequest: method, canonical question, source, status, time', async () => {
+    const entries: unknown[] = [];
+    await app({ onRequest: (e: unknown) => entries.push(e) }).get('/w/api.php').query({ format: 'json', list: 'logevents', action: 'query', lelimit: '2' });
+    expect(entries).toEqual([{ method: 'GET', key: key(req), source: 'cassette', status: 200, ms: expect.any(Number) }]);
+  });
+
   it('falls back to the built-in wiki for other questions by default', async () => {
     const res = await app().get('/w/api.php').query({ action: 'query', list: 'protectedtitles', format: 'json' });
     expect(res.headers['x-wikitape-source']).toBe('builtin');
