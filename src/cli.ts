@@ -5,6 +5,7 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { listCassettes, showInteraction, verifyCassettes } from './cassette/commands.js';
 import { FileCassetteStore } from './cassette/store.js';
+import { snapshot } from './record/snapshot.js';
 import { startServer } from './server.js';
 import type { WikitapeOptions } from './options.js';
 
@@ -95,6 +96,35 @@ await yargs(hideBin(process.argv))
         reRecord: argv['re-record'],
         ...withLogger(argv),
       }),
+  )
+  .command(
+    'snapshot',
+    'Record a complete cassette of a live wiki: every list, every page, every external link',
+    (y) =>
+      y
+        .option('upstream', { type: 'string', demandOption: 'snapshot needs --upstream, the api.php URL of the wiki', describe: "The live wiki's api.php URL" })
+        .option('cassettes', serveFlags.cassettes)
+        .option('cassette', { type: 'string', default: 'snapshot', describe: 'Cassette name: <cassettes>/<name>.json' })
+        .example('$0 snapshot --upstream https://wiki.example/w/api.php', 'Crawl the wiki into cassettes/snapshot.json (run again to resume)'),
+    async (argv) => {
+      const tty = process.stderr.isTTY === true;
+      let last = 0;
+      const done = await snapshot({
+        upstream: argv.upstream,
+        cassettes: argv.cassettes,
+        cassette: argv.cassette,
+        onProgress: (p) => {
+          const line = `${p.step}: ${p.requests} requests (${p.reused} already recorded), ${p.entries} entries`;
+          if (tty) process.stderr.write(`\r\x1b[K${line}`);
+          else if (Date.now() - last > 1000) {
+            process.stderr.write(`${line}\n`);
+            last = Date.now();
+          }
+        },
+      });
+      if (tty) process.stderr.write('\n');
+      process.stdout.write(`snapshot ${argv.cassette}: ${done.requests} requests (${done.reused} from an earlier run), ${done.entries} entries recorded in ${argv.cassettes}/${argv.cassette}.json\n`);
+    },
   )
   .command(
     'cassettes <command> [name] [which]',

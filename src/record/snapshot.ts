@@ -1,0 +1,91 @@
+import type { JsonObject } from '../api/result.js';
+import { FileCassetteStore } from '../cassette/store.js';
+import { canonicalKey } from '../request/canonical.js';
+import { startServer } from '../server.js';
+
+export interface SnapshotOptions {
+  /** The live wiki's api.php URL. */
+  upstream: string;
+  /** Folder of cassettes. Default `./cassettes`. */
+  cassettes?: string;
+  /** Cassette name. Default `snapshot`. */
+  cassette?: string;
+  /** Called after each request with what has been done so far. */
+  onProgress?: (p: SnapshotProgress) => void;
+}
+
+export interface SnapshotProgress {
+  /** What is being crawled: `list=logevents`, `pages`, `extlinks` … */
+  step: string;
+  requests: number;
+  /** Requests answered from the cassette (a resumed snapshot asks the wiki only for what is missing). */
+  reused: number;
+  entries: number;
+}
+
+const LISTS = [
+  { list: 'logevents', prefix: 'le', props: 'ids|title|type|user|userid|timestamp|comment|parsedcomment|details|tags' },
+  { list: 'blocks', prefix: 'bk', props: 'id|user|userid|by|byid|timestamp|expiry|reason|range|flags|restrictions' },
+  { list: 'protectedtitles', prefix: 'pt', props: 'timestamp|user|userid|comment|parsedcomment|expiry|level' },
+] as const;
+
+/**
+ * `wikitape snapshot`: a complete cassette of a wiki. Every list is walked to its end at the
+ * maximum limit with every prop (so replay can synthesize any page of it), then every page of
+ * every namespace and its external links. Requests go through record mode; a request already in
+ * the cassette is answered from it, so an interrupted snapshot resumes where it stopped.
+ */
+export async function snapshot(options: SnapshotOptions): Promise<SnapshotProgress> {
+  const cassettes = options.cassettes ?? './cassettes';
+  const name = options.cassette ?? 'snapshot';
+  const db = await new FileCassetteStore(cassettes).open(name, options.upstream);
+  const recorded = new Map(db.data.interactions.map((i) => [i.key, i.body]));
+  const recorder = await startServer({ mode: 'record', upstream: options.upstream, cassettes, cassette: name });
+  const progress: SnapshotProgress = { step: '', requests: 0, reused: 0, entries: 0 };
+
+  const ask = async (params: Record<string, string>): Promise<JsonObject> => {
+    progress.requests++;
+    const canonical = { format: 'json', formatversion: '2', ...params };
+    const stored = recorded.get(canonicalKey(new Map(Object.entries(canonical))));
+    if (stored) {
+      progress.reused++;
+      return stored;
+    }
+    const r = await fetch(`${recorder.url}?${new URLSearchParams(canonical)}`);
+    const body = (await r.json()) as JsonObject;
+    if (r.status !== 200 || body['error']) throw new Error(`wikitape: snapshot stopped: ${JSON.stringify(body['error'] ?? r.status)}`);
+    return body;
+  };
+  const walk = async (params: Record<string, string>, pick: (b: JsonObject) => unknown[]): Promise<unknown[]> => {
+    const items: unknown[] = [];
+    let cont: Record<string, string> = {};
+    for (;;) {
+      const body = await ask({ action: 'query', ...params, ...cont });
+      items.push(...pick(body));
+      progress.entries += pick(body).length;
+      options.onProgress?.(progress);
+      const next = body['continue'] as Record<string, string> | undefined;
+      if (!next) return items;
+      cont = next;
+    }
+  };
+  const query = (b: JsonObject) => (b['query'] ?? {}) as Record<string, unknown[]>;
+
+  try {
+    for (const l of LISTS) {
+      progress.step = `list=${l.list}`;
+      await walk({ list: l.list, [`${l.prefix}limit`]: 'max', [`${l.prefix}prop`]: l.props }, (b) => query(b)[l.list] ?? []);
+    }
+    progress.step = 'pages';
+    const titles: string[] = [];
+    for (let ns = 0; ns <= 15; ns++) {
+      const pages = (await walk({ list: 'allpages', apnamespace: String(ns), aplimit: 'max' }, (b) => query(b)['allpages'] ?? [])) as { title: string }[];
+      titles.push(...pages.map((p) => p.title));
+    }
+    progress.step = 'extlinks';
+    for (const title of titles) await walk({ prop: 'extlinks', titles: title, ellimit: 'max' }, (b) => ((query(b)['pages'] ?? []) as { extlinks?: unknown[] }[]).flatMap((p) => p.extlinks ?? []));
+  } finally {
+    await recorder.close();
+  }
+  return progress;
+}

@@ -1,0 +1,32 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { snapshot } from '../../src/record/snapshot.js';
+import { startServer } from '../../src/server.js';
+import { normalize } from '../support/differential.js';
+import { liveWiki } from '../support/live-wiki.js';
+
+describe('wikitape snapshot', () => {
+  it('records a complete cassette that replay synthesizes from, and resumes without asking again', async () => {
+    const live = await liveWiki();
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-snapshot-'));
+    const first = await snapshot({ upstream: live.apiUrl, cassettes: dir });
+    expect(first.reused).toBe(0);
+    expect(first.entries).toBeGreaterThan(100);
+    const again = await snapshot({ upstream: live.apiUrl, cassettes: dir });
+    expect(again.reused).toBe(again.requests);
+
+    const replay = await startServer({ cassettes: dir, onMiss: 'error' });
+    for (const q of [
+      'action=query&list=logevents&lelimit=3&ledir=newer&format=json',
+      'action=query&list=blocks&bklimit=2&bkprop=id|user|range&format=json&formatversion=2',
+      'action=query&list=protectedtitles&ptlevel=sysop&format=json',
+    ]) {
+      const ours = await fetch(`${replay.url}?${q}`);
+      expect(ours.headers.get('x-wikitape-source')).toBe('synthesized');
+      expect(normalize(await ours.text())).toBe(normalize(await (await fetch(`${live.apiUrl}?${q}`)).text()));
+    }
+    await replay.close();
+  });
+});
