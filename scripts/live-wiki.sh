@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# A real MediaWiki 1.39 (Debian's package) on loopback, filled with data, for the live test tier.
+# A real MediaWiki 1.39 (Debian's package) on loopback, filled with data, for the live test tier
+# (which also needs Debian's python3-mwclient and chromium: installed here too).
 #   live-wiki.sh start   install if needed, start, populate once; prints the api.php URL last
 #   live-wiki.sh stop    stop the server
 #   live-wiki.sh reset   stop, wipe, start again
@@ -17,11 +18,11 @@ log() { printf 'live-wiki: %s\n' "$*" >&2; }
 install_packages() {
   # (grep reads all of php -m: with -q it would stop early and pipefail would see php's SIGPIPE)
   if [ -d "$MW" ] && command -v php >/dev/null && php -m 2>/dev/null | grep -i sqlite3 >/dev/null \
-    && /usr/bin/python3 -c 'import mwclient' 2>/dev/null; then return; fi
-  log "installing MediaWiki (and python3-mwclient for the client tests) from Debian's packages"
+    && /usr/bin/python3 -c 'import mwclient' 2>/dev/null && command -v chromium >/dev/null; then return; fi
+  log "installing MediaWiki, and python3-mwclient and chromium for the client tests, from Debian's packages"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    mediawiki php-cli php-sqlite3 php-intl php-mbstring php-xml curl python3-mwclient >/dev/null
+    mediawiki php-cli php-sqlite3 php-intl php-mbstring php-xml curl python3-mwclient chromium >/dev/null
 }
 
 install_wiki() {
