@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { listCassettes, showInteraction, verifyCassettes } from './cassette/commands.js';
+import { listCassettes, pruneCassettes, readUsage, showInteraction, verifyCassettes } from './cassette/commands.js';
 import { FileCassetteStore } from './cassette/store.js';
 import { snapshot } from './record/snapshot.js';
 import { startServer } from './server.js';
@@ -61,6 +61,7 @@ await yargs(hideBin(process.argv))
         .option('fixtures', { type: 'string', array: true, describe: 'Fixture files with wiki data (JSON)' })
         .option('clock', { type: 'string', default: 'real', describe: '"now": real, recorded, or an ISO time' })
         .option('on-miss', { choices: ['builtin', 'error'] as const, default: 'builtin' as const, describe: 'What answers an unrecorded question' })
+        .option('track-usage', { type: 'string', describe: 'Collect which recordings answered into this file (for cassettes prune)' })
         .example('$0 replay', 'Serve the bundled wiki on http://127.0.0.1:8080/wiki/api.php')
         .example('$0 replay --fixtures my-wiki.json --port 0', 'Serve your own fixture data on a free port'),
     async (argv) =>
@@ -71,6 +72,7 @@ await yargs(hideBin(process.argv))
         cassettes: argv.cassettes,
         clock: argv.clock,
         onMiss: argv['on-miss'],
+        ...(argv['track-usage'] ? { trackUsage: argv['track-usage'] } : {}),
         ...withLogger(argv),
         fixtures: await defaultFixtures(argv.fixtures, argv.cassettes),
       }),
@@ -128,15 +130,18 @@ await yargs(hideBin(process.argv))
   )
   .command(
     'cassettes <command> [name] [which]',
-    'Inspect recorded cassettes: list, show NAME KEY|INDEX, verify',
+    'Inspect recorded cassettes: list, show NAME KEY|INDEX, verify, prune --usage FILE',
     (y) =>
       y
-        .positional('command', { choices: ['list', 'show', 'verify'] as const, describe: 'What to do' })
+        .positional('command', { choices: ['list', 'show', 'verify', 'prune'] as const, describe: 'What to do' })
+        .option('usage', { type: 'string', describe: 'prune: the file replay --track-usage wrote' })
+        .option('dry-run', { type: 'boolean', default: false, describe: 'prune: only say what would go' })
         .positional('name', { type: 'string', describe: 'Cassette name (show)' })
         .positional('which', { type: 'string', describe: 'Interaction key or index (show)' })
         .option('cassettes', serveFlags.cassettes)
         .example('$0 cassettes list', 'What is recorded, per cassette and module')
-        .example('$0 cassettes verify', 'Check that every file loads and every key is canonical (exit 1 if not)'),
+        .example('$0 cassettes verify', 'Check that every file loads and every key is canonical (exit 1 if not)')
+        .example('$0 cassettes prune --usage usage.json', 'Remove interactions no test run used (replay --track-usage usage.json)'),
     async (argv) => {
       const dir = argv.cassettes;
       if (argv.command === 'list') {
@@ -149,6 +154,13 @@ await yargs(hideBin(process.argv))
         for (const p of problems) process.stderr.write(`${p}\n`);
         process.stdout.write(problems.length === 0 ? 'all cassettes are sound\n' : `${problems.length} problems\n`);
         process.exitCode = problems.length === 0 ? 0 : 1;
+      } else if (argv.command === 'prune') {
+        if (!argv.usage) throw new Error('prune needs --usage FILE, written by "wikitape replay --track-usage FILE"');
+        const usage = await readUsage(argv.usage);
+        if (usage.size === 0) throw new Error(`${argv.usage} names no used recordings: run your tests against "wikitape replay --track-usage ${argv.usage}" first`);
+        for (const r of await pruneCassettes(dir, usage, argv['dry-run'])) {
+          process.stdout.write(`${r.name}: ${argv['dry-run'] ? 'would remove' : 'removed'} ${r.removed}, kept ${r.kept}\n`);
+        }
       } else {
         if (!argv.name || argv.which === undefined) throw new Error('show needs a cassette name and an interaction key or index');
         const i = await showInteraction(dir, argv.name, argv.which);

@@ -72,6 +72,9 @@ export class ReplayEngine {
     this.coverage = cassettes ? computeCoverage(cassettes.interactions.values()) : new Map();
   }
 
+  /** Keys (and `list:<module>` for synthesized answers) that answered, for `--track-usage`. */
+  readonly used = new Set<string>();
+
   /** Lists the cassettes hold complete walks of (see replay/coverage.ts). */
   readonly coverage: Map<string, ListCoverage>;
 
@@ -121,12 +124,14 @@ export class ReplayEngine {
     const recorded = this.cassettes?.interactions.get(key);
     const http = { ...req, params };
     if (recorded) {
+      this.used.add(key);
       const outcome = recordedOutcome(recorded, params, this.profile, now);
       return { ...render({ profile: this.profile, outcome, http, now, ...this.encodedFor(recorded, params) }), source: 'cassette', key };
     }
     const env = { profile: this.profile, model: this.model, now, actions: ACTION_MODULES };
     const request = new ApiRequest(params, lossy);
     const source: Source = isCovered(params, this.coverage) ? 'synthesized' : 'builtin';
+    if (source === 'synthesized') this.used.add(`list:${params.get('list')}`);
     if (source === 'builtin' && this.onMiss === 'error') {
       const upstream = this.cassettes?.upstream ?? 'URL';
       const miss = new ApiUsageError(apiMessage('wikitape-miss', 'wikitape-miss', [key, upstream]));

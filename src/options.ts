@@ -25,6 +25,8 @@ export interface WikitapeOptions {
   clock?: string;
   /** Replay: what answers a question no recording answers: `builtin` or a `wikitape-miss` error. Default `builtin`. */
   onMiss?: 'builtin' | 'error';
+  /** Replay: a file that collects which recordings answered (for `cassettes prune`); merged with what it holds. Default none. */
+  trackUsage?: string;
   /** Called once per answered api.php request (the CLI prints it). Default none. */
   onRequest?: (entry: RequestLogEntry) => void;
   /** Port for `startServer`; 0 picks a free one. Default 8080 in the CLI, 0 in the library. */

@@ -1,4 +1,6 @@
+import { rename, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { readUsage } from './cassette/commands.js';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import type { ReplayEngine } from './engine.js';
@@ -32,6 +34,14 @@ function answerHit(engine: ReplayEngine, req: IncomingMessage, res: ServerRespon
 }
 
 const EMPTY = Buffer.alloc(0);
+
+/** Adds this run's usage to the usage file (sorted JSON list; written whole, then renamed). */
+async function writeUsage(file: string, used: ReadonlySet<string>): Promise<void> {
+  const all = new Set([...(await readUsage(file)), ...used]);
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, `${JSON.stringify([...all].sort(), null, 2)}\n`);
+  await rename(tmp, file);
+}
 
 /** Starts wikitape on `options.port` (0, the default here, picks a free port) and resolves once it answers. */
 export async function startServer(options: WikitapeOptions = {}): Promise<RunningServer> {
@@ -70,6 +80,7 @@ export async function startServer(options: WikitapeOptions = {}): Promise<Runnin
       // Recordings still being written are finished before close resolves.
       await recorder?.flush();
       recorder?.close();
+      if (hot && options.trackUsage) await writeUsage(options.trackUsage, hot.used);
     },
     flush: async () => recorder?.flush(),
   };

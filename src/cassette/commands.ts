@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { canonicalKey } from '../request/canonical.js';
+import { walkList } from '../replay/coverage.js';
 import type { Cassette, Interaction } from './format.js';
 import { CassetteError, checkName, FileCassetteStore } from './store.js';
 
@@ -37,6 +38,7 @@ export async function listCassettes(dir: string): Promise<CassetteSummary[]> {
   const out: CassetteSummary[] = [];
   for (const name of await new FileCassetteStore(dir).list()) {
     const c = await readCassette(dir, name);
+    if (!Array.isArray(c?.interactions)) continue; // not a cassette: `verify` reports it
     const modules: Record<string, number> = {};
     for (const i of c.interactions) modules[moduleOf(i)] = (modules[moduleOf(i)] ?? 0) + 1;
     out.push({
@@ -84,4 +86,37 @@ export async function showInteraction(dir: string, name: string, which: string):
   const c = await readCassette(dir, name);
   const n = Number(which);
   return c.interactions.find((i) => i.key === which) ?? (Number.isInteger(n) ? (c.interactions[n] ?? null) : null);
+}
+
+/**
+ * Usage recorded by `replay --track-usage FILE`: the keys of the interactions that answered
+ * (`cassette`) and `list:<module>` for lists that synthesized answers.
+ */
+export async function readUsage(file: string): Promise<Set<string>> {
+  try {
+    return new Set(JSON.parse(await readFile(file, 'utf8')) as string[]);
+  } catch {
+    return new Set();
+  }
+}
+
+/**
+ * `wikitape cassettes prune --usage FILE`: removes interactions no test used. Pages of complete
+ * walks stay while their list synthesized answers (removing them would break the coverage).
+ * Entities stay: the built-in fallback answers from them.
+ */
+export async function pruneCassettes(dir: string, usage: ReadonlySet<string>, dryRun = false): Promise<{ name: string; removed: number; kept: number }[]> {
+  const out: { name: string; removed: number; kept: number }[] = [];
+  const store = new FileCassetteStore(dir);
+  for (const name of await store.list()) {
+    const db = await store.open(name, '');
+    if (!Array.isArray(db.data?.interactions)) continue; // not a cassette: `verify` reports it
+    const keep = db.data.interactions.filter((i) => usage.has(i.key) || usage.has(`list:${walkList(i)}`));
+    out.push({ name, removed: db.data.interactions.length - keep.length, kept: keep.length });
+    if (!dryRun && keep.length !== db.data.interactions.length) {
+      db.data.interactions = keep;
+      await db.write();
+    }
+  }
+  return out;
 }

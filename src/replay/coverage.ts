@@ -46,13 +46,20 @@ function soleList(request: Record<string, string>): ListInfo | null {
   return LISTS.find((l) => l.module === lists[0]) ?? null;
 }
 
+/** The list an interaction can be a page of a complete walk of (unfiltered, successful), or null. */
+export function walkList(i: Interaction): string | null {
+  const list = soleList(i.request);
+  if (!list || i.status !== 200 || i.headers['mediawiki-api-error']) return null;
+  if (Object.keys(i.request).some((k) => list.filters.includes(k) || (!NEUTRAL.has(k) && !list.paging.includes(k)))) return null;
+  return list.module;
+}
+
 /** Complete walks in the recorded interactions, by list module. */
 export function computeCoverage(interactions: Iterable<Interaction>): Map<string, ListCoverage> {
   const byGroup = new Map<string, Interaction[]>();
   for (const i of interactions) {
-    const list = soleList(i.request);
-    if (!list || i.status !== 200 || i.headers['mediawiki-api-error']) continue;
-    if (Object.keys(i.request).some((k) => list.filters.includes(k) || (!NEUTRAL.has(k) && !list.paging.includes(k)))) continue;
+    if (walkList(i) === null) continue;
+    const list = soleList(i.request)!;
     // One walk: same list, limit, direction and props.
     const group = `${list.module}|${i.request[`${list.prefix}limit`]}|${i.request[`${list.prefix}dir`]}|${i.request[list.prop]}`;
     byGroup.set(group, [...(byGroup.get(group) ?? []), i]);

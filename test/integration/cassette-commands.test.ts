@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listCassettes, showInteraction, verifyCassettes } from '../../src/cassette/commands.js';
-import { canonicalKey } from '../../src/request/canonical.js';
+import { canonicalKey, canonicalParams } from '../../src/request/canonical.js';
 
-const request = { action: 'query', list: 'blocks' };
+/** A request as record mode stores it: canonical, defaults explicit. */
+const request = Object.fromEntries(canonicalParams(new Map([['action', 'query'], ['list', 'blocks']])));
 const interaction = { key: canonicalKey(new Map(Object.entries(request))), request, status: 200, headers: {}, body: { batchcomplete: true, query: { blocks: [] } }, recordedAt: '2024-01-01T00:00:00Z' };
 const cassette = (interactions: unknown[]) => ({ meta: { format: 1, upstream: 'http://wiki.test/w/api.php', recordedAt: '2024-01-01T00:00:00Z', profile: { version: '1.39.17', language: 'ru' } }, interactions, entities: { logevents: [], blocks: [], protectedtitles: [], pages: [], missing: [] } });
 
@@ -31,5 +32,30 @@ describe('wikitape cassettes', () => {
     expect(problems[0]).toMatch(/^bad: key "list=blocks&action=query" is not canonical; its request gives "action=query&bkdir=older/);
     expect(problems[1]).toBe(`bad: "${interaction.key}" stores debuginfo`);
     expect(problems[2]).toMatch(/^broken: does not load as JSON/);
+  });
+});
+
+describe('usage tracking and prune', () => {
+  it('keeps what a test run used (and the walks behind synthesized answers) and removes the rest', async () => {
+    const { startServer } = await import('../../src/server.js');
+    const { pruneCassettes, readUsage } = await import('../../src/cassette/commands.js');
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-prune-'));
+    const other = { action: 'query', list: 'protectedtitles', ptlevel: 'sysop' };
+    const otherInteraction = { ...interaction, key: canonicalKey(new Map(Object.entries(other))), request: other, body: { batchcomplete: true, query: { protectedtitles: [] } } };
+    await writeFile(join(dir, 'c.json'), JSON.stringify(cassette([interaction, otherInteraction])));
+    const usageFile = join(await mkdtemp(join(tmpdir(), 'wikitape-usage-')), 'usage.json');
+    const wiki = await startServer({ cassettes: dir, trackUsage: usageFile });
+    await fetch(`${wiki.url}?action=query&list=blocks&format=json`);
+    // The recorded blocks page is a complete walk: another limit is synthesized from it.
+    expect((await fetch(`${wiki.url}?action=query&list=blocks&bklimit=1&format=json`)).headers.get('x-wikitape-source')).toBe('synthesized');
+    await wiki.close();
+    const usage = await readUsage(usageFile);
+    expect([...usage].sort()).toEqual([interaction.key, 'list:blocks']);
+    expect(await pruneCassettes(dir, usage, true)).toEqual([{ name: 'c', removed: 1, kept: 1 }]);
+    expect((await listCassettes(dir))[0]!.interactions).toBe(2);
+    await pruneCassettes(dir, usage);
+    expect((await listCassettes(dir))[0]!.interactions).toBe(1);
+    // A run that only synthesized from the walk keeps the walk.
+    expect(await pruneCassettes(dir, new Set(['list:blocks']), true)).toEqual([{ name: 'c', removed: 0, kept: 1 }]);
   });
 });
