@@ -1,7 +1,8 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { Low, Memory } from 'lowdb';
-import { JSONFile } from 'lowdb/node';
+import { DataFile } from 'lowdb/node';
+import { parseKeepingKeyOrder, stringifyKeepingKeyOrder } from '../util/ordered-json.js';
 import { type Cassette, emptyCassette } from './format.js';
 
 /** Error for a cassette name or file that cannot be used; says what to do. */
@@ -50,7 +51,9 @@ export class FileCassetteStore implements CassetteStore {
     const file = join(this.dir, `${checkName(name)}.json`);
     if (!file.startsWith(this.dir + sep)) throw new CassetteError(`cassette "${name}" would leave ${this.dir}`);
     await mkdir(this.dir, { recursive: true });
-    const db = new Low<Cassette>(new JSONFile<Cassette>(file), emptyCassette(upstream, new Date()));
+    // Pretty JSON written atomically (steno: temp file + rename), integer-like keys kept in order.
+    const adapter = new DataFile<Cassette>(file, { parse: (t) => parseKeepingKeyOrder(t) as Cassette, stringify: (d) => `${stringifyKeepingKeyOrder(d, 2)}\n` });
+    const db = new Low<Cassette>(adapter, emptyCassette(upstream, new Date()));
     await db.read();
     return db;
   }

@@ -82,8 +82,16 @@ function queryToV1(q: JsonObject): JsonObject {
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(q)) {
     if (k === 'pages' && Array.isArray(v)) out[k] = pagesToV1(v) as unknown as Json;
+    else if (k === 'namespaces' && isObject(v)) out[k] = mapValues(v, (ns) => (isObject(ns) ? contentLast(bc(ns) as JsonObject, ['name']) : ns));
+    else if (k === 'namespacealiases' && Array.isArray(v)) out[k] = v.map((a) => (isObject(a) ? contentLast(bc(a) as JsonObject, ['alias']) : a));
     else setBc(out, k, v);
   }
+  return out;
+}
+
+function mapValues(o: JsonObject, f: (v: Json) => Json): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(o)) out[k] = f(v);
   return out;
 }
 

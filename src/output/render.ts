@@ -10,6 +10,7 @@ import { cacheHeaders, corsHeaders, formatHeaders, mergePhpHeaders, sessionCooki
 import { renderPrettyPage } from './html-page.js';
 import { encodeJson, encodeJsonTailBytes, encodeJsonTailChunks, jsonpCallbackName, wrapJsonp, type JsonOptions } from './json.js';
 import { encodeWithOrder } from './ordered.js';
+import { stripKeyMarks } from '../util/ordered-json.js';
 
 /** A response ready to send; a body in chunks is written chunk by chunk (nothing copied). */
 export interface Rendered {
@@ -79,7 +80,7 @@ export function render(input: RenderInput): Rendered {
     let json: Buffer | string | undefined = input.encoded?.get(variant);
     if (json === undefined) {
       const data: JsonObject = fv === 1 ? toFormatVersion1(outcome.data) : outcome.data;
-      json = encodeWithOrder(data, (v) => encodeJson(v, opts), opts.pretty);
+      json = stripKeyMarks(encodeWithOrder(data, (v) => encodeJson(v, opts), opts.pretty));
       // Kept as bytes: the debuginfo tail is spliced onto bytes without re-encoding the body.
       if (input.encoded) input.encoded.set(variant, (json = Buffer.from(json)));
     }

@@ -10,6 +10,7 @@ import { canonicalKey, canonicalParams } from '../request/canonical.js';
 import { parseBody, readBody } from '../request/body.js';
 import { mergeParams, parseUrlEncoded, type ParamMap } from '../request/params.js';
 import { harvest } from './harvest.js';
+import { parseKeepingKeyOrder } from '../util/ordered-json.js';
 import { KEPT_HEADERS, notRecordable } from './policy.js';
 import { sendUpstreamError } from './upstream-error.js';
 import type { WikiProfile } from '../wiki/profile.js';
@@ -109,7 +110,7 @@ export class Recorder {
     let json: JsonObject | null = null;
     if (format === 'json' && !params.has('callback')) {
       try {
-        json = JSON.parse(text) as JsonObject;
+        json = parseKeepingKeyOrder(text) as JsonObject;
       } catch {
         return sendUpstreamError(res, 'its answer was not JSON');
       }
@@ -138,7 +139,7 @@ export class Recorder {
       const headers: Record<string, string> = cookie ? { cookie } : {};
       const r = await fetch(this.options.upstream, { method: 'POST', body: form, headers, signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000) });
       if (r.status !== 200) return null;
-      return (await r.json()) as JsonObject;
+      return parseKeepingKeyOrder(await r.text()) as JsonObject;
     } catch {
       return null;
     }
