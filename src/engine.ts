@@ -13,6 +13,7 @@ import { parse } from './modules/parse.js';
 import { protectedtitles } from './modules/protectedtitles.js';
 import { spamblacklist } from './modules/spamblacklist.js';
 import { userinfo } from './modules/userinfo.js';
+import { siteinfo } from './modules/siteinfo.js';
 import { render, type Rendered } from './output/render.js';
 import { parseBody } from './request/body.js';
 import { mergeParams, parseUrlEncoded, type ParamMap } from './request/params.js';
@@ -38,7 +39,7 @@ export interface HttpRequest {
 export const QUERY_MODULES: QueryModules = {
   prop: [extlinks],
   list: [logevents, blocks, protectedtitles],
-  meta: [userinfo],
+  meta: [userinfo, siteinfo],
 };
 
 const query: ActionModule = {

@@ -25,8 +25,9 @@ export const userinfo: QueryModule = {
     if (props.has('groups')) info['groups'] = ['*'];
     if (props.has('groupmemberships')) info['groupmemberships'] = [];
     if (props.has('implicitgroups')) info['implicitgroups'] = ['*'];
-    if (props.has('editcount')) info['editcount'] = 0;
-    if (props.has('realname')) info['realname'] = '';
+    // The rights of group `*` on a default install.
+    if (props.has('rights')) info['rights'] = ['createaccount', 'read', 'edit', 'createpage', 'createtalk', 'writeapi', 'viewmywatchlist', 'editmywatchlist', 'viewmyprivateinfo', 'editmyprivateinfo', 'editmyoptions'];
+    if (props.has('changeablegroups')) info['changeablegroups'] = { add: [], remove: [], 'add-self': [], 'remove-self': [] };
     ctx.result.query()['userinfo'] = info;
     return {};
   },

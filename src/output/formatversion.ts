@@ -50,9 +50,20 @@ export function bc(v: Json): Json | undefined {
   if (isObject(v)) {
     const o: JsonObject = {};
     for (const [k, x] of Object.entries(v)) setBc(o, k, x);
-    return o;
+    // A PHP array emptied by the transform prints as a list (siteinfo's magiclinks: all false → []).
+    return Object.keys(o).length === 0 && Object.keys(v).length > 0 ? [] : o;
   }
   return v;
+}
+
+/** bc() for an object that marks some of its booleans META_BC_BOOLS: those keep `false`. */
+function bcKeeping(v: JsonObject, bools: readonly string[]): JsonObject {
+  const o: JsonObject = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (bools.includes(k) && typeof x === 'boolean') o[k] = x ? '' : false;
+    else setBc(o, k, x);
+  }
+  return o;
 }
 
 function setBc(o: JsonObject, k: string, v: Json): void {
@@ -82,11 +93,20 @@ function queryToV1(q: JsonObject): JsonObject {
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(q)) {
     if (k === 'pages' && Array.isArray(v)) out[k] = pagesToV1(v) as unknown as Json;
+    // ApiQuerySiteinfo marks variantarticlepath as a BC bool (false stays false), and its
+    // thumblimits/imagelimits are BCassoc: lists in formatversion=1.
+    else if (k === 'general' && isObject(v)) out[k] = bcKeeping(mapValues(v, (x) => (isObject(x) && isSequential(x) ? Object.values(x) : x)), ['variantarticlepath']);
     else if (k === 'namespaces' && isObject(v)) out[k] = mapValues(v, (ns) => (isObject(ns) ? contentLast(bc(ns) as JsonObject, ['name']) : ns));
     else if (k === 'namespacealiases' && Array.isArray(v)) out[k] = v.map((a) => (isObject(a) ? contentLast(bc(a) as JsonObject, ['alias']) : a));
     else setBc(out, k, v);
   }
   return out;
+}
+
+/** Keys "0" … "n-1" in order (possibly with the key-order mark of util/ordered-json.ts). */
+function isSequential(o: JsonObject): boolean {
+  const keys = Object.keys(o);
+  return keys.length > 0 && keys.every((k, i) => k.replace(/^\u0001/, '') === String(i));
 }
 
 function mapValues(o: JsonObject, f: (v: Json) => Json): JsonObject {

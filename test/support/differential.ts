@@ -7,6 +7,9 @@ export function normalize(text: string): string {
     const j = JSON.parse(m[2]!) as Record<string, unknown>;
     delete j['debuginfo'];
     delete j['curtimestamp'];
+    // siteinfo's general.time is "now" on each side: the two answers may straddle a second.
+    const general = (j['query'] as Record<string, Record<string, unknown>> | undefined)?.['general'];
+    if (general) delete general['time'];
     return (m[1] ?? '') + JSON.stringify(j) + (m[3] ?? '');
   } catch {
     return text;

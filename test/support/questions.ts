@@ -37,6 +37,8 @@ export const QUESTIONS = [
   'action=spamblacklist&format=json&url=http://free-money.test/|http://casino-spam.example/b|http://casino-spam.example/a',
   `${B}&list=protectedtitles&utf8=1`, `${B}&list=protectedtitles&formatversion=2&ascii=1`, `${B}&list=protectedtitles&callback=cb`,
   `${B}&list=protectedtitles&origin=*`,
+  `${B}&meta=siteinfo&siprop=general|namespaces|namespacealiases&formatversion=2`, `${B}&meta=siteinfo&siprop=namespaces|namespacealiases`,
+  `${B}&meta=siteinfo|userinfo&siprop=general|namespaces&uiprop=groups|rights|blockinfo|hasmsg&continue=`,
   `${B}&meta=userinfo&uiprop=blockinfo|hasmsg`, `${B}&meta=userinfo&uiprop=blockinfo|hasmsg&formatversion=2`,
   `${B}&list=logevents&lelimit=5&continue=&meta=userinfo&uiprop=blockinfo|hasmsg`,
   `${B}&list=logevents&lelimit=5&lecontinue=20261122121253|80&continue=-||userinfo&meta=userinfo&uiprop=blockinfo|hasmsg`, `${B}&list=protectedtitles&uselang=en&maxage=60&smaxage=60`, `${B}&list=protectedtitles&requestid=x&curtimestamp=1`,

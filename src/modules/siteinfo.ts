@@ -1,0 +1,124 @@
+import { pv } from '../api/param-spec.js';
+import type { QueryModule } from '../api/query-module.js';
+import type { JsonObject } from '../api/result.js';
+import { toIso } from '../util/timestamp.js';
+import { namespaceName } from '../wiki/namespaces.js';
+import type { WikiProfile } from '../wiki/profile.js';
+import { wfUrlencode } from '../wiki/url.js';
+
+const PROPS = ['general', 'namespaces', 'namespacealiases', 'specialpagealiases', 'magicwords', 'interwikimap', 'dbrepllag', 'statistics', 'usergroups', 'autocreatetempuser', 'libraries', 'extensions', 'fileextensions', 'rightsinfo', 'restrictions', 'languages', 'languagevariants', 'skins', 'extensiontags', 'functionhooks', 'showhooks', 'variables', 'protocols', 'defaultoptions', 'uploaddialog'];
+
+const CANONICAL = ['Media', 'Special', '', 'Talk', 'User', 'User talk', 'Project', 'Project talk', 'File', 'File talk', 'MediaWiki', 'MediaWiki talk', 'Template', 'Template talk', 'Help', 'Help talk', 'Category', 'Category talk'];
+/** Namespaces with subpages on a default install ($wgNamespacesWithSubpages). */
+const SUBPAGES = new Set([1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 15]);
+
+/**
+ * meta=siteinfo from the wiki's profile: `general` (the fields a default MediaWiki 1.39 install
+ * shows), `namespaces` and `namespacealiases`. Clients ask for these when they connect (mwn,
+ * mwclient); a recording of the real wiki's answer always takes precedence.
+ */
+export const siteinfo: QueryModule = {
+  name: 'siteinfo',
+  prefix: 'si',
+  group: 'meta',
+  cacheMode: 'public',
+  params: {
+    prop: { type: 'enum', multi: true, values: PROPS, default: 'general' },
+    filteriw: { type: 'enum', values: ['local', '!local'] },
+    showalldb: { type: 'boolean' },
+    numberingroup: { type: 'boolean' },
+    inlanguagecode: { type: 'string' },
+  },
+  execute(ctx, v) {
+    const props = pv.list(v['prop']);
+    const q = ctx.result.query();
+    const nsctx = { lang: ctx.profile.language, metaNamespace: ctx.profile.siteName.replace(/ /g, '_') };
+    for (const p of props) {
+      if (p === 'general') q['general'] = general(ctx.profile, ctx.now);
+      else if (p === 'namespaces') {
+        const out: JsonObject = {};
+        for (let id = -2; id <= 15; id++) {
+          const ns: JsonObject = { id, case: 'first-letter', name: namespaceName(id, nsctx), subpages: SUBPAGES.has(id) };
+          if (id !== 0) ns['canonical'] = CANONICAL[id + 2]!;
+          ns['content'] = id === 0;
+          ns['nonincludable'] = false;
+          if (id === 8) ns['namespaceprotection'] = 'editinterface';
+          // Integer-like keys are marked so that -2 and -1 stay first (see util/ordered-json.ts).
+          out[id < 0 ? String(id) : `\u0001${id}`] = ns;
+        }
+        q['namespaces'] = out;
+      } else if (p === 'namespacealiases') {
+        q['namespacealiases'] = ctx.profile.language === 'ru'
+          ? [{ id: 2, alias: 'Участница' }, { id: 3, alias: 'Обсуждение участницы' }, { id: 6, alias: 'Image' }, { id: 6, alias: 'Изображение' }, { id: 7, alias: 'Image talk' }, { id: 7, alias: 'Обсуждение изображения' }]
+          : [{ id: 6, alias: 'Image' }, { id: 7, alias: 'Image talk' }];
+      }
+    }
+    return {};
+  },
+};
+
+function general(profile: WikiProfile, now: number): JsonObject {
+  const ru = profile.language === 'ru';
+  const mainpage = ru ? 'Заглавная страница' : 'Main Page';
+  const host = profile.server.replace(/^https?:\/\//, '').replace(/:\d+$/, '');
+  return {
+    mainpage,
+    base: `${profile.server}${profile.scriptPath}/index.php/${wfUrlencode(mainpage.replace(/ /g, '_'))}`,
+    sitename: profile.siteName,
+    mainpageisdomainroot: false,
+    logo: `${profile.server}${profile.scriptPath}/resources/assets/change-your-logo.svg`,
+    generator: `MediaWiki ${profile.version}`,
+    phpversion: profile.runtimeVersion,
+    phpsapi: 'cli-server',
+    dbtype: 'sqlite',
+    dbversion: '3.40.1',
+    imagewhitelistenabled: false,
+    langconversion: true,
+    linkconversion: true,
+    titleconversion: true,
+    linkprefixcharset: '',
+    linkprefix: '',
+    linktrail: ru ? '/^([a-zабвгдеёжзийклмнопрстуфхцчшщъыьэюя]+)(.*)$/sDu' : '/^([a-z]+)(.*)$/sD',
+    legaltitlechars: " %!\"$&'()*,\\-.\\/0-9:;=?@A-Z\\\\^_`a-z~\\x80-\\xFF+",
+    invalidusernamechars: '@:>',
+    allunicodefixes: false,
+    fixarabicunicode: true,
+    fixmalayalamunicode: true,
+    case: 'first-letter',
+    lang: profile.language,
+    fallback: ru ? [{ code: 'en' }] : [],
+    rtl: false,
+    fallback8bitEncoding: ru ? 'windows-1251' : 'windows-1252',
+    readonly: false,
+    writeapi: true,
+    maxarticlesize: 2097152,
+    timezone: 'UTC',
+    timeoffset: 0,
+    articlepath: `${profile.scriptPath}/index.php/$1`,
+    scriptpath: profile.scriptPath,
+    script: `${profile.scriptPath}/index.php`,
+    variantarticlepath: false,
+    server: profile.server,
+    servername: host,
+    wikiid: profile.cookiePrefix,
+    time: toIso(now),
+    // Install-specific settings, as the test wiki of this project has them (uploads on).
+    misermode: false,
+    uploadsenabled: true,
+    maxuploadsize: 104857600,
+    minuploadchunksize: 1024,
+    galleryoptions: { imagesPerRow: 0, imageWidth: 120, imageHeight: 120, captionLength: true, showBytes: true, showDimensions: true, mode: 'traditional' },
+    thumblimits: { 0: 120, 1: 150, 2: 180, 3: 200, 4: 250, 5: 300 },
+    imagelimits: { 0: { width: 320, height: 240 }, 1: { width: 640, height: 480 }, 2: { width: 800, height: 600 }, 3: { width: 1024, height: 768 }, 4: { width: 1280, height: 1024 }, 5: { width: 2560, height: 2048 } },
+    favicon: `${profile.server}/favicon.ico`,
+    centralidlookupprovider: 'local',
+    allcentralidlookupproviders: ['local'],
+    interwikimagic: true,
+    magiclinks: { ISBN: false, PMID: false, RFC: false },
+    categorycollation: 'uppercase',
+    nofollowlinks: true,
+    nofollownsexceptions: [],
+    nofollowdomainexceptions: ['mediawiki.org'],
+    externallinktarget: false,
+  };
+}
