@@ -39,6 +39,7 @@ export const QUESTIONS = [
   `${B}&list=protectedtitles&origin=*`,
   `${B}&meta=siteinfo&siprop=general|namespaces|namespacealiases&formatversion=2`, `${B}&meta=siteinfo&siprop=namespaces|namespacealiases`,
   `${B}&meta=siteinfo|userinfo&siprop=general|namespaces&uiprop=groups|rights|blockinfo|hasmsg&continue=`,
+  `${B}&list=blocks&maxlag=-1`, `${B}&list=logevents&maxlag=5&formatversion=2`,
   `${B}&meta=userinfo&uiprop=blockinfo|hasmsg`, `${B}&meta=userinfo&uiprop=blockinfo|hasmsg&formatversion=2`,
   `${B}&list=logevents&lelimit=5&continue=&meta=userinfo&uiprop=blockinfo|hasmsg`,
   `${B}&list=logevents&lelimit=5&lecontinue=20261122121253|80&continue=-||userinfo&meta=userinfo&uiprop=blockinfo|hasmsg`, `${B}&list=protectedtitles&uselang=en&maxage=60&smaxage=60`, `${B}&list=protectedtitles&requestid=x&curtimestamp=1`,
