@@ -112,6 +112,21 @@ describe('record mode when the upstream fails', () => {
     expect(new Set(keys).size).toBe(8);
   });
 
+  it('only ever talks to the configured upstream, whatever URL or Host a request names', async () => {
+    const { request } = await import('node:http');
+    const target = new URL(recorder.url);
+    const status = await new Promise<number>((resolve, reject) => {
+      // Absolute-form request line and a foreign Host: a proxy that obeyed them would fail (nothing listens there).
+      const req = request({ host: target.hostname, port: target.port, method: 'GET', path: `http://127.0.0.2:9${target.pathname}?action=query&list=logevents&format=json&fault=none`, headers: { host: '127.0.0.2:9' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(200);
+  });
+
   it('refuses cassette names that would leave the cassettes folder', async () => {
     await expect(startServer({ mode: 'record', upstream: upstream.url, cassettes: dir, cassette: '../escape' })).rejects.toThrow(/not allowed/);
   });
