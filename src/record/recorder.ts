@@ -108,7 +108,8 @@ export class Recorder {
       return sendUpstreamError(res, 'its compressed answer could not be read');
     }
     let json: JsonObject | null = null;
-    if (format === 'json' && !params.has('callback')) {
+    // A 4xx (CORS mismatch, bad method) is the wiki's own answer: passed on as it is, never stored.
+    if (status === 200 && format === 'json' && !params.has('callback')) {
       try {
         json = parseKeepingKeyOrder(text) as JsonObject;
       } catch {
