@@ -32,7 +32,7 @@ listening() { timeout 2 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$1"' _ "$PORT" 2>/d
 running() { # our wiki (this DIR) answers on the port
   local r
   r=$(http_get "/$ID_FILE") || return 1
-  [[ $r == *$'\r\n\r\n'"$DIR"$'\n' ]]
+  [[ $r == *$'\r\n\r\n'"$DIR" ]] # ($(…) dropped the final newline)
 }
 api_ok() {
   local r
