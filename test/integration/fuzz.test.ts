@@ -30,10 +30,12 @@ function randomQuery(next: () => number): string {
     const name = next() < 0.9 ? pick(PARAMS) : pick(VALUES);
     let value = pick(VALUES);
     if (next() < 0.05) value = 'x'.repeat(Math.floor(next() * 20000));
-    if (next() < 0.05) value = Array.from({ length: 600 }, (_, k) => `T${k}`).join('|');
+    if (next() < 0.05) value = Array.from({ length: next() < 0.5 ? 600 : 10_000 }, (_, k) => `T${k}`).join('|');
     const enc = (s: string) => (s.startsWith('%') ? s : encodeURIComponent(s));
     parts.push(next() < 0.05 ? enc(name) : `${enc(name)}=${enc(value)}`);
   }
+  // Thousands of parameters now and then.
+  if (next() < 0.01) for (let i = 0; i < 3000; i++) parts.push(`p${i}=${i}`);
   if (next() < 0.7) parts.push('format=json');
   return parts.join('&');
 }
@@ -69,6 +71,11 @@ async function fuzz(target: string, count: number): Promise<string[]> {
   for (let i = 0; i < count; i++) {
     const query = randomQuery(next);
     const roll = next();
+    // A value of 1 MB goes in a POST body (a URL that long is refused before the API, as by any web server).
+    if (next() < 0.002) {
+      const big = await send(url, 'POST', url.pathname, `action=parse&format=json&summary=${'x'.repeat(1 << 20)}`, 'application/x-www-form-urlencoded');
+      if (big.status >= 500) failures.push(`${big.status} 1 MB summary`);
+    }
     const r =
       roll < 0.7
         ? await send(url, 'GET', `${url.pathname}?${query}`)
@@ -101,7 +108,9 @@ describe('malformed requests', () => {
     expect(await fuzz(server.url, COUNT)).toEqual([]);
   });
 
-  it(`get MediaWiki answers through record mode, never a 5xx (${Math.ceil(COUNT / 4)} requests)`, { timeout: 30_000 + COUNT * 20 }, async () => {
-    expect(await fuzz(recorder.url, Math.ceil(COUNT / 4))).toEqual([]);
+  // Record mode rewrites its cassette after each new recording: its share is capped at 25,000.
+  const recordCount = Math.min(COUNT, 25_000);
+  it(`get MediaWiki answers through record mode, never a 5xx (${recordCount} requests)`, { timeout: 30_000 + recordCount * 40 }, async () => {
+    expect(await fuzz(recorder.url, recordCount)).toEqual([]);
   });
 });
