@@ -95,13 +95,13 @@ PHP
 
 start_server() {
   running && return
-  listening && die "port $PORT was taken while installing"
+  listening && die "port $PORT is taken by something other than the wiki in $DIR; set WIKITAPE_LIVE_PORT (or WIKITAPE_LIVE_DIR to that wiki's directory)"
   log "starting php -S on 127.0.0.1:$PORT"
   # Its own session (so stop can end the server with its workers as one process group); the
   # session leader writes its own pid, which stays the server's pid through exec.
   # (fd 9, the lock, is closed for it: a server holding it would block every later run)
-  (cd "$DIR/docroot" && PHP_CLI_SERVER_WORKERS=4 exec setsid bash -c 'echo $$ >"$1/server.pid"; shift; exec "$@"' _ "$DIR" \
-    php -S "127.0.0.1:$PORT" -t "$DIR/docroot" >"$DIR/server.log" 2>&1 </dev/null &) 9>&-
+  (cd "$DIR/docroot" && PHP_CLI_SERVER_WORKERS=4 setsid bash -c 'echo $$ >"$1/server.pid"; shift; exec "$@"' _ "$DIR" \
+    php -S "127.0.0.1:$PORT" -t "$DIR/docroot" >"$DIR/server.log" 2>&1 </dev/null 9>&- &)
   for _ in $(seq 150); do running && api_ok && return; sleep 0.2; done
   tail_of "$DIR/server.log"; die "the wiki did not answer on $API; see $DIR/server.log"
 }
@@ -159,8 +159,7 @@ wipe() {
 start() {
   # (older copies of this script wrote no id file)
   if [ -d "$DIR/docroot" ] && [ ! -f "$DIR/docroot/$ID_FILE" ]; then printf '%s\n' "$DIR" >"$DIR/docroot/$ID_FILE"; fi
-  if running; then [ -f "$DIR/populated" ] && [ -f "$DIR/bot-credentials.json" ] && return
-  elif listening; then die "port $PORT is taken by something other than the wiki in $DIR; set WIKITAPE_LIVE_PORT (or WIKITAPE_LIVE_DIR to that wiki's directory)"; fi
+  if running && [ -f "$DIR/populated" ] && [ -f "$DIR/bot-credentials.json" ]; then return; fi
   install_packages
   if [ -f "$DIR/populating" ]; then log "a previous fill did not finish: starting afresh"; stop_server; wipe; fi
   install_wiki
