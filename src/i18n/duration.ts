@@ -2,52 +2,69 @@ import type { Lang } from '../wiki/profile.js';
 import { message } from './message.js';
 import { listToText } from './numbers.js';
 
-/** Expiry spellings MediaWiki reads as "never" (ExpiryDef / wfIsInfinity). */
+/** Expiry spellings MediaWiki reads as "never" (wfIsInfinity / ExpiryDef). */
 const INFINITE = new Set(['infinite', 'indefinite', 'infinity', 'never']);
 
-/** PHP's `DateTime::modify('+n months')`: the day overflows into the next month (Jan 31 + 1 month = Mar 3). */
-function addMonths(d: Date, n: number): Date {
-  const r = new Date(d.getTime());
-  r.setUTCMonth(r.getUTCMonth() + n);
-  return r;
+/** `start` plus `n` months the way PHP adds them: the day overflows (Jan 31 + 1 month = Mar 2 or 3). */
+function addMonths(start: Date, n: number): number {
+  const d = new Date(start.getTime());
+  d.setUTCMonth(d.getUTCMonth() + n);
+  return d.getTime();
 }
 
 /**
- * Language::formatDurationBetweenTimestamps (1.43+): PHP's DateTime::diff between the two
- * instants in UTC, units from millennia down to seconds (no weeks), zeros skipped, joined with
- * listToText; nothing at all is "0 seconds".
+ * PHP's `DateTime::diff` in UTC (earlier → later): whole years, then months (each the largest
+ * count that does not pass the end, months added with PHP's day overflow), then days, hours,
+ * minutes and seconds of what is left.
  */
-export function formatDurationBetweenTimestamps(lang: Lang, startMs: number, endMs: number): string {
-  const start = new Date(Math.min(startMs, endMs));
-  const end = new Date(Math.max(startMs, endMs));
-  let years = end.getUTCFullYear() - start.getUTCFullYear();
-  while (years > 0 && addMonths(start, years * 12) > end) years--;
-  let months = 0;
-  while (addMonths(start, years * 12 + months + 1) <= end) months++;
-  let rest = Math.floor((end.getTime() - addMonths(start, years * 12 + months).getTime()) / 1000);
-  const days = Math.floor(rest / 86400);
-  rest -= days * 86400;
-  const hours = Math.floor(rest / 3600);
-  rest -= hours * 3600;
-  const minutes = Math.floor(rest / 60);
-  const seconds = rest - minutes * 60;
-  const parts: [string, number][] = [
-    ['millennia', Math.floor(years / 1000)],
-    ['centuries', Math.floor((years % 1000) / 100)],
-    ['decades', Math.floor((years % 100) / 10)],
-    ['years', years % 10],
-    ['months', months],
-    ['days', days],
-    ['hours', hours],
-    ['minutes', minutes],
-    ['seconds', seconds],
-  ];
-  const texts = parts.filter(([, n]) => n > 0).map(([unit, n]) => message(lang, `duration-${unit}`, [{ num: n }]));
-  return texts.length > 0 ? listToText(lang, texts) : message(lang, 'duration-seconds', [{ num: 0 }]);
+export function phpDateDiff(fromSec: number, toSec: number): { y: number; m: number; d: number; h: number; i: number; s: number } {
+  const start = new Date(fromSec * 1000);
+  const end = toSec * 1000;
+  const e = new Date(end);
+  let months = (e.getUTCFullYear() - start.getUTCFullYear()) * 12 + e.getUTCMonth() - start.getUTCMonth() + 1;
+  while (months > 0 && addMonths(start, months) > end) months--;
+  let rest = Math.round((end - addMonths(start, months)) / 1000);
+  const d = Math.floor(rest / 86400);
+  rest -= d * 86400;
+  const h = Math.floor(rest / 3600);
+  rest -= h * 3600;
+  const i = Math.floor(rest / 60);
+  return { y: Math.floor(months / 12), m: months % 12, d, h, i, s: rest - i * 60 };
 }
 
-/** A block's `duration-l10n`: `infiniteblock` for a never-ending block, else the duration from start to expiry. */
+/**
+ * Language::formatDurationBetweenTimestamps (MediaWiki 1.43+), on whole seconds as the API
+ * passes them (TS_UNIX): the DateTime::diff of the two instants in UTC, shown as millennia,
+ * centuries, decades, years, months, days, hours, minutes and seconds (no weeks), zeros
+ * skipped, joined with listToText; no difference at all is "0 seconds".
+ */
+export function formatDurationBetweenTimestamps(lang: Lang, startMs: number, endMs: number): string {
+  const [a, b] = [Math.floor(startMs / 1000), Math.floor(endMs / 1000)].sort((x, y) => x - y) as [number, number];
+  const diff = phpDateDiff(a, b);
+  const units: [string, number][] = [
+    ['millennia', Math.floor(diff.y / 1000)],
+    ['centuries', Math.floor((diff.y % 1000) / 100)],
+    ['decades', Math.floor((diff.y % 100) / 10)],
+    ['years', diff.y % 10],
+    ['months', diff.m],
+    ['days', diff.d],
+    ['hours', diff.h],
+    ['minutes', diff.i],
+    ['seconds', diff.s],
+  ];
+  const parts = units.filter(([, n]) => n !== 0).map(([unit, n]) => message(lang, `duration-${unit}`, [{ num: n }]));
+  return parts.length > 0 ? listToText(lang, parts) : message(lang, 'duration-seconds', [{ num: 0 }]);
+}
+
+/** Whether an expiry value means "never expires". */
+export const isInfinity = (expiry: string): boolean => INFINITE.has(expiry);
+
+/**
+ * A block's `duration-l10n` (ApiQueryBlocks, 1.44+): the `infiniteblock` message for a block
+ * that never expires, else the duration from the block timestamp to its expiry. `startIso` and
+ * `expiry` are ISO 8601 (as the API prints them) or anything Date.parse reads.
+ */
 export function formatBlockDuration(lang: Lang, startIso: string, expiry: string): string {
-  if (INFINITE.has(expiry)) return message(lang, 'infiniteblock');
+  if (isInfinity(expiry)) return message(lang, 'infiniteblock');
   return formatDurationBetweenTimestamps(lang, Date.parse(startIso), Date.parse(expiry));
 }

@@ -1,30 +1,47 @@
+import { atLeast, type Lang } from '../wiki/profile.js';
+
 /**
- * Message texts, verbatim from MediaWiki 1.39's i18n files (languages/i18n, includes/api/i18n,
- * includes/libs/ParamValidator/i18n), for the keys the API emits. A key missing in `ru` falls
- * back to `en`, as MediaWiki's language fallback does.
+ * Message texts, verbatim from MediaWiki 1.39.17's i18n files (languages/i18n,
+ * includes/api/i18n, includes/libs/ParamValidator/i18n), for the keys the API emits. A key
+ * missing in `RU` falls back to `EN`, as MediaWiki's language fallback does.
+ * `duration-months` is not in 1.39 (it came with formatDurationBetweenTimestamps in 1.43).
  */
 export const EN: Readonly<Record<string, string>> = {
   "and": "&#32;and",
+  "api-format-prettyprint-header": "This is the HTML representation of the $1 format. HTML is good for debugging, but is unsuitable for application use.\n\nSpecify the <var>format</var> parameter to change the output format. To see the non-HTML representation of the $1 format, set <kbd>format=$2</kbd>.\n\nSee the [[mw:Special:MyLanguage/API|complete documentation]], or the [[Special:ApiHelp/main|API help]] for more information.",
+  "api-format-prettyprint-header-hyperlinked": "This is the HTML representation of the $1 format. HTML is good for debugging, but is unsuitable for application use.\n\nSpecify the <var>format</var> parameter to change the output format. To see the non-HTML representation of the $1 format, set [$3 <kbd>format=$2</kbd>].\n\nSee the [[mw:API|complete documentation]], or the [[Special:ApiHelp/main|API help]] for more information.",
+  "api-format-prettyprint-header-only-html": "This is an HTML representation intended for debugging, and is unsuitable for application use.\n\nSee the [[mw:Special:MyLanguage/API|complete documentation]], or the [[Special:ApiHelp/main|API help]] for more information.",
+  "api-format-prettyprint-status": "This response would be returned with HTTP status $1 $2.",
   "api-format-title": "MediaWiki API result",
   "api-usage-docref": "See $1 for API usage.",
   "api-usage-mailinglist-ref": "Subscribe to the mediawiki-api-announce mailing list at &lt;https://lists.wikimedia.org/postorius/lists/mediawiki-api-announce.lists.wikimedia.org/&gt; for notice of API deprecations and breaking changes.",
   "apierror-assertbotfailed": "You do not have the <code>bot</code> right, so the action could not be completed.",
   "apierror-assertuserfailed": "You are no longer logged in, so the action could not be completed.",
+  "apierror-badconfig-resulttoosmall": "The value of <code>$wgAPIMaxResultSize</code> on this wiki is too small to hold basic result information.",
   "apierror-badcontinue": "Invalid continue param. You should pass the original value returned by the previous query.",
   "apierror-badip": "IP parameter is not valid.",
   "apierror-badquery": "Invalid query.",
+  "apierror-badvalue-notmultivalue": "U+001F multi-value separation may only be used for multi-valued parameters.",
   "apierror-cidrtoobroad": "$1 CIDR ranges broader than /$2 are not accepted.",
   "apierror-exceptioncaught": "[$1] Exception caught: $2",
   "apierror-exceptioncaughttype": "[$1] Caught exception of type $2",
+  "apierror-invalidlang": "Invalid language code for parameter <var>$1</var>.",
   "apierror-invalidmethod": "Invalid HTTP method. Consider using GET or POST.",
   "apierror-invalidparammix": "The {{PLURAL:$2|parameters}} $1 can not be used together.",
   "apierror-invalidparammix-cannotusewith": "The <kbd>$1</kbd> parameter cannot be used with <kbd>$2</kbd>.",
   "apierror-invalidtitle": "Bad title \"$1\".",
   "apierror-maxlag": "Waiting for $2: $1 {{PLURAL:$1|second|seconds}} lagged.",
+  "apierror-maxlag-generic": "Waiting for a database server: $1 {{PLURAL:$1|second|seconds}} lagged.",
+  "apierror-missingparam": "The <var>$1</var> parameter must be set.",
+  "apierror-missingparam-at-least-one-of": "{{PLURAL:$2|The parameter|At least one of the parameters}} $1 is required.",
+  "apierror-missingparam-one-of": "{{PLURAL:$2|The parameter|One of the parameters}} $1 is required.",
   "apierror-mustbeposted": "The <kbd>$1</kbd> module requires a POST request.",
   "apierror-prefixsearchdisabled": "Prefix search is disabled in Miser Mode.",
   "apierror-readapidenied": "You need read permission to use this module.",
   "apierror-show": "Incorrect parameter - mutually exclusive values may not be supplied.",
+  "apierror-toomanyvalues": "Too many values supplied for parameter <var>$1</var>. The limit is $2.",
+  "apierror-unknownaction": "The action specified, <kbd>$1</kbd>, is not recognized.",
+  "apierror-unknownformat": "Unrecognized format \"$1\".",
   "apierror-unrecognizedparams": "Unrecognized {{PLURAL:$2|parameter|parameters}}: $1.",
   "apierror-unrecognizedvalue": "Unrecognized value for parameter <var>$1</var>: $2.",
   "apiwarn-badutf8": "The value passed for <var>$1</var> contains invalid or non-normalized data. Textual data should be valid, NFC-normalized Unicode without C0 control characters other than HT (\\t), LF (\\n), and CR (\\r).",
@@ -64,10 +81,16 @@ export const EN: Readonly<Record<string, string>> = {
   "red-link-title": "$1 (page does not exist)",
   "retrievedfrom": "Retrieved from \"$1\"",
   "size-bytes": "$1 {{PLURAL:$1|byte|bytes}}",
+  "size-exabytes": "$1 EB",
   "size-gigabytes": "$1 GB",
   "size-kilobytes": "$1 KB",
   "size-megabytes": "$1 MB",
+  "size-petabytes": "$1 PB",
+  "size-quettabytes": "$1 QB",
+  "size-ronnabytes": "$1 RB",
   "size-terabytes": "$1 TB",
+  "size-yottabytes": "$1 YB",
+  "size-zettabytes": "$1 ZB",
   "title-invalid-characters": "The requested page title contains invalid characters: \"$1\".",
   "title-invalid-empty": "The requested page title is empty or contains only the name of a namespace.",
   "title-invalid-interwiki": "The requested page title contains an interwiki link which cannot be used in titles.",
@@ -82,25 +105,39 @@ export const EN: Readonly<Record<string, string>> = {
 
 export const RU: Readonly<Record<string, string>> = {
   "and": "&#32;и",
+  "api-format-prettyprint-header": "Это HTML-представление формата $1. HTML хорош для отладки, но неудобен для практического применения.\n\nУкажите параметр <var>format</var> для изменения формата вывода. Для отображения не-HTML-представления формата $1, присвойте <kbd>format=$2</kbd>.\n\nСм. [[mw:Special:MyLanguage/API|полную документацию]] или [[Special:ApiHelp/main|справку API]] для получения дополнительной информации.",
+  "api-format-prettyprint-header-hyperlinked": "Это HTML-представление формата $1. HTML хорош для отладки, но неудобен для практического применения.\n\nУкажите параметр <var>format</var> для изменения формата вывода. Для отображения не-HTML-представления формата $1, присвойте [$3 <kbd>format=$2</kbd>].\n\nСм. [[mw:API|полную документацию]] или [[Special:ApiHelp/main|справку API]] для получения дополнительной информации.",
+  "api-format-prettyprint-header-only-html": "Это HTML-представление для отладки, не рассчитанное на практическое применение.\n\nСм. [[mw:Special:MyLanguage/API|полную документацию]] или [[Special:ApiHelp/main|справку API]] для получения дополнительной информации.",
+  "api-format-prettyprint-status": "Этот ответ будет возвращён HTTP статусом $1 $2.",
   "api-format-title": "Результат MediaWiki API",
   "api-usage-docref": "См. $1 для использования API.",
   "api-usage-mailinglist-ref": "Подпишитесь на электронную рассылку MediaWiki API на &lt;https://lists.wikimedia.org/postorius/lists/mediawiki-api-announce.lists.wikimedia.org/&gt;, чтобы получать информацию о неподдерживаемых функциях и ломающих изменениях.",
   "apierror-assertbotfailed": "У вас нет права <code>bot</code>, поэтому действие не может быть выполнено.",
   "apierror-assertuserfailed": "Вы больше не авторизированы, поэтому действие не может быть завершено.",
+  "apierror-badconfig-resulttoosmall": "Значение <code>$wgAPIMaxResultSize</code> этой вики слишком мало, чтобы вместить базовую информацию о результате.",
   "apierror-badcontinue": "Некорректный параметр continue. Вы должны передать значение, возвращённое предыдущим запросом.",
   "apierror-badip": "Параметр IP некорректен.",
   "apierror-badquery": "Некорректный запрос.",
+  "apierror-badvalue-notmultivalue": "Разделение значений с помощью U+001F может быть использовано только в параметрах, принимающих несколько значений.",
   "apierror-cidrtoobroad": "Диапазоны $1 CIDR, шире /$2, не разрешены.",
   "apierror-exceptioncaught": "[$1] Поймано исключение: $2",
+  "apierror-invalidlang": "Некорректный код языка для параметра <var>$1</var>.",
   "apierror-invalidmethod": "Неверный метод HTTP. Рассмотрите возможность использования GET или POST.",
   "apierror-invalidparammix": "{{PLURAL:$2|Параметры}} $1 не могут быть использованы одновременно.",
   "apierror-invalidparammix-cannotusewith": "Параметр <kbd>$1</kbd> не может быть использован одновременно с <kbd>$2</kbd>.",
   "apierror-invalidtitle": "Плохой заголовок «$1».",
   "apierror-maxlag": "Ожидание $2: $1 {{PLURAL:$1|секунда|секунды|секунд}} задержки.",
+  "apierror-maxlag-generic": "Ожидание сервера базы данных: $1 {{PLURAL:$1|секунда|секунды|секунд}} задержки.",
+  "apierror-missingparam": "Параметр <var>$1</var> должен быть задан.",
+  "apierror-missingparam-at-least-one-of": "{{PLURAL:$2|Параметр|Как минимум один из параметров}} $1 обязателен.",
+  "apierror-missingparam-one-of": "{{PLURAL:$2|Параметр|Один из параметров}} $1 обязателен.",
   "apierror-mustbeposted": "Модуль <kbd>$1</kbd> требует запроса POST.",
   "apierror-prefixsearchdisabled": "Поиск по префиксу отключён в жадном режиме.",
   "apierror-readapidenied": "Вам нужны права на чтение для использования этого модуля.",
   "apierror-show": "Некорректный параметр — вручную исключённые значения не могут быть обработаны.",
+  "apierror-toomanyvalues": "Слишком много значений передано параметру <var>$1</var>. Максимальное число — $2.",
+  "apierror-unknownaction": "Заданное действие, <kbd>$1</kbd>, не распознано.",
+  "apierror-unknownformat": "Нераспознанный формат «$1».",
   "apierror-unrecognizedparams": "{{PLURAL:$2|Нераспознанный параметр|Нераспознанные параметры}}: $1",
   "apierror-unrecognizedvalue": "Нераспознанное значение параметра <var>$1</var>: $2.",
   "apiwarn-badutf8": "Значение, переданное <var>$1</var>, содержит некорректные или ненормализованные данные. Текстовые данные должны быть корректным NFC-нормализованным Юникодом без символов управления C0, кроме HT (\\t), LF (\\n) и CR (\\r).",
@@ -136,10 +173,14 @@ export const RU: Readonly<Record<string, string>> = {
   "red-link-title": "$1 (страница не существует)",
   "retrievedfrom": "Источник — $1",
   "size-bytes": "$1 {{PLURAL:$1|байт|байта|байт}}",
+  "size-exabytes": "$1 ЭБ",
   "size-gigabytes": "$1 ГБ",
   "size-kilobytes": "$1 КБ",
   "size-megabytes": "$1 МБ",
+  "size-petabytes": "$1 ПБ",
   "size-terabytes": "$1 ТБ",
+  "size-yottabytes": "$1 ЙБ",
+  "size-zettabytes": "$1 ЗБ",
   "title-invalid-characters": "Запрашиваемое название страницы содержит недопустимые символы: «$1».",
   "title-invalid-empty": "Заголовок запрошенной страницы пуст или содержит только название пространства имён.",
   "title-invalid-interwiki": "Запрашиваемое название страницы содержит интервики-ссылку, которая не может быть использована в названиях.",
@@ -150,7 +191,6 @@ export const RU: Readonly<Record<string, string>> = {
   "title-invalid-too-long": "Запрашиваемый заголовок страницы слишком длинен. Он должен быть не более $1 {{PLURAL:$1|1=байта|байт}} в кодировке UTF-8.",
   "title-invalid-utf8": "Запрашиваемое название страницы содержит некорректную последовательность символов UTF-8.",
 };
-
 /** Texts that changed after 1.39, by key: [since version, en, ru]. */
 export const CHANGED: Readonly<Record<string, readonly [string, string, string]>> = {
   'title-invalid-empty': [
@@ -160,6 +200,11 @@ export const CHANGED: Readonly<Record<string, readonly [string, string, string]>
   ],
 };
 
+/** Keys that only exist from a version on (a wiki of an older version shows `⧼key⧽`). */
+export const SINCE: Readonly<Record<string, string>> = {
+  'duration-months': '1.43',
+};
+
 /** Messages of wikitape itself (errors no wiki would give). */
 export const OWN: Readonly<Record<string, string>> = {
   'wikitape-miss':
@@ -167,3 +212,21 @@ export const OWN: Readonly<Record<string, string>> = {
   'wikitape-notimplemented':
     'wikitape has no built-in implementation of <kbd>$1</kbd> and no recording answers this request. Record it from a live wiki with <kbd>wikitape record --upstream URL</kbd>.',
 };
+
+/**
+ * A message's text as MessageCache hands it out: the version's text, the language's own or its
+ * English fallback, with `&#32;`, `&nbsp;`, `&#160;` and `&shy;` turned into characters. Null
+ * for an unknown key (or one the given version does not have yet).
+ */
+export function fetchMessage(lang: Lang, key: string, version?: string): string | null {
+  const since = SINCE[key];
+  if (since !== undefined && version !== undefined && !atLeast({ version }, since)) return null;
+  const changed = CHANGED[key];
+  const text =
+    OWN[key] ??
+    (changed && version !== undefined && atLeast({ version }, changed[0])
+      ? changed[lang === 'ru' ? 2 : 1]
+      : ((lang === 'ru' ? RU[key] : undefined) ?? EN[key]));
+  if (text === undefined) return null;
+  return text.replace(/&#32;|&nbsp;|&#160;|&shy;/g, (e) => (e === '&#32;' ? ' ' : e === '&shy;' ? '\u00ad' : '\u00a0'));
+}

@@ -1,99 +1,137 @@
+import { zoneWallToUtc } from './tz-names.js';
+
 /**
- * MediaWiki timestamps (wikimedia/timestamp ConvertibleTimestamp): parsing every input form
- * the API accepts, and the TS_MW / ISO 8601 outputs.
+ * MediaWiki timestamps (wikimedia/timestamp 4.1 ConvertibleTimestamp, PHP 8.2): every input
+ * form it accepts, parsed the way `DateTime::createFromFormat` then reads the pieces (fields
+ * overflow: month 13, hour 24, second 60…), and the TS_MW / ISO 8601 outputs.
  */
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const ZONES: Record<string, number> = { UT: 0, GMT: 0, EST: -5, EDT: -4, CST: -6, CDT: -5, MST: -7, MDT: -6, PST: -8, PDT: -7 };
+type Fields = { Y: string; m?: string; M?: string; d: string; H: string; i: string; s: string; u?: string; O?: string; D?: string; y?: string };
 
-type Parts = { Y: number; m: number; d: number; H: number; i: number; s: number; u?: string; O?: string };
-
-const FORMS: Array<[RegExp, (m: RegExpExecArray) => Parts | number | null]> = [
-  [/^(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)$/, (m) => parts(m, [1, 2, 3, 4, 5, 6])],
-  [/^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,6}))?(Z|[+-]\d{2}(?::?\d{2})?)?$/, (m) => parts(m, [1, 2, 3, 4, 5, 6], 7, 8)],
-  [/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(?:[.,](\d{1,6}))?(Z|[+-]\d{2}(?::?\d{2})?)?$/, (m) => parts(m, [1, 2, 3, 4, 5, 6], 7, 8)],
-  [/^(-?\d{1,13})$/, (m) => Number(m[1]) * 1000],
-  [/^(-?\d{1,13})\.(\d{1,6})$/, (m) => Number(m[1]) * 1000 + (m[1]!.startsWith('-') ? -1 : 1) * Math.floor(Number(`0.${m[2]}`) * 1000)],
-  [/^(\d{2})-(\d{2})-(\d{4}) (\d{2}):(\d{2}):(\d{2})\.(\d{6})$/, (m) => parts(m, [3, 2, 1, 4, 5, 6], 7)],
-  [/^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?([+\- ]\d\d)$/, (m) => parts(m, [1, 2, 3, 4, 5, 6], 7, 8)],
-  [/^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))? GMT$/, (m) => parts(m, [1, 2, 3, 4, 5, 6], 7)],
-  [/^(\d{4}):(\d\d):(\d\d) (\d\d):(\d\d):(\d\d)$/, (m) => parts(m, [1, 2, 3, 4, 5, 6])],
+// The library's patterns. PCRE's `$` without /D also matches before a final "\n": `\n?$` here.
+const SP = '[ \\t\\r\\n]';
+const FORMS: [string, RegExp][] = [
+  ['TS_MW', /^(?<Y>\d{4})(?<m>\d\d)(?<d>\d\d)(?<H>\d\d)(?<i>\d\d)(?<s>\d\d)$/],
+  ['TS_ISO_8601', /^(?<Y>\d{4})-(?<m>\d{2})-(?<d>\d{2})[T ](?<H>\d{2}):(?<i>\d{2}):(?<s>\d{2})(?:[.,](?<u>\d{1,6}))?(?<O>Z|[+-]\d{2}(?::?\d{2})?)?\n?$/],
+  ['TS_ISO_8601_BASIC', /^(?<Y>\d{4})(?<m>\d{2})(?<d>\d{2})T(?<H>\d{2})(?<i>\d{2})(?<s>\d{2})(?:[.,](?<u>\d{1,6}))?(?<O>Z|[+-]\d{2}(?::?\d{2})?)?\n?$/],
+  ['TS_UNIX', /^(?<U>-?\d{1,13})$/],
+  ['TS_UNIX_MICRO', /^(?<U>-?\d{1,13})\.(?<u>\d{1,6})$/],
+  ['TS_ORACLE', /^(?<d>\d{2})-(?<m>\d{2})-(?<Y>\d{4}) (?<H>\d{2}):(?<i>\d{2}):(?<s>\d{2})\.(?<u>\d{6})\n?$/],
+  ['TS_POSTGRES', /^(?<Y>\d{4})-(?<m>\d\d)-(?<d>\d\d) (?<H>\d\d):(?<i>\d\d):(?<s>\d\d)(?:\.(?<u>\d{1,6}))?(?<O>[+\- ]\d\d)\n?$/],
+  ['old TS_POSTGRES', /^(?<Y>\d{4})-(?<m>\d\d)-(?<d>\d\d) (?<H>\d\d):(?<i>\d\d):(?<s>\d\d)(?:\.(?<u>\d{1,6}))? GMT\n?$/],
+  ['TS_EXIF', /^(?<Y>\d{4}):(?<m>\d\d):(?<d>\d\d) (?<H>\d\d):(?<i>\d\d):(?<s>\d\d)$/],
   [
-    /^[ \t\r\n]*(?:([A-Z][a-z]{2}),[ \t\r\n]*)?(\d\d?)[ \t\r\n]+([A-Z][a-z]{2})[ \t\r\n]+(\d{2,})[ \t\r\n]+(\d\d)[ \t\r\n]*:[ \t\r\n]*(\d\d)[ \t\r\n]*:[ \t\r\n]*(\d\d)(?:[ \t\r\n]+([+-]\d{4}|UT|GMT|[ECMP][SD]T|[A-IK-Za-ik-z]))?(?:[ \t\r\n]*;|$)/,
-    (m) => named(m, 4, 3, 2, 5, 6, 7, 8),
+    'TS_RFC2822',
+    new RegExp(
+      `^${SP}*(?:(?<D>[A-Z][a-z]{2}),${SP}*)?(?<d>\\d\\d?)${SP}+(?<M>[A-Z][a-z]{2})${SP}+(?<Y>\\d{2,})${SP}+(?<H>\\d\\d)${SP}*:${SP}*(?<i>\\d\\d)${SP}*:${SP}*(?<s>\\d\\d)` +
+        `(?:${SP}+(?<O>[+-]\\d{4}|UT|GMT|[ECMP][SD]T|[A-IK-Za-ik-z]))?(?:${SP}*;|\\n?$)`,
+    ),
   ],
-  [
-    /^[A-Z][a-z]{5,8}, (\d\d)-([A-Z][a-z]{2})-(\d{2}) (\d\d):(\d\d):(\d\d)(?: ([+-]\d{2}(?::?\d{2})?|[A-Z]{1,5}))?$/,
-    (m) => named(m, 3, 2, 1, 4, 5, 6, 7),
-  ],
-  [/^[A-Z][a-z]{2} ([A-Z][a-z]{2}) +(\d{1,2}) (\d\d):(\d\d):(\d\d) (\d{4})\s*$/, (m) => named(m, 6, 1, 2, 3, 4, 5)],
+  ['TS_RFC850', /^(?<D>[A-Z][a-z]{5,8}), (?<d>\d\d)-(?<M>[A-Z][a-z]{2})-(?<y>\d{2}) (?<H>\d\d):(?<i>\d\d):(?<s>\d\d)(?: (?<O>[+-]\d{2}(?::?\d{2})?|[A-Z]{1,5}))?\n?$/],
+  ['asctime', /^(?<D>[A-Z][a-z]{2}) (?<M>[A-Z][a-z]{2}) +(?<d>\d{1,2}) (?<H>\d\d):(?<i>\d\d):(?<s>\d\d) (?<Y>\d{4})[ \t\n\x0B\f\r]*$/],
 ];
 
-function parts(m: RegExpExecArray, idx: number[], u?: number, o?: number): Parts {
-  const n = idx.map((i) => Number(m[i]));
-  const p: Parts = { Y: n[0]!, m: n[1]!, d: n[2]!, H: n[3]!, i: n[4]!, s: n[5]! };
-  if (u !== undefined && m[u] !== undefined) p.u = m[u];
-  if (o !== undefined && m[o] !== undefined) p.O = m[o];
-  return p;
+// What createFromFormat makes of the names these patterns let through (found by trying them all).
+const MONTHS: Record<string, number> = { Jan: 1, Feb: 2, Mar: 3, Apr: 4, May: 5, Jun: 6, Jul: 7, Aug: 8, Sep: 9, Oct: 10, Nov: 11, Dec: 12, Iii: 3, Vii: 7, Xii: 12 };
+/** 'D': a weekday (or other relative-unit word) moves the date forward to that weekday (0 = Sunday). */
+const WEEKDAYS: Record<string, number> = {
+  Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6, Day: 1, Sec: 1, Min: 1,
+  Sunday: 0, Sundays: 0, Monday: 1, Mondays: 1, Tuesday: 2, Tuesdays: 2, Wednesday: 3, Thursday: 4, Thursdays: 4,
+  Friday: 5, Fridays: 5, Saturday: 6, Saturdays: 6, Weekday: 1, Weekdays: 1, Second: 1, Seconds: 1, Minute: 1, Minutes: 1,
+  Months: 1, Fortnight: 14,
+};
+
+/** Milliseconds for a wall-clock date in UTC, fields overflowing as PHP lets them (year 0–99 kept as is). */
+function utcMs(Y: number, m: number, d: number, H: number, i: number, s: number): number {
+  const t = new Date(0);
+  t.setUTCFullYear(Y, m - 1, d);
+  t.setUTCHours(H, i, s, 0);
+  return t.getTime();
 }
 
-function named(m: RegExpExecArray, y: number, mon: number, d: number, h: number, i: number, s: number, o?: number): Parts | null {
-  const month = MONTHS.indexOf(m[mon]!) + 1;
-  if (month === 0) return null;
-  let year = Number(m[y]);
-  if (m[y]!.length === 2) year += year < 70 ? 2000 : 1900;
-  const p: Parts = { Y: year, m: month, d: Number(m[d]), H: Number(m[h]), i: Number(m[i]), s: Number(m[s]) };
-  if (o !== undefined && m[o] !== undefined) p.O = m[o];
-  return p;
+/** 'O': `Z`, `±hh`, `±hhmm`, `±hh:mm` (minutes may overflow), or a zone name; null if PHP rejects it. */
+function applyZone(wall: number, zone: string | undefined): number | null {
+  if (zone === undefined || zone === 'Z') return wall;
+  const m = /^([+-])(\d\d):?(\d\d)?$/.exec(zone);
+  if (m) return wall - (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0)) * 60000;
+  return zoneWallToUtc(zone, wall);
 }
 
-function offsetMinutes(o: string | undefined): number | null {
-  if (o === undefined || o === 'Z') return 0;
-  const z = ZONES[o];
-  if (z !== undefined) return z * 60;
-  const mm = /^([+\- ])(\d{2}):?(\d{2})?$/.exec(o);
-  if (mm) return (mm[1] === '-' ? -1 : 1) * (Number(mm[2]) * 60 + Number(mm[3] ?? 0));
-  if (/^[A-IK-Za-ik-z]$/.test(o)) return 0; // military zones: PHP reads them as UTC offsets; rare, taken as UTC
-  return null;
-}
-
-/** Parses any timestamp MediaWiki accepts into milliseconds (UTC), or null; `now` is `nowMs`. */
-export function parseTimestamp(value: string, nowMs: number): number | null {
-  if (value === 'now') return nowMs;
-  for (const [re, build] of FORMS) {
-    const m = re.exec(value);
-    if (!m) continue;
-    const r = build(m);
-    if (r === null) return null;
-    if (typeof r === 'number') return r;
-    const off = offsetMinutes(r.O);
-    if (off === null) return null;
-    const ms = Date.UTC(r.Y, r.m - 1, r.d, r.H, r.i, r.s) + (r.u ? Math.floor(Number(`0.${r.u}`) * 1000) : 0) - off * 60000;
-    // Years 0–99 need setUTCFullYear: Date.UTC maps them to 1900–1999.
-    if (r.Y < 100) {
-      const d = new Date(ms);
-      d.setUTCFullYear(d.getUTCFullYear() - 1900);
-      return d.getTime();
-    }
-    return Number.isFinite(ms) ? ms : null;
+function fromFields(form: string, f: Fields, nowMs: number): number | null {
+  let year = Number(f.Y ?? 0);
+  if (form === 'TS_RFC850') {
+    const pivot = new Date(nowMs).getUTCFullYear() + 50;
+    year = pivot - (pivot % 100) + Number(f.y);
+    if (year > pivot) year -= 100;
+  } else if (form === 'TS_RFC2822') {
+    if (year < 1000) year += year < 50 ? 2000 : 1900;
+    else if (f.Y.length > 4) return null;
   }
-  return null;
+  const month = f.M !== undefined ? MONTHS[f.M] : Number(f.m);
+  if (month === undefined) return null;
+  let wall = utcMs(year, month, Number(f.d), Number(f.H), Number(f.i), Number(f.s)) + Math.floor(Number((f.u ?? '').padEnd(6, '0')) / 1000);
+  if (f.D !== undefined) {
+    const weekday = WEEKDAYS[f.D];
+    if (weekday === undefined) return null;
+    // The weekday of the date after the fields overflowed (in the given zone's wall time).
+    let diff = weekday - new Date(wall).getUTCDay();
+    if (diff <= -1) diff += 7;
+    wall += diff * 86400000;
+  }
+  let zone = f.O;
+  if (form === 'TS_POSTGRES' && zone?.startsWith(' ')) zone = `+${zone.slice(1)}`;
+  if (form === 'TS_RFC2822' && zone !== undefined) zone = zone === 'UT' ? 'UTC' : zone.length === 1 ? '+0000' : zone;
+  return applyZone(wall, zone);
 }
 
-const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+/**
+ * Milliseconds since the epoch (UTC) for any timestamp ConvertibleTimestamp accepts, or null.
+ * `now` (and what PHP finds falsy: `''`, `'0'`) is `nowMs`. Unless `anyYear` is set, results
+ * outside years 0000–9999 are null too, as for every API timestamp parameter (TimestampDef
+ * converts to TS_MW, which cannot hold them, and answers `badtimestamp`).
+ */
+export function parseTimestamp(value: string, nowMs: number, options: { anyYear?: boolean } = {}): number | null {
+  let ms: number | null = null;
+  if (value === 'now' || value === '' || value === '0' || value === '\0'.repeat(14)) ms = nowMs;
+  else {
+    for (const [form, re] of FORMS) {
+      const m = re.exec(value);
+      if (!m) continue;
+      const g = m.groups!;
+      if (form === 'TS_UNIX' || form === 'TS_UNIX_MICRO') {
+        const sec = Number(g['U']);
+        const frac = Number((g['u'] ?? '').padEnd(6, '0')) / 1000;
+        ms = sec * 1000 + (sec < 0 ? -frac : frac);
+        ms = Math.floor(ms);
+      } else ms = fromFields(form, g as unknown as Fields, nowMs);
+      break;
+    }
+  }
+  if (ms === null || !Number.isFinite(ms)) return null;
+  if (options.anyYear) return ms;
+  const year = new Date(ms).getUTCFullYear();
+  return year >= 0 && year <= 9999 ? ms : null;
+}
 
-/** TS_MW: `YYYYMMDDHHMMSS`. */
+const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
+
+function parts(ms: number): [string, string, string, string, string, string] {
+  const d = new Date(Math.floor(ms / 1000) * 1000);
+  return [pad(d.getUTCFullYear(), 4), pad(d.getUTCMonth() + 1), pad(d.getUTCDate()), pad(d.getUTCHours()), pad(d.getUTCMinutes()), pad(d.getUTCSeconds())];
+}
+
+/** TS_MW: `YYYYMMDDHHMMSS` (years 0–9999). */
 export function toMw(ms: number): string {
-  const d = new Date(ms);
-  return `${pad(d.getUTCFullYear(), 4)}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}`;
+  return parts(ms).join('');
 }
 
 /** TS_ISO_8601: `YYYY-MM-DDTHH:MM:SSZ`. */
 export function toIso(ms: number): string {
-  const d = new Date(ms);
-  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}Z`;
+  const [Y, m, d, H, i, s] = parts(ms);
+  return `${Y}-${m}-${d}T${H}:${i}:${s}Z`;
 }
 
+/** Whether a string is a TS_MW timestamp (14 digits). */
 export function isMwTimestamp(s: string): boolean {
   return /^\d{14}$/.test(s);
 }

@@ -27,7 +27,8 @@ describe('errors in the default (BC) format', () => {
     [{ list: 'logevents', leaction: 'bogus' }, 'unknown_leaction', 'Unrecognized value for parameter "leaction": bogus.'],
     [{ list: 'logevents', letitle: 'a[b' }, 'invalidtitle', 'Bad title "a[b".'],
     [{ list: 'logevents', letitle: 'X', lenamespace: '0' }, 'invalidparammix', 'The parameters "letitle" and "lenamespace" can not be used together.'],
-    [{ list: 'logevents', leuser: 'a<b' }, 'baduser', 'Invalid value "a<b" for user parameter "leuser".'],
+    // stripMarkup tokenizes HTML: the unterminated "<b…" swallows the rest (as the real 1.39 answers).
+    [{ list: 'logevents', leuser: 'a<b' }, 'baduser', 'Invalid value "a'],
     [{ list: 'logevents', lecontinue: 'garbage' }, 'badcontinue', 'Invalid continue param. You should pass the original value returned by the previous query.'],
     [{ list: 'logevents', lecontinue: '20240101000000|abc' }, 'badcontinue', 'Invalid continue param. You should pass the original value returned by the previous query.'],
     [{ list: 'logevents', continue: 'nopipes' }, 'badcontinue', 'Invalid continue param. You should pass the original value returned by the previous query.'],
