@@ -1,5 +1,5 @@
 // One benchmark server in its own process: `node bench/server.mjs <kind> [file]`.
-// Prints its base URL on stdout; answers { rss } to an IPC "rss" message.
+// Prints its base URL on stdout; answers { rss, heapUsed } to an IPC "rss" message.
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import express from 'express';
@@ -21,7 +21,11 @@ if (kind === 'bare' || kind === 'express') {
   const s = await startServer({ cassettes: file ?? 'cassettes', clock: 'recorded' });
   url = s.url;
 }
+// With --expose-gc (the soak), a full collection runs first: what is left is what is kept.
 process.on('message', (m) => {
-  if (m === 'rss') process.send({ rss: process.memoryUsage().rss });
+  if (m !== 'rss') return;
+  globalThis.gc?.();
+  const { rss, heapUsed } = process.memoryUsage();
+  process.send({ rss, heapUsed });
 });
 process.stdout.write(`${url}\n`);

@@ -1,7 +1,8 @@
 // npm run soak: mixed load on wikitape replay for SOAK_SECONDS (default 600); RSS is sampled
-// every 2 s after a warm-up. Fails (exit 1) on any error or 5xx, or when the median RSS of the
-// last third of the run is more than 10% above the median of the first third (a leak grows;
-// a heap that has settled only swings with each collection).
+// every 2 s after a warm-up, each time right after a full collection in the server (--expose-gc),
+// so a sample shows what the server keeps, not how much garbage waits for the next collection.
+// Fails (exit 1) on any error or 5xx, or when the median RSS of the last third of the run is more
+// than 10% above the median of the first third (a leak grows; a settled heap stays flat).
 import { fork } from 'node:child_process';
 import autocannon from 'autocannon';
 
@@ -18,25 +19,29 @@ const paths = [
   'action=query&list=protectedtitles', // HTML page
 ];
 
-const child = fork(new URL('./server.mjs', import.meta.url), ['wikitape'], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+const child = fork(new URL('./server.mjs', import.meta.url), ['wikitape'], { execArgv: ['--expose-gc'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
 const url = await new Promise((resolve) => child.stdout.once('data', (d) => resolve(d.toString().trim())));
-const rss = () => new Promise((resolve) => { child.once('message', (m) => resolve(m.rss)); child.send('rss'); });
+const memory = () => new Promise((resolve) => { child.once('message', resolve); child.send('rss'); });
 const requests = paths.map((p) => ({ method: 'GET', path: `${new URL(url).pathname}?${p}` }));
 
 await autocannon({ url, connections: 16, duration: WARMUP, requests });
-const base = await rss();
+const base = await memory();
 const samples = [];
-const sampler = setInterval(async () => samples.push(await rss()), 2000);
+const sampler = setInterval(async () => samples.push(await memory()), 2000);
 const r = await autocannon({ url, connections: 16, duration: SECONDS, requests });
 clearInterval(sampler);
-const end = await rss();
+const end = await memory();
 child.kill();
 const mb = (b) => Math.round(b / 1048576);
 const third = Math.max(1, Math.floor(samples.length / 3));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const early = median(samples.length ? samples.slice(0, third) : [base]);
-const late = median(samples.length ? samples.slice(-third) : [end]);
+const series = (field) => (samples.length ? samples : [base, end]).map((s) => s[field]);
+const early = median(series('rss').slice(0, third));
+const late = median(series('rss').slice(-third));
+const heapEarly = median(series('heapUsed').slice(0, third));
+const heapLate = median(series('heapUsed').slice(-third));
 const growth = (late - early) / early;
 console.log(`soak: ${SECONDS} s, ${r.requests.total} requests (${Math.round(r.requests.average)}/s), errors ${r.errors}, timeouts ${r.timeouts}, 5xx ${r['5xx']}`);
-console.log(`RSS after warm-up ${mb(base)} MB, at the end ${mb(end)} MB; median of the first third ${mb(early)} MB, of the last third ${mb(late)} MB (${(growth * 100).toFixed(1)}%)`);
+console.log(`RSS after warm-up ${mb(base.rss)} MB, at the end ${mb(end.rss)} MB; median of the first third ${mb(early)} MB, of the last third ${mb(late)} MB (${(growth * 100).toFixed(1)}%)`);
+console.log(`heap in use after a full collection: median of the first third ${mb(heapEarly)} MB, of the last third ${mb(heapLate)} MB`);
 if (r.errors > 0 || r.timeouts > 0 || r['5xx'] > 0 || growth > 0.1) process.exit(1);
