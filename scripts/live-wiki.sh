@@ -5,35 +5,77 @@
 #   live-wiki.sh stop    stop the server
 #   live-wiki.sh reset   stop, wipe, start again
 # Env: WIKITAPE_LIVE_DIR (default /tmp/wikitape-live), WIKITAPE_LIVE_PORT (default 8088).
+# Needs bash, coreutils, util-linux and node; everything else comes from apt (as root, or via sudo).
 set -euo pipefail
 DIR=${WIKITAPE_LIVE_DIR:-/tmp/wikitape-live}
+DIR=${DIR%/}
+[[ $DIR == /* ]] || DIR="$PWD/$DIR"
 PORT=${WIKITAPE_LIVE_PORT:-8088}
 MW=${MW_HOME:-/usr/share/mediawiki}
-HERE=$(cd "$(dirname "$0")" && pwd)
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 API="http://127.0.0.1:$PORT/wiki/api.php"
+# Debian's MediaWiki reads the settings file from this variable (maintenance scripts and the server)
 export MW_CONFIG_FILE="$DIR/LocalSettings.php"
+ID_FILE=wikitape-live.txt # served from the docroot: tells our wiki from anything else on the port
+OURS="$DIR/.wikitape-live" # marks a directory this script made, which reset may wipe
 
 log() { printf 'live-wiki: %s\n' "$*" >&2; }
+die() { log "$*"; exit 1; }
+tail_of() { [ -f "$1" ] && tail -n "${2:-20}" "$1" | sed 's/^/  | /' >&2 || true; }
+
+# A GET on loopback with bash's /dev/tcp (no curl needed); prints the raw response.
+http_get() {
+  timeout 10 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$1" || exit 1
+    printf "GET %s HTTP/1.0\r\nHost: 127.0.0.1:%s\r\nConnection: close\r\n\r\n" "$2" "$1" >&3
+    cat <&3' _ "$PORT" "$1" 2>/dev/null
+}
+listening() { timeout 2 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$1"' _ "$PORT" 2>/dev/null; }
+running() { # our wiki (this DIR) answers on the port
+  local r
+  r=$(http_get "/$ID_FILE") || return 1
+  [[ $r == *$'\r\n\r\n'"$DIR" ]] # ($(…) dropped the final newline)
+}
+api_ok() {
+  local r
+  r=$(http_get "/wiki/api.php?action=query&meta=siteinfo&format=json") || return 1
+  [[ $r == HTTP/1.?" 200"* && $r == *'"sitename"'* ]]
+}
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+  die "need root to run: $* (install those Debian packages yourself, or run this as root)"; fi; }
 
 install_packages() {
-  # (grep reads all of php -m: with -q it would stop early and pipefail would see php's SIGPIPE)
-  if [ -d "$MW" ] && command -v php >/dev/null && php -m 2>/dev/null | grep -i sqlite3 >/dev/null \
+  local mods=''
+  if command -v php >/dev/null; then mods=$(php -m 2>/dev/null || true); fi
+  if [ -f "$MW/api.php" ] && [[ $mods == *pdo_sqlite* && $mods == *intl* && $mods == *mbstring* && $mods == *dom* ]] \
     && /usr/bin/python3 -c 'import mwclient' 2>/dev/null && command -v chromium >/dev/null; then return; fi
   log "installing MediaWiki, and python3-mwclient and chromium for the client tests, from Debian's packages"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    mediawiki php-cli php-sqlite3 php-intl php-mbstring php-xml curl python3-mwclient chromium >/dev/null
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    mediawiki php-cli php-sqlite3 php-intl php-mbstring php-xml python3-mwclient chromium >/dev/null
 }
 
 install_wiki() {
   [ -f "$DIR/LocalSettings.php" ] && return
+  if [ -d "$DIR" ] && [ -n "$(ls -A "$DIR")" ] && [ ! -e "$OURS" ] && [ ! -L "$DIR/docroot/wiki" ]; then
+    die "$DIR is not empty and was not made by this script; set WIKITAPE_LIVE_DIR to a new directory"
+  fi
   log "installing a wiki into $DIR"
+  mkdir -p "$DIR"
+  touch "$OURS"
+  rm -rf "$DIR"/data "$DIR"/images "$DIR"/populated "$DIR"/populating "$DIR"/bot-credentials.json
   mkdir -p "$DIR"/data "$DIR"/docroot "$DIR"/images
   ln -sfn "$MW" "$DIR"/docroot/wiki
+  printf '%s\n' "$DIR" >"$DIR/docroot/$ID_FILE"
+  # install.php writes LocalSettings.php last, so a failed install leaves none and is retried
   php "$MW"/maintenance/install.php --dbtype sqlite --dbpath "$DIR/data" --dbname wikidb \
     --server "http://127.0.0.1:$PORT" --scriptpath /wiki --lang ru \
-    --pass 'Adm1n-Passw0rd!' --confpath "$DIR" 'Тестовая вики' Admin >"$DIR/install.log" 2>&1
+    --pass 'Adm1n-Passw0rd!' --confpath "$DIR" 'Тестовая вики' Admin >"$DIR/install.log" 2>&1 \
+    || { tail_of "$DIR/install.log"; rm -f "$DIR/LocalSettings.php"; die "install.php failed; see $DIR/install.log"; }
   cat >>"$DIR/LocalSettings.php" <<PHP
+
+# wikitape live wiki (scripts/live-wiki.sh)
+\$wgLocaltimezone = 'UTC';
 \$wgDebugToolbar = true;
 \$wgShowExceptionDetails = true;
 \$wgEnableUploads = true;
@@ -55,48 +97,90 @@ PHP
   printf '%s\n' '# local spam blacklist' 'casino-spam\.example' 'badpills\.test' '\bfree-money\b' >"$DIR/spam-blacklist.txt"
 }
 
-running() { curl -s -o /dev/null -m 2 "$API"; }
-
 start_server() {
   running && return
+  listening && die "port $PORT was taken while installing"
   log "starting php -S on 127.0.0.1:$PORT"
-  (cd "$DIR/docroot" && PHP_CLI_SERVER_WORKERS=4 setsid php -S "127.0.0.1:$PORT" -t "$DIR/docroot" \
-    >"$DIR/server.log" 2>&1 </dev/null & echo $! >"$DIR/server.pid")
-  for _ in $(seq 100); do running && return; sleep 0.2; done
-  log "the wiki did not answer; see $DIR/server.log"; exit 1
+  # Its own session (so stop can end the server with its workers as one process group); the
+  # session leader writes its own pid, which stays the server's pid through exec.
+  # (fd 9, the lock, is closed for it: a server holding it would block every later run)
+  (cd "$DIR/docroot" && PHP_CLI_SERVER_WORKERS=4 exec setsid bash -c 'echo $$ >"$1/server.pid"; shift; exec "$@"' _ "$DIR" \
+    php -S "127.0.0.1:$PORT" -t "$DIR/docroot" >"$DIR/server.log" 2>&1 </dev/null &) 9>&-
+  for _ in $(seq 150); do running && api_ok && return; sleep 0.2; done
+  tail_of "$DIR/server.log"; die "the wiki did not answer on $API; see $DIR/server.log"
 }
 
-bot_password() { # appid grants → password (callers pick a fresh appid: an existing one cannot be read back)
-  local pass
-  pass=$(php "$MW"/maintenance/createBotPassword.php --appid "$1" --grants "$2" Admin | sed -n "s/.*password:'\(.*\)'.*/\1/p")
-  [ -n "$pass" ] || { log "could not create a bot password"; exit 1; }
+bot_password() { # appid grants → prints the new password (an existing appid is replaced: its password cannot be read back)
+  php "$MW"/maintenance/sql.php --query "DELETE FROM bot_passwords WHERE bp_app_id = '$1'" >/dev/null 2>&1 || true
+  local out pass
+  out=$(php "$MW"/maintenance/createBotPassword.php --appid "$1" --grants "$2" Admin 2>&1) || true
+  pass=$(sed -n "s/.*password:'\(.*\)'.*/\1/p" <<<"$out")
+  [ -n "$pass" ] || die "could not create the bot password $1: $out"
   printf '%s' "$pass"
 }
 
 populate() {
   [ -f "$DIR/populated" ] && return
-  log "filling the wiki with data (about a minute)"
-  local app="seed$(date +%s)" seed
-  seed=$(bot_password "$app" basic,highvolume,editpage,createeditmovepage,uploadfile,uploadeditmovefile,protect,blockusers,delete,createaccount,oversight,editprotected)
-  API_URL="$API" BOT_USER="Admin@$app" BOT_PASS="$seed" node "$HERE/livewiki/populate.mjs" >"$DIR/populate.log" 2>&1
-  touch "$DIR/populated"
+  log "filling the wiki with data (under a minute)"
+  local seed
+  seed=$(bot_password seed basic,highvolume,editpage,createeditmovepage,uploadfile,uploadeditmovefile,protect,blockusers,delete,createaccount,oversight,editprotected)
+  touch "$DIR/populating" # left behind by a failed or interrupted run: the next start begins afresh
+  API_URL="$API" BOT_USER="Admin@seed" BOT_PASS="$seed" node "$HERE/livewiki/populate.mjs" >"$DIR/populate.log" 2>&1 \
+    || { tail_of "$DIR/populate.log"; die "populating failed; see $DIR/populate.log (the next start begins afresh)"; }
+  mv "$DIR/populating" "$DIR/populated"
 }
 
 credentials() { # a bot password for tests that log in (record mode must never store it)
   [ -f "$DIR/bot-credentials.json" ] && return
-  local app="wikitape$(date +%s)" pass
-  pass=$(bot_password "$app" basic,highvolume)
-  printf '{"user":"Admin@%s","password":"%s"}\n' "$app" "$pass" >"$DIR/bot-credentials.json"
+  local pass
+  pass=$(bot_password wikitape basic,highvolume)
+  printf '{"user":"Admin@wikitape","password":"%s"}\n' "$pass" >"$DIR/bot-credentials.json.tmp"
+  mv "$DIR/bot-credentials.json.tmp" "$DIR/bot-credentials.json"
 }
 
 stop_server() {
-  if [ -f "$DIR/server.pid" ]; then kill -- -"$(cat "$DIR/server.pid")" 2>/dev/null || true; rm -f "$DIR/server.pid"; fi
-  for _ in $(seq 25); do running || return 0; sleep 0.2; done
+  local pid stat cmd
+  pid=$(cat "$DIR/server.pid" 2>/dev/null || true)
+  # only the php -S whose session we started (the pid file may be stale and the pid reused)
+  if [[ $pid =~ ^[0-9]+$ ]]; then
+    stat=$(cat "/proc/$pid/stat" 2>/dev/null || true); stat=${stat##*) }  # fields from 3 on: state ppid pgrp session
+    cmd=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)
+    if [ "$(cut -d' ' -f4 <<<"$stat")" = "$pid" ] && [[ $cmd == "php -S 127.0.0.1:$PORT "* ]]; then
+      kill -- -"$pid" 2>/dev/null || true
+    fi
+  fi
+  rm -f "$DIR/server.pid"
+  for _ in $(seq 50); do running || return 0; sleep 0.1; done
+  die "the wiki in $DIR still answers on port $PORT (started by something else?)"
 }
 
+wipe() {
+  [ -e "$DIR" ] || return 0
+  [ -e "$OURS" ] || [ -L "$DIR/docroot/wiki" ] || die "$DIR does not look like a live wiki made by this script; not wiping it"
+  rm -rf "$DIR"
+}
+
+start() {
+  # (older copies of this script wrote no id file)
+  if [ -d "$DIR/docroot" ] && [ ! -f "$DIR/docroot/$ID_FILE" ]; then printf '%s\n' "$DIR" >"$DIR/docroot/$ID_FILE"; fi
+  if running; then [ -f "$DIR/populated" ] && [ -f "$DIR/bot-credentials.json" ] && return
+  elif listening; then die "port $PORT is taken by something other than the wiki in $DIR; set WIKITAPE_LIVE_PORT (or WIKITAPE_LIVE_DIR to that wiki's directory)"; fi
+  install_packages
+  if [ -f "$DIR/populating" ]; then log "a previous fill did not finish: starting afresh"; stop_server; wipe; fi
+  install_wiki
+  start_server
+  populate
+  credentials
+}
+
+# One run at a time per directory (parallel test processes may all call start).
+mkdir -p "$(dirname "$DIR")"
+exec 9>"$DIR.lock"
+flock 9
+
 case "${1:-start}" in
-  start) install_packages; install_wiki; start_server; populate; credentials; echo "$API" ;;
+  start) start; echo "$API" ;;
   stop) stop_server ;;
-  reset) stop_server; rm -rf "$DIR"; install_packages; install_wiki; start_server; populate; credentials; echo "$API" ;;
+  reset) stop_server; wipe; start; echo "$API" ;;
   *) echo "usage: $0 start|stop|reset" >&2; exit 2 ;;
 esac
