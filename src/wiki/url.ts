@@ -1,23 +1,94 @@
+import { INTERWIKI } from './namespaces.js';
 import type { Title } from './title.js';
 
-/** wfUrlencode: PHP urlencode with `; @ $ ! * ( ) , / ~ :` kept (spaces are already `_`). */
+/** Where index.php lives: `$wgScriptPath` (e.g. `/wiki`), or a profile carrying it. */
+export type ScriptPathLike = string | { scriptPath: string };
+
+const scriptPathOf = (w: ScriptPathLike) => (typeof w === 'string' ? w : w.scriptPath);
+
+/** PHP urlencode: bytes other than `A-Za-z0-9-_.` as upper-case `%XX`, space as `+`. */
+export function phpUrlencode(s: string): string {
+  let out = '';
+  for (const byte of Buffer.from(s, 'utf8')) {
+    if ((byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a) || byte === 0x2d || byte === 0x5f || byte === 0x2e) {
+      out += String.fromCharCode(byte);
+    } else if (byte === 0x20) {
+      out += '+';
+    } else {
+      out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    }
+  }
+  return out;
+}
+
+const KEPT: Readonly<Record<string, string>> = {
+  '%3B': ';', '%40': '@', '%24': '$', '%21': '!', '%2A': '*', '%28': '(', '%29': ')', '%2C': ',', '%2F': '/', '%7E': '~', '%3A': ':',
+};
+
+/** wfUrlencode: urlencode, then `; @ $ ! * ( ) , / ~ :` put back (not on IIS 7, which we are not). */
 export function wfUrlencode(s: string): string {
-  return encodeURIComponent(s)
-    .replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
-    .replace(/%(3B|40|24|21|2A|28|29|2C|2F|7E|3A)/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+  return phpUrlencode(s).replace(/%(3B|40|24|21|2A|28|29|2C|2F|7E|3A)/g, (m) => KEPT[m]!);
+}
+
+/** wfAppendQuery for a string query. */
+export function wfAppendQuery(url: string, query: string): string {
+  if (query === '') return url;
+  const hash = url.indexOf('#');
+  const frag = hash >= 0 ? url.slice(hash) : '';
+  const base = hash >= 0 ? url.slice(0, hash) : url;
+  return `${base}${base.includes('?') ? '&' : '?'}${query}${frag}`;
 }
 
 /**
- * Title::getLocalURL for a wiki whose $wgArticlePath is `$wgScript/$1` ($wgUsePathInfo, the
- * default outside CGI): `/wiki/index.php/Foo`, or `/wiki/index.php?title=Foo&action=edit` with a query.
+ * Title::getLocalURL without $wgActionPaths. The article path is `$wgScript/$1`: `$wgUsePathInfo`
+ * is on under PHP's built-in server (cli-server) and mod_php, so `/wiki/index.php/Foo`; with a
+ * query `/wiki/index.php?title=Foo&action=edit`. Interwiki titles give the other wiki's URL.
  */
-export function localUrl(scriptPath: string, title: Title, query = ''): string {
+export function localUrl(where: ScriptPathLike, title: Title, query = ''): string {
+  if (title.interwiki) {
+    const base = INTERWIKI.get(title.interwiki);
+    if (base !== undefined) {
+      // Interwiki::getURL($nsText:$dbkey)
+      const local = title.prefixedDbKey.slice(title.interwiki.length + 1);
+      return wfAppendQuery(base.replace('$1', wfUrlencode(local)), query);
+    }
+  }
+  const script = `${scriptPathOf(where)}/index.php`;
   const key = wfUrlencode(title.prefixedDbKey);
-  const base = query ? `${scriptPath}/index.php?title=${key}&${query}` : `${scriptPath}/index.php/${key}`;
-  return title.fragment && !query ? `${base}#${escapeIdForLink(title.fragment)}` : base;
+  if (query === '') return `${script}/${key}`;
+  return `${script}?title=${key}&${query === '-' ? '' : query}`;
 }
 
-/** Sanitizer::escapeIdForLink in html5 mode: whitespace becomes `_`, `%` is escaped, the rest stays. */
-export function escapeIdForLink(fragment: string): string {
-  return fragment.replace(/[ \t\n\r\f_]+/g, '_').replace(/%([0-9A-Fa-f]{2})/g, '%25$1');
+/** Title::getFragmentForURL: `#` + the escaped fragment ('' without one); legacy escaping for interwikis. */
+export function fragmentForUrl(title: Title): string {
+  if (title.fragment === '') return '';
+  if (title.interwiki && INTERWIKI.has(title.interwiki)) return `#${escapeIdForExternalInterwiki(title.fragment)}`;
+  return `#${escapeIdForLink(title.fragment)}`;
+}
+
+/** Title::getLinkURL: the local URL plus fragment; a bare fragment for fragment-only targets. */
+export function linkUrl(where: ScriptPathLike, title: Title, query = ''): string {
+  if (!title.interwiki && title.prefixedText === '' && title.fragment !== '') return fragmentForUrl(title);
+  return localUrl(where, title, query) + fragmentForUrl(title);
+}
+
+/** mb_substr($id, 0, 1024): griefer protection of Sanitizer::escapeIdInternal. */
+function truncateId(id: string): string {
+  const chars = Array.from(id);
+  return chars.length > 1024 ? chars.slice(0, 1024).join('') : id;
+}
+
+/**
+ * Sanitizer::escapeIdForLink, `$wgFragmentMode` primary `html5`: tab, LF, FF, CR and space become
+ * `_`, and `%XX` becomes `%25XX` (T238385); everything else (non-ASCII too) stays.
+ */
+export function escapeIdForLink(id: string): string {
+  return truncateId(id)
+    .replace(/[\t\n\f\r ]/g, '_')
+    .replace(/%([a-fA-F0-9]{2})/g, '%25$1');
+}
+
+/** Sanitizer::escapeIdForExternalInterwiki, `$wgExternalInterwikiFragmentMode` `legacy`. */
+export function escapeIdForExternalInterwiki(id: string): string {
+  return phpUrlencode(truncateId(id).replace(/ /g, '_')).replace(/%3A|%/g, (m) => (m === '%' ? '.' : ':'));
 }
