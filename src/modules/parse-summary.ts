@@ -1,117 +1,525 @@
-import { message } from '../i18n/message.js';
+import { createHash } from 'node:crypto';
 import { atLeast, type Lang, type WikiProfile } from '../wiki/profile.js';
-import { makeTitle, parseTitle, type Title } from '../wiki/title.js';
-import { escapeIdForLink, localUrl } from '../wiki/url.js';
-import { htmlspecialchars } from '../util/escape.js';
+import {
+  hasSubpages,
+  namespaceDbName,
+  resolveSpecialAlias,
+  specialLocalName,
+  specialPageExists,
+  type NamespaceContext,
+} from '../wiki/namespaces.js';
+import { text as contentText } from '../wiki/texts.js';
+import { decodeCharReferences, makeTitle, makeTitleSafe, parseTitle, splitTitleString, withFragment, type Title } from '../wiki/title.js';
+import { escapeIdForLink, linkUrl, localUrl, phpUrlencode, wfUrlencode } from '../wiki/url.js';
 
+/**
+ * CommentFormatter::format as ApiParse uses it for `summary` (includes/CommentFormatter/CommentParser.php):
+ * the summary is HTML-escaped (entities allowed), `/* section *\/` autocomments become section
+ * links, `[[links]]` become links; nothing else of wikitext is rendered.
+ */
 export interface SummaryContext {
   profile: WikiProfile;
+  /** The user language: only the arrow and direction mark of section links come from it. */
   userLang: Lang;
   /** The page the summary belongs to (`API` for a bare parse). */
   selfTitle: Title;
-  /** `section=new`: section links point at `#anchor` on the same page. */
+  /** `section=new`: section links and fragment-only links point at `#anchor` on the same page. */
   samePage?: boolean;
+  /** Whether a local page exists (namespaces ≥ 0; special pages are judged here). */
   pageExists: (t: Title) => boolean;
+  /** Whether an existing page is a redirect (class `mw-redirect`). */
+  isRedirect?: (t: Title) => boolean;
+  /** URL of an uploaded file (`Media:` links, and File:/Media: pages count as known), null if none. */
+  fileUrl?: (t: Title) => string | null;
+  /** Whether a MediaWiki: page has a default message text (Title::isAlwaysKnown). */
+  isKnownMessage?: (t: Title) => boolean;
 }
 
-/** The content language's link trail (MessagesRu.php / MessagesEn.php $linkTrail). */
-const LINK_TRAIL: Record<Lang, RegExp> = {
-  ru: /^([a-zабвгдеёжзийклмнопрстуфхцчшщъыьэюя]+)(.*)$/su,
-  en: /^([a-z]+)(.*)$/s,
-};
+// ---------------------------------------------------------------------------------------------
+// Escaping
 
-const ENTITY = /&(#x[0-9a-f]+|#\d+|[a-z][a-z0-9]*);/gi;
-const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', mdash: '—', ndash: '–', hellip: '…', laquo: '«', raquo: '»', copy: '©' };
+/** Lone UTF-16 surrogates stand for invalid UTF-8, which ENT_SUBSTITUTE turns into U+FFFD. */
+const substituteInvalid = (s: string) => s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 
-function decodeCharReferences(s: string): string {
-  return s.replace(ENTITY, (m, e: string) => {
-    if (e[0] === '#') {
-      const cp = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-      return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : m;
-    }
-    return NAMED[e] ?? NAMED[e.toLowerCase()] ?? m;
-  });
+/** htmlspecialchars($s, ENT_QUOTES | ENT_SUBSTITUTE). */
+export function htmlspecialchars(s: string): string {
+  return substituteInvalid(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' })[c]!);
 }
 
-const escapeHtml = htmlspecialchars;
-
-/** Sanitizer::escapeHtmlAllowEntities: entities decoded, everything escaped again, U+0338 as a reference. */
-function escapeHtmlAllowEntities(s: string): string {
-  return escapeHtml(decodeCharReferences(s)).replace(/\u0338/g, '&#x338;');
+/** Html::expandAttributes value encoding: htmlspecialchars(ENT_QUOTES) and tab/LF/CR as references. */
+function attr(s: string): string {
+  return htmlspecialchars(s).replace(/[\n\r\t]/g, (c) => ({ '\n': '&#10;', '\r': '&#13;', '\t': '&#9;' })[c]!);
 }
 
-function link(ctx: SummaryContext, target: Title, html: string): string {
-  const title = escapeHtml(target.prefixedText);
-  if (target.ns === -1 || ctx.pageExists(target) || target.interwiki) {
-    return `<a href="${escapeHtml(localUrl(ctx.profile.scriptPath, target))}" title="${title}">${html}</a>`;
+/** Sanitizer::escapeHtmlAllowEntities: references decoded, everything escaped, U+0338 as `&#x338;` (T387130). */
+export function escapeHtmlAllowEntities(html: string): string {
+  return htmlspecialchars(decodeCharReferences(html)).replace(/\u0338/g, '&#x338;');
+}
+
+/** `<a …>` with Html::rawElement attribute handling (empty class dropped, order as given). */
+function anchor(attribs: [string, string | null][], html: string): string {
+  let out = '<a';
+  for (const [k, v] of attribs) {
+    if (v === null || (k === 'class' && v === '')) continue;
+    out += ` ${k}="${attr(v)}"`;
   }
-  const red = message(ctx.profile.language, 'red-link-title', [target.prefixedText]);
-  const href = localUrl(ctx.profile.scriptPath, { ...target, fragment: '' }, 'action=edit&redlink=1');
-  return `<a href="${escapeHtml(href)}" class="new" title="${escapeHtml(red)}">${html}</a>`;
+  return `${out}>${html}</a>`;
 }
 
-/** CommentParser::doSectionLinks: `/* section *\/` becomes a link to the section of the page. */
-function sectionLinks(ctx: SummaryContext, comment: string, close: string[]): string {
-  const modern = atLeast(ctx.profile, '1.43');
-  return comment.replace(/\/\*\s*(.*?)\s*\*\//g, (whole, auto: string, offset: number) => {
-    const pre = offset > 0;
-    const post = offset + whole.length < comment.length;
-    const section = decodeCharReferences(auto.replace(/\[\[:?|\]\]/g, '').replace(/[ _]+/g, ' ').trim());
-    const anchor = escapeIdForLink(section);
-    let out = auto;
-    if (anchor !== '') {
-      const text = modern ? `→<bdi dir="ltr">${auto}</bdi>` : `→\u200e${auto}`;
-      const href = ctx.samePage ? `#${anchor}` : `${localUrl(ctx.profile.scriptPath, { ...ctx.selfTitle, fragment: '' })}#${anchor}`;
-      const titleAttr = ctx.samePage ? '' : ` title="${escapeHtml(ctx.selfTitle.prefixedText)}"`;
-      out = `<a href="${escapeHtml(href)}"${titleAttr}>${text}</a>`;
-    }
-    if (pre) out = message(ctx.profile.language, 'autocomment-prefix') + out;
-    // colon-separator (ru falls back to en `:&#32;`, which the message cache turns into a space).
-    if (post) out += message(ctx.profile.language, 'colon-separator');
-    out = `<span class="autocomment">${out}</span>`;
-    if (modern) return out;
-    // 1.39: the wrapper span closes at the very end of the comment; [ and ] are escaped (T406664).
-    close.push('</span>');
-    return `<span dir="auto">${out}`.replace(/\[/g, '&#91;').replace(/\]/g, '&#93;');
-  });
-}
-
-/** CommentParser::doWikiLinks: [[target|text]]trail. */
-function wikiLinks(ctx: SummaryContext, comment: string): string {
-  const trailRe = LINK_TRAIL[ctx.profile.language];
-  const titles = { lang: ctx.profile.language, metaNamespace: ctx.profile.siteName.replace(/ /g, '_'), version: ctx.profile.version };
-  return comment.replace(/\[\[\s*:?([^[\]|]+)(?:\|((?:\]?[^\]])*))?\]\]([^[]*)/g, (whole, rawTarget: string, text: string | undefined, trail: string) => {
-    let target = rawTarget;
-    if (target.includes('%')) {
-      try {
-        target = decodeURIComponent(target).replace(/</g, '&lt;').replace(/>/g, '&gt;');
-      } catch {
-        /* rawurldecode keeps what it cannot decode */
+/** PHP preg_replace replacement: `$n`, `${n}`, `\n` (n ≤ 99) are groups; `\\` and `\$` escape. */
+function phpReplacement(replacement: string, groups: readonly string[]): string {
+  let out = '';
+  let last = '';
+  for (let i = 0; i < replacement.length; ) {
+    const c = replacement[i]!;
+    if (c === '\\' || c === '$') {
+      if (last === '\\') {
+        out = out.slice(0, -1) + c;
+        i++;
+        last = '';
+        continue;
+      }
+      const m = /^(?:\$\{(\d\d?)\}|[$\\](\d\d?))/.exec(replacement.slice(i));
+      if (m) {
+        const n = Number(m[1] ?? m[2]);
+        out += groups[n] ?? '';
+        i += m[0].length;
+        last = replacement[i - 1]!;
+        continue;
       }
     }
-    const linkText = text ?? rawTarget;
-    const parsed = parseTitle(decodeCharReferences(target), titles);
+    out += c;
+    last = c;
+    i++;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Links (LinkRenderer, Title, Linker)
+
+const nsctx = (ctx: SummaryContext): NamespaceContext => ({ lang: ctx.profile.language, metaNamespace: ctx.profile.siteName.replace(/ /g, '_') });
+
+/** LinkRenderer::normalizeTarget: special page aliases become the local name. */
+function normalizeTarget(ctx: SummaryContext, t: Title): Title {
+  if (t.ns !== -1 || t.interwiki) return t;
+  const r = resolveSpecialAlias(t.dbkey, ctx.profile.language);
+  if (!r) return t;
+  return makeTitle(-1, specialLocalName(r.name, r.subpage, ctx.profile.language), nsctx(ctx), t.fragment);
+}
+
+/** Title::canExist (local, namespace ≥ 0). */
+const canExist = (t: Title) => !t.interwiki && t.ns >= 0;
+
+function exists(ctx: SummaryContext, t: Title): boolean {
+  return canExist(t) && t.dbkey !== '' && ctx.pageExists(t);
+}
+
+/** Title::isAlwaysKnown. */
+function isAlwaysKnown(ctx: SummaryContext, t: Title): boolean {
+  if (t.interwiki) return true;
+  switch (t.ns) {
+    case -2:
+    case 6:
+      return (ctx.fileUrl?.(t) ?? null) !== null;
+    case -1:
+      return specialPageExists(t.dbkey, ctx.profile.language);
+    case 0:
+      return t.dbkey === '';
+    case 8:
+      return exists(ctx, t) || (ctx.isKnownMessage?.(t) ?? false);
+    default:
+      return false;
+  }
+}
+
+/** LinkRenderer::makeKnownLink (via makePreloadedLink). */
+function knownLink(ctx: SummaryContext, target: Title, html: string): string {
+  const classes: string[] = [];
+  if (target.interwiki) classes.push('extiw');
+  // getLinkClasses: only proper local pages can be redirects.
+  if (!target.interwiki && target.text !== '' && target.ns >= 0 && exists(ctx, target) && ctx.isRedirect?.(target)) classes.push('mw-redirect');
+  return preloadedLink(ctx, target, html, classes.join(' '));
+}
+
+/** LinkRenderer::makePreloadedLink. */
+function preloadedLink(ctx: SummaryContext, target: Title, html: string, classes: string): string {
+  const t = normalizeTarget(ctx, target);
+  const title = t.prefixedText !== '' ? t.prefixedText : null;
+  return anchor([['href', linkUrl(ctx.profile, t)], ['class', classes], ['title', title]], html);
+}
+
+/** LinkRenderer::makeBrokenLink: no fragment, `action=edit&redlink=1` (not for special pages), class `new`. */
+function brokenLink(ctx: SummaryContext, target: Title, html: string): string {
+  const t = normalizeTarget(ctx, target.fragment ? withFragment(target, '', nsctx(ctx)) : target);
+  const url = linkUrl(ctx.profile, t, t.ns !== -1 ? 'action=edit&redlink=1' : '');
+  const title = t.prefixedText !== '' ? contentText(ctx.profile.language, 'red-link-title', [t.prefixedText]) : null;
+  return anchor([['href', url], ['class', 'new'], ['title', title]], html);
+}
+
+/** Linker::makeMediaLinkFile: the file itself, or Special:Upload with `wpDestFile` for a missing one. */
+function mediaLink(ctx: SummaryContext, target: Title, html: string): string {
+  const fileUrl = ctx.fileUrl?.(target) ?? null;
+  let url: string;
+  let cls: string;
+  if (fileUrl !== null) {
+    url = fileUrl;
+    cls = 'internal';
+  } else {
+    const lang = ctx.profile.language;
+    const upload = makeTitle(-1, specialLocalName('Upload', null, lang), nsctx(ctx));
+    url = localUrl(ctx.profile, upload, `wpDestFile=${wfUrlencode(target.dbkey)}`);
+    cls = 'new';
+  }
+  return anchor([['href', url], ['class', cls], ['title', target.text]], html === '' ? target.text : html);
+}
+
+/**
+ * URL of an uploaded file on a default install (`$wgUploadPath` = `$wgScriptPath/images`, hashed
+ * directories): `/wiki/images/8/80/%D0%9E…png`.
+ */
+export function defaultFileUrl(scriptPath: string, dbkey: string): string {
+  const md5 = createHash('md5').update(dbkey, 'utf8').digest('hex');
+  return `${scriptPath}/images/${md5[0]}/${md5.slice(0, 2)}/${rawurlencode(dbkey)}`;
+}
+
+/** PHP rawurlencode (RFC 3986 unreserved characters kept). */
+export function rawurlencode(s: string): string {
+  return phpUrlencode(s).replace(/\+/g, '%20').replace(/%7E/g, '~');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Autocomments (CommentParser::doSectionLinks)
+
+/** PCRE `\s` without UCP. */
+const WS = '[\\t\\n\\v\\f\\r ]';
+const AUTOCOMMENT = new RegExp(`/\\*${WS}*([^\\n]*?)${WS}*\\*/`, 'g');
+const phpTrim = (s: string) => s.replace(/^[ \t\n\r\0\x0B]+|[ \t\n\r\0\x0B]+$/g, '');
+
+/** Parser::guessSectionNameFromStrippedText without the leading `#`. */
+export function sectionAnchor(section: string, ctx: NamespaceContext): string {
+  let s = phpTrim(section.replace(/[ _]+/g, ' '));
+  s = decodeCharReferences(s);
+  // Parser::normalizeSectionName: the fragment of `#$text` as the title parser sees it.
+  const split = splitTitleString(`#${s}`, ctx);
+  if (split.ok) s = split.parts.fragment;
+  return escapeIdForLink(s);
+}
+
+function doSectionLinks(ctx: SummaryContext, comment: string): string {
+  const modern = atLeast(ctx.profile, '1.43');
+  const ns = nsctx(ctx);
+  const lang = ctx.profile.language;
+  let append = '';
+  const out = comment.replace(AUTOCOMMENT, (whole: string, auto: string, offset: number) => {
+    const pre = offset > 0;
+    const post = offset + whole.length < comment.length;
+    const section = sectionAnchor(auto.replaceAll('[[:', '').replaceAll('[[', '').replaceAll(']]', ''), ns);
+    let html = auto;
+    if (section !== '') {
+      const target = ctx.samePage ? makeTitle(0, '', ns, section) : withFragment(ctx.selfTitle, section, ns);
+      // Language::getArrow / getDirMark / getDir of the user language (ru and en are both LTR).
+      const inner = modern ? `→<bdi dir="ltr">${auto}</bdi>` : `→\u200e${auto}`;
+      html = preloadedLink(ctx, target, inner, '');
+    }
+    const prefix = pre ? htmlspecialchars(contentText(lang, 'autocomment-prefix')) : '';
+    if (post) html += htmlspecialchars(contentText(lang, 'colon-separator'));
+    if (html !== '' && html !== '0') {
+      if (modern) {
+        html = `<span class="autocomment">${html}</span>`;
+      } else {
+        html = `<span dir="auto"><span class="autocomment">${html}</span>`;
+        append += '</span>';
+      }
+    }
+    // T406664: brackets in the generated HTML must not start links.
+    return (prefix + html).replace(/\[/g, '&#91;').replace(/\]/g, '&#93;');
+  });
+  return out + append;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Wiki links (CommentParser::doWikiLinks)
+
+const WIKILINK = new RegExp(`\\[\\[(?=(${WS}*))\\1:?([^[\\]|]+)(?:\\|((?:\\]?[^\\]])*))?\\]\\]([^[]*)`, 'g');
+
+/** $linkTrail of MessagesRu.php / MessagesEn.php. */
+const LINK_TRAIL: Readonly<Record<Lang, RegExp>> = {
+  ru: /^([a-zабвгдеёжзийклмнопрстуфхцчшщъыьэюя]+)([\s\S]*)$/,
+  en: /^([a-z]+)([\s\S]*)$/,
+};
+
+/** A literal as a regex source matching it as PCRE `/i` without `/u` does: only ASCII letters fold. */
+function asciiCaseless(literal: string): string {
+  return Array.from(literal, (c) =>
+    /[A-Za-z]/.test(c) ? `[${c.toUpperCase()}${c.toLowerCase()}]` : /[.*+?^${}()|[\]\\/-]/.test(c) ? `\\${c}` : c,
+  ).join('');
+}
+
+function mediaRegex(ctx: SummaryContext): RegExp {
+  const names = ['Media', namespaceDbName(-2, nsctx(ctx))].map(asciiCaseless);
+  return new RegExp(`^(?:${names.join('|')}):([^\\n]*)$`);
+}
+
+/** rawurldecode on bytes; invalid UTF-8 comes out as U+FFFD (titles with it are invalid either way). */
+function rawurldecode(s: string): string {
+  const src = Buffer.from(s, 'utf8');
+  const bytes: number[] = [];
+  const hex = (b: number | undefined) => b !== undefined && ((b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66));
+  for (let i = 0; i < src.length; i++) {
+    if (src[i] === 0x25 && hex(src[i + 1]) && hex(src[i + 2])) {
+      bytes.push(parseInt(String.fromCharCode(src[i + 1]!, src[i + 2]!), 16));
+      i += 2;
+    } else {
+      bytes.push(src[i]!);
+    }
+  }
+  return new TextDecoder('utf-8').decode(Uint8Array.from(bytes));
+}
+
+/** Linker::normalizeSubpageLink (the link text is never empty here, so it is not touched). */
+function normalizeSubpageLink(ctx: SummaryContext, target: string): string {
+  const self = ctx.selfTitle;
+  if (!hasSubpages(self.ns) || self.interwiki) return target;
+  const hash = target.indexOf('#');
+  const suffix = hash >= 0 ? target.slice(hash) : '';
+  let t = phpTrim(hash >= 0 ? target.slice(0, hash) : target);
+  const context = self.prefixedText;
+  if (t !== '' && t[0] === '/') {
+    const slashes = /\/+$/.exec(t);
+    const noslash = slashes ? t.slice(1, Math.max(1, t.length - slashes[0].length)) : t.slice(1);
+    return `${context}/${phpTrim(noslash)}${suffix}`;
+  }
+  let count = 0;
+  let nodotdot = t;
+  while (nodotdot.startsWith('../')) {
+    count++;
+    nodotdot = nodotdot.slice(3);
+  }
+  if (count === 0) return target;
+  const exploded = context.split('/');
+  if (exploded.length <= count) return target;
+  let ret = exploded.slice(0, -count).join('/');
+  if (nodotdot.endsWith('/')) nodotdot = nodotdot.replace(/\/+$/, '');
+  nodotdot = phpTrim(nodotdot);
+  if (nodotdot !== '') ret += `/${nodotdot}`;
+  t = ret + suffix;
+  return t;
+}
+
+function doWikiLinks(ctx: SummaryContext, comment: string): string {
+  const ns = nsctx(ctx);
+  const media = mediaRegex(ctx);
+  const trailRe = LINK_TRAIL[ctx.profile.language];
+  // 1.39 hands link HTML it has at once (always-known targets, the page itself) to preg_replace as
+  // the replacement string, so `$1`, `\0`… in it are group references; 1.43+ escapes them.
+  const interpret = !atLeast(ctx.profile, '1.43');
+  const self = ctx.selfTitle;
+  const selfKey = canExist(self) ? `${self.ns}:${self.dbkey}` : null;
+
+  return comment.replace(WIKILINK, (whole: string, _ws: string, rawTarget: string, textGroup: string | undefined, trailGroup: string) => {
+    let target = rawTarget;
+    if (target.includes('%')) target = rawurldecode(target).replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    const linkText = textGroup !== undefined && textGroup !== '' ? textGroup : target;
+
+    const mm = media.exec(target);
+    if (mm) {
+      const file = makeTitleSafe(6, mm[1]!, ns);
+      if (!file) return whole;
+      // Deferred (a marker): the HTML is never taken as a replacement pattern.
+      return whole.replace(/\[\[[\s\S]*?\]\]/, () => mediaLink(ctx, file, linkText));
+    }
+
+    if (target.startsWith(':')) target = target.slice(1);
+    if (target === '') return whole;
+    const tm = trailRe.exec(trailGroup);
+    const inside = tm ? tm[1]! : '';
+    const parsed = parseTitle(normalizeSubpageLink(ctx, target), ns);
     if (!parsed.ok) return whole;
     let t = parsed.title;
-    if (t.text === '' && !t.interwiki) t = { ...ctx.selfTitle, fragment: t.fragment };
-    if (t.ns === -2) t = makeTitle(6, t.dbkey, titles);
-    let inside = '';
-    let rest = trail;
-    const m = trailRe.exec(trail);
-    if (m) {
-      inside = m[1]!;
-      rest = m[2]!;
+    if (t.text === '' && !t.interwiki && !ctx.samePage) t = withFragment(self, t.fragment, ns);
+
+    const html = linkText + inside;
+    let out: string;
+    let immediate = false;
+    if (isAlwaysKnown(ctx, t)) {
+      out = knownLink(ctx, t, html);
+      immediate = true;
+    } else if (selfKey !== null && canExist(t) && `${t.ns}:${t.dbkey}` === selfKey) {
+      // The page itself is in the LinkCache already (ApiParse looked up its id).
+      out = exists(ctx, t) ? knownLink(ctx, t, html) : brokenLink(ctx, t, html);
+      immediate = true;
+    } else {
+      out = exists(ctx, t) ? knownLink(ctx, t, html) : brokenLink(ctx, t, html);
     }
-    return link(ctx, t, linkText + inside) + rest;
+    const closing = whole.indexOf(']]');
+    const linkPart = whole.slice(0, closing + 2 + inside.length);
+    const rest = whole.slice(closing + 2 + inside.length);
+    const replacement = interpret && immediate ? phpReplacement(out, [linkPart, whole.slice(2, closing)]) : out;
+    return replacement + rest;
   });
 }
 
-/** CommentFormatter::format as ApiParse uses it for `summary`. */
+/**
+ * CommentFormatter::format($summary, $selfTitle, $samePage), NFC-normalised as ApiResult
+ * normalises every string it outputs (so `A&#x301;` shows as `Á`, while URLs keep `%CC%81`).
+ */
 export function formatSummary(summary: string, ctx: SummaryContext): string {
-  const oneLine = summary.replace(/[\n\x1b]/g, ' ');
-  const close: string[] = [];
-  let html = escapeHtmlAllowEntities(oneLine);
-  html = sectionLinks(ctx, html, close);
-  html = wikiLinks(ctx, html);
-  return html + close.join('');
+  let comment = summary.replace(/[\n\x1b]/g, ' ');
+  comment = escapeHtmlAllowEntities(comment);
+  comment = doSectionLinks(ctx, comment);
+  return doWikiLinks(ctx, comment).normalize('NFC');
+}
+
+// ---------------------------------------------------------------------------------------------
+// section=new (ApiParse::formatSummary)
+
+/** $wgUrlProtocols default, as UrlUtils::validProtocols builds the alternation. */
+const URL_PROTOCOLS = [
+  'bitcoin:', 'ftp://', 'ftps://', 'geo:', 'git://', 'gopher://', 'http://', 'https://', 'irc://', 'ircs://', 'magnet:', 'mailto:',
+  'matrix:', 'mms://', 'news:', 'nntp://', 'redis://', 'sftp://', 'sip:', 'sips:', 'sms:', 'ssh://', 'svn://', 'tel:', 'telnet://',
+  'urn:', 'worldwind://', 'xmpp:', '//',
+];
+
+/** Parser::doQuotes for one line: `''`, `'''`, `'''''` to <i>/<b>. */
+export function doQuotes(text: string): string {
+  const arr = text.split(/(''+)/);
+  if (arr.length === 1) return text;
+  let numbold = 0;
+  let numitalics = 0;
+  for (let i = 1; i < arr.length; i += 2) {
+    let len = arr[i]!.length;
+    if (len === 4) {
+      arr[i - 1] += "'";
+      arr[i] = "'''";
+      len = 3;
+    } else if (len > 5) {
+      arr[i - 1] += "'".repeat(len - 5);
+      arr[i] = "'''''";
+      len = 5;
+    }
+    if (len === 2) numitalics++;
+    else if (len === 3) numbold++;
+    else if (len === 5) {
+      numitalics++;
+      numbold++;
+    }
+  }
+  if (numbold % 2 === 1 && numitalics % 2 === 1) {
+    let single = -1;
+    let multi = -1;
+    let space = -1;
+    for (let i = 1; i < arr.length; i += 2) {
+      if (arr[i]!.length === 3) {
+        const prev = arr[i - 1]!;
+        const x1 = prev.slice(-1);
+        const x2 = prev.length >= 2 ? prev.slice(-2, -1) : '';
+        if (x1 === ' ') {
+          if (space === -1) space = i;
+        } else if (x2 === ' ') {
+          single = i;
+          break;
+        } else if (multi === -1) {
+          multi = i;
+        }
+      }
+    }
+    const pick = single > -1 ? single : multi > -1 ? multi : space;
+    if (pick > -1) {
+      arr[pick] = "''";
+      arr[pick - 1] += "'";
+    }
+  }
+  let output = '';
+  let buffer = '';
+  let state = '';
+  arr.forEach((r, i) => {
+    if (i % 2 === 0) {
+      if (state === 'both') buffer += r;
+      else output += r;
+      return;
+    }
+    if (r.length === 2) {
+      if (state === 'i') [output, state] = [`${output}</i>`, ''];
+      else if (state === 'bi') [output, state] = [`${output}</i>`, 'b'];
+      else if (state === 'ib') [output, state] = [`${output}</b></i><b>`, 'b'];
+      else if (state === 'both') [output, state] = [`${output}<b><i>${buffer}</i>`, 'b'];
+      else [output, state] = [`${output}<i>`, `${state}i`];
+    } else if (r.length === 3) {
+      if (state === 'b') [output, state] = [`${output}</b>`, ''];
+      else if (state === 'bi') [output, state] = [`${output}</i></b><i>`, 'i'];
+      else if (state === 'ib') [output, state] = [`${output}</b>`, 'i'];
+      else if (state === 'both') [output, state] = [`${output}<i><b>${buffer}</b>`, 'i'];
+      else [output, state] = [`${output}<b>`, `${state}b`];
+    } else if (r.length === 5) {
+      if (state === 'b') [output, state] = [`${output}</b><i>`, 'i'];
+      else if (state === 'i') [output, state] = [`${output}</i><b>`, 'b'];
+      else if (state === 'bi') [output, state] = [`${output}</i></b>`, ''];
+      else if (state === 'ib') [output, state] = [`${output}</b></i>`, ''];
+      else if (state === 'both') [output, state] = [`${output}<i><b>${buffer}</b></i>`, ''];
+      else [buffer, state] = ['', 'both'];
+    }
+  });
+  if (state === 'b' || state === 'ib') output += '</b>';
+  if (state === 'i' || state === 'bi' || state === 'ib') output += '</i>';
+  if (state === 'bi') output += '</b>';
+  if (state === 'both' && buffer !== '' && buffer !== '0') output += `<b><i>${buffer}</i></b>`;
+  return output;
+}
+
+/** StringUtils::delimiterReplace('<', '>', '', $text): tags (outermost `<…>` pairs) removed. */
+function stripTags(subject: string): string {
+  let output = '';
+  let inputPos = 0;
+  let outputPos = 0;
+  let foundStart = false;
+  const re = /(<)|(>)/g;
+  while (inputPos < subject.length) {
+    re.lastIndex = inputPos;
+    const m = re.exec(subject);
+    if (!m) break;
+    const pos = m.index;
+    if (m[1] !== undefined) {
+      if (!foundStart) {
+        output += subject.slice(outputPos, pos);
+        outputPos = pos;
+        inputPos = pos + 1;
+        foundStart = true;
+      } else {
+        inputPos = pos + 1;
+      }
+    } else {
+      if (foundStart) {
+        foundStart = false;
+      } else {
+        output += subject.slice(inputPos, pos + 1);
+      }
+      inputPos = outputPos = pos + 1;
+    }
+  }
+  if (outputPos < subject.length) output += subject.slice(outputPos);
+  return output;
+}
+
+/** Parser::stripSectionName: links to their text, external link markup, quotes and tags removed. */
+export function stripSectionName(text: string): string {
+  let s = text.replace(/\[\[:?([^[|]+)\|([^[]+)\]\]/g, '$2');
+  s = s.replace(/\[\[:?([^[]+)\|?\]\]/g, '$1');
+  const protocols = URL_PROTOCOLS.map(asciiCaseless).join('|');
+  s = s.replace(new RegExp(`\\[(?:${protocols})([^ ]+?) ([^[]+)\\]`, 'g'), '$2');
+  return stripTags(doQuotes(s));
+}
+
+/**
+ * ApiParse::formatSummary's choice of text: with `section=new`, when the summary or the section
+ * title is empty, the content-language `newsectionsummary` around the stripped section title.
+ */
+export function summaryForParse(lang: Lang, summary: string | null, sectionTitle: string | null, sectionIsNew: boolean): string {
+  let s = summary ?? '';
+  const st = sectionTitle ?? '';
+  if (sectionIsNew && (st === '' || s === '')) {
+    if (st !== '') s = st;
+    if (s !== '') s = contentText(lang, 'newsectionsummary', [stripSectionName(s)]);
+  }
+  return s;
 }

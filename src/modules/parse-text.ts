@@ -2,44 +2,82 @@ import { atLeast, type WikiProfile } from '../wiki/profile.js';
 import type { Title } from '../wiki/title.js';
 import { toMw } from '../util/timestamp.js';
 
-const seconds = (s: number) => `${s.toFixed(3)} ${s.toFixed(3) === '1.000' ? 'second' : 'seconds'}`;
+/** `limitreport-cputime-value`: `%.3f` then `$1 {{PLURAL:$1|second|seconds}}` (the float 1 is singular). */
+const seconds = (s: number) => {
+  const v = s.toFixed(3);
+  return `${v} ${Number(v) === 1 ? 'second' : 'seconds'}`;
+};
 
-/**
- * ParserOutput::getText for empty wikitext: the wrapper div around the NewPP limit report and
- * the transclusion time report (hyphens of the report turned into U+2010, as MediaWiki does).
- * `limitReport` false gives the bare wrapper (disablelimitreport).
- */
-export function emptyParseText(profile: WikiProfile, nowMs: number, cpuSeconds: number, realSeconds: number, limitReport = true): string {
-  const open = atLeast(profile, '1.43')
-    ? `<div class="mw-content-ltr mw-parser-output" lang="${profile.language}" dir="ltr">`
-    : '<div class="mw-parser-output">';
-  if (!limitReport) return `${open}</div>`;
-  const report = [
-    'NewPP limit report',
-    `Cached time: ${toMw(nowMs)}`,
-    'Cache expiry: 86400',
-    'Reduced expiry: false',
-    'Complications: []',
-    `CPU time usage: ${seconds(cpuSeconds)}`,
-    `Real time usage: ${seconds(realSeconds)}`,
-    'Preprocessor visited node count: 0/1000000',
-    'Post\u2010expand include size: 0/2097152 bytes',
-    'Template argument size: 0/2097152 bytes',
-    'Highest expansion depth: 0/100',
-    'Expensive parser function count: 0/100',
-    'Unstrip recursion depth: 0/20',
-    'Unstrip post\u2010expand size: 0/5000000 bytes',
-  ].join('\n');
-  const transclusion = '<!--\nTransclusion expansion time report (%,ms,calls,template)\n100.00%    0.000      1 -total\n-->\n';
-  return `${open}\n<!-- \n${report}\n-->\n${transclusion}</div>`;
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' })[c]!);
+
+/** Html::expandAttributes for `class`: space-separated tokens, empty ones dropped, duplicates removed. */
+function classList(value: string): string {
+  const tokens = value.split(' ').filter((t) => t !== '');
+  return [...new Set(tokens)].join(' ');
 }
 
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+export interface ParseTextOptions {
+  /** false for `disablelimitreport`/`disablepp`: no limit report, no transclusion report. */
+  limitReport?: boolean;
+  /** `wrapoutputclass` (default `mw-parser-output`); '' gives no wrapper div at all. */
+  wrapClass?: string;
+}
 
-/** Parser::formatPageTitle: the displaytitle spans. */
+/**
+ * ParserOutput::getText for empty wikitext (what `action=parse&summary=…` shows as `text`): the
+ * NewPP limit report comment (English labels; every `-` of it turned into U+2010, and a space after
+ * `<!--`), the transclusion time report, inside the wrapper div. 1.39 wraps in
+ * `<div class="mw-parser-output">`; 1.43+ (AddWrapperDivClass) adds `mw-content-ltr` and lang/dir.
+ */
+export function emptyParseText(
+  profile: WikiProfile,
+  nowMs: number,
+  cpuSeconds: number,
+  realSeconds: number,
+  options: ParseTextOptions | boolean = {},
+): string {
+  const opts: ParseTextOptions = typeof options === 'boolean' ? { limitReport: options } : options;
+  const wrapClass = opts.wrapClass ?? 'mw-parser-output';
+  let body = '';
+  if (opts.limitReport !== false) {
+    const report = [
+      'NewPP limit report',
+      `Cached time: ${toMw(nowMs)}`,
+      'Cache expiry: 86400',
+      'Reduced expiry: false',
+      'Complications: []',
+      `CPU time usage: ${seconds(cpuSeconds)}`,
+      `Real time usage: ${seconds(realSeconds)}`,
+      'Preprocessor visited node count: 0/1000000',
+      'Post-expand include size: 0/2097152 bytes',
+      'Template argument size: 0/2097152 bytes',
+      'Highest expansion depth: 0/100',
+      'Expensive parser function count: 0/100',
+      'Unstrip recursion depth: 0/20',
+      'Unstrip post-expand size: 0/5000000 bytes',
+      '',
+    ]
+      .join('\n')
+      .replace(/-/g, '\u2010');
+    // SectionProfiler::getFunctionStats always has the `-total` row: `%6.2f%% %8.3f %6d %s`.
+    const transclusion = '<!--\nTransclusion expansion time report (%,ms,calls,template)\n100.00%    0.000      1 -total\n-->\n';
+    body = `\n<!-- \n${report}-->\n${transclusion}`;
+  }
+  if (wrapClass === '') return body;
+  if (atLeast(profile, '1.43')) {
+    return `<div class="${escapeHtml(classList(`mw-content-ltr ${wrapClass}`))}" lang="${profile.language}" dir="ltr">${body}</div>`;
+  }
+  return `<div class="${escapeHtml(classList(wrapClass))}">${body}</div>`;
+}
+
+/**
+ * Parser::formatPageTitle(nsText, ':', mainText): the `displaytitle` of a page without
+ * DISPLAYTITLE, every part HTML-escaped (htmlspecialchars, `'` as `&#039;`).
+ */
 export function displayTitle(title: Title): string {
   const main = `<span class="mw-page-title-main">${escapeHtml(title.text)}</span>`;
-  if (title.ns === 0) return main;
-  const nsName = title.prefixedText.slice(0, title.prefixedText.length - title.text.length - 1);
-  return `<span class="mw-page-title-namespace">${escapeHtml(nsName)}</span><span class="mw-page-title-separator">:</span>${main}`;
+  const nsText = title.ns === 0 ? '' : title.prefixedText.slice(0, title.prefixedText.length - title.text.length - 1);
+  if (nsText === '') return main;
+  return `<span class="mw-page-title-namespace">${escapeHtml(nsText)}</span><span class="mw-page-title-separator">:</span>${main}`;
 }

@@ -1,70 +1,819 @@
 /**
- * SpamBlacklist::filter for action=spamblacklist: list lines become batched regexes
- * (SpamRegexBatch), URLs are matched as one newline-joined text, whitelist matches are removed
- * first, and capture group 1 of each hit is reported (PHP array_unique keeps the indexes).
+ * SpamBlacklist::filter as action=spamblacklist runs it (extensions/SpamBlacklist, the same in 1.39
+ * and 1.43+): list lines become batched PCRE regexes (SpamRegexBatch), the sorted URLs are matched
+ * as one newline-joined text, whitelist matches are cut out first, and capture group 1 of every
+ * hit is reported (PHP array_unique keeps the indexes, so a gap makes the list an object).
+ *
+ * PHP runs these regexes in PCRE byte mode (`/Sim`, no `/u`): `i` folds ASCII letters only, `.`
+ * is one byte other than LF, `\s` is ASCII white space, `$` with `m` is before any LF. To match
+ * exactly, patterns are translated into JS regexes over "byte strings" (one char per UTF-8 byte)
+ * with explicit byte sets; constructs JS cannot express (recursion, conditionals, \p, …) count
+ * as not compiling.
  */
 export type SpamResult = { result: 'ok' } | { result: 'blacklisted'; matches: string[] | Record<string, string> };
 
 const MAX_BATCH = 4096;
+/** SpamBlacklist::getRegexStart. */
+const REGEX_START = '(?:https?:)?\\/\\/+[a-z0-9_\\-.]*(';
 
-/** SpamRegexBatch::stripLines: comments, blanks and lines ending in a backslash go. */
+// ---------------------------------------------------------------------------------------------
+// Byte strings
+
+const toBytes = (s: string) => Buffer.from(s, 'utf8').toString('latin1');
+const fromBytes = (s: string) => Buffer.from(s, 'latin1').toString('utf8');
+
+// ---------------------------------------------------------------------------------------------
+// PCRE (non-UTF) → JS translation
+
+class Unsupported extends Error {}
+
+type ByteSet = Uint8Array<ArrayBuffer>;
+const newSet = () => new Uint8Array(256);
+function setOf(...ranges: [number, number][]): ByteSet {
+  const s = newSet();
+  for (const [lo, hi] of ranges) for (let c = lo; c <= hi; c++) s[c] = 1;
+  return s;
+}
+const complement = (s: ByteSet) => s.map((v) => (v ? 0 : 1));
+function addAll(to: ByteSet, from: ByteSet): void {
+  for (let c = 0; c < 256; c++) if (from[c]) to[c] = 1;
+}
+function caseClose(s: ByteSet): ByteSet {
+  const out = Uint8Array.from(s);
+  for (let c = 0x41; c <= 0x5a; c++) {
+    if (s[c] || s[c + 0x20]) out[c] = out[c + 0x20] = 1;
+  }
+  return out;
+}
+
+const DIGIT = setOf([0x30, 0x39]);
+const WORD = setOf([0x30, 0x39], [0x41, 0x5a], [0x61, 0x7a], [0x5f, 0x5f]);
+/** PCRE2 `\s` without UCP: HT LF VT FF CR space. */
+const SPACE = setOf([0x09, 0x0d], [0x20, 0x20]);
+/** `\h` in non-UTF mode: HT, space, NBSP. */
+const HSPACE = setOf([0x09, 0x09], [0x20, 0x20], [0xa0, 0xa0]);
+/** `\v` in non-UTF mode: LF VT FF CR NEL. */
+const VSPACE = setOf([0x0a, 0x0d], [0x85, 0x85]);
+const POSIX: Readonly<Record<string, ByteSet>> = {
+  alpha: setOf([0x41, 0x5a], [0x61, 0x7a]),
+  digit: DIGIT,
+  alnum: setOf([0x30, 0x39], [0x41, 0x5a], [0x61, 0x7a]),
+  upper: setOf([0x41, 0x5a]),
+  lower: setOf([0x61, 0x7a]),
+  space: SPACE,
+  blank: setOf([0x09, 0x09], [0x20, 0x20]),
+  punct: setOf([0x21, 0x2f], [0x3a, 0x40], [0x5b, 0x60], [0x7b, 0x7e]),
+  xdigit: setOf([0x30, 0x39], [0x41, 0x46], [0x61, 0x66]),
+  word: WORD,
+  cntrl: setOf([0x00, 0x1f], [0x7f, 0x7f]),
+  print: setOf([0x20, 0x7e]),
+  graph: setOf([0x21, 0x7e]),
+  ascii: setOf([0x00, 0x7f]),
+};
+
+const hex2 = (c: number) => c.toString(16).padStart(2, '0');
+
+function emitSet(s: ByteSet): string {
+  let count = 0;
+  for (let c = 0; c < 256; c++) count += s[c]!;
+  if (count === 256) return '[\\s\\S]';
+  if (count === 0) return '[^\\s\\S]';
+  let out = '';
+  for (let c = 0; c < 256; c++) {
+    if (!s[c]) continue;
+    let e = c;
+    while (e + 1 < 256 && s[e + 1]) e++;
+    out += e === c ? `\\x${hex2(c)}` : `\\x${hex2(c)}-\\x${hex2(e)}`;
+    c = e;
+  }
+  return `[${out}]`;
+}
+
+interface Flags {
+  i: boolean;
+  m: boolean;
+  s: boolean;
+  x: boolean;
+  U: boolean;
+}
+
+const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
+const isOct = (c: string | undefined) => c !== undefined && c >= '0' && c <= '7';
+const isHex = (c: string | undefined) => c !== undefined && /^[0-9a-fA-F]$/.test(c);
+const isAlnum = (c: string) => /^[0-9A-Za-z]$/.test(c);
+const X_SPACE = /^[\t\n\v\f\r \x85]$/;
+
+/** Translated source and, where PCRE would see one, its fixed length in bytes. */
+interface Piece {
+  src: string;
+  len: number | null;
+}
+const one = (src: string): Piece => ({ src, len: 1 });
+const zero = (src: string): Piece => ({ src, len: 0 });
+
+/** One PCRE pattern (byte string, no delimiters) → JS source over byte strings. */
+class Translator {
+  private pos = 0;
+  private pcreGroups = 0;
+  private jsGroups = 0;
+  /** PCRE groups open at this point: a reference to one of them never matches in PCRE. */
+  private readonly open = new Set<number>();
+  /** PCRE group number → JS group number (from a first pass, for forward references). */
+  readonly groupMap: number[] = [0];
+  readonly names = new Set<string>();
+  /** JS groups that mark a `\\K`. */
+  readonly kGroups: number[] = [];
+  /** Fixed lengths of finished PCRE groups (for lookbehinds), null if they vary. */
+  private readonly groupLens: (number | null)[] = [];
+  private totalGroups: number;
+
+  constructor(
+    private readonly p: string,
+    private flags: Flags,
+    private readonly previousMap: readonly number[] | null,
+  ) {
+    this.totalGroups = previousMap ? previousMap.length - 1 : Infinity;
+  }
+
+  translate(): string {
+    const out = this.alternation();
+    if (this.pos < this.p.length) throw new Unsupported('unmatched )');
+    return out.src;
+  }
+
+  private peek(o = 0): string | undefined {
+    return this.p[this.pos + o];
+  }
+
+  private skipExtended(): void {
+    if (!this.flags.x) return;
+    for (;;) {
+      const c = this.peek();
+      if (c !== undefined && X_SPACE.test(c)) this.pos++;
+      else if (c === '#') {
+        while (this.pos < this.p.length && this.p[this.pos] !== '\n') this.pos++;
+      } else return;
+    }
+  }
+
+  /** Branches; `len` is their common fixed length (null if they differ or vary). */
+  private alternation(): Piece & { branches: (number | null)[] } {
+    const first = this.sequence();
+    const parts = [first];
+    while (this.peek() === '|') {
+      this.pos++;
+      parts.push(this.sequence());
+    }
+    const lens = parts.map((b) => b.len);
+    const len = lens.every((l) => l !== null && l === lens[0]) ? lens[0]! : null;
+    return { src: parts.map((b) => b.src).join('|'), len, branches: lens };
+  }
+
+  private sequence(): Piece {
+    let src = '';
+    let len: number | null = 0;
+    for (;;) {
+      this.skipExtended();
+      const c = this.peek();
+      if (c === undefined || c === '|' || c === ')') return { src, len };
+      const atom = this.atom();
+      if (atom === null) continue;
+      const q = this.quantified(atom);
+      src += q.src;
+      len = len === null || q.len === null ? null : len + q.len;
+    }
+  }
+
+  private literal(code: number): Piece {
+    if (code > 0xff) throw new Unsupported('code point above 0xff in byte mode');
+    let s = newSet();
+    s[code] = 1;
+    if (this.flags.i) s = caseClose(s);
+    return one(emitSet(s));
+  }
+
+  /** An atom, or null for things that are no atom (option settings, comments, \\E). */
+  private atom(): Piece | null {
+    const c = this.p[this.pos]!;
+    switch (c) {
+      case '(':
+        return this.group();
+      case '[':
+        return one(this.charClass());
+      case '\\':
+        return this.escape();
+      case '.':
+        this.pos++;
+        return one(emitSet(this.flags.s ? setOf([0, 255]) : complement(setOf([0x0a, 0x0a]))));
+      case '^':
+        this.pos++;
+        return zero(this.flags.m ? '(?:(?<![\\s\\S])|(?<=\\n)(?=[\\s\\S]))' : '(?<![\\s\\S])');
+      case '$':
+        this.pos++;
+        return zero(this.flags.m ? '(?=\\n|(?![\\s\\S]))' : '(?=\\n?(?![\\s\\S]))');
+      case '*':
+      case '+':
+      case '?':
+        throw new Unsupported('quantifier does not follow a repeatable item');
+      case '{':
+        if (this.quantifierAt(this.pos)) throw new Unsupported('quantifier does not follow a repeatable item');
+        this.pos++;
+        return this.literal(0x7b);
+      default:
+        this.pos++;
+        return this.literal(c.charCodeAt(0));
+    }
+  }
+
+  private quantifierAt(at: number): RegExpExecArray | null {
+    return /^\{(\d+)(?:(,)(\d*))?\}/.exec(this.p.slice(at));
+  }
+
+  private quantified(atom: Piece): Piece {
+    this.skipExtended();
+    const c = this.peek();
+    let q: string;
+    let fixed: number | null = null;
+    if (c === '*' || c === '+' || c === '?') {
+      q = c;
+      this.pos++;
+    } else if (c === '{') {
+      const m = this.quantifierAt(this.pos);
+      if (!m) return atom;
+      const min = Number(m[1]);
+      const max = m[3] === undefined || m[3] === '' ? (m[2] ? Infinity : min) : Number(m[3]);
+      if (min > 65535 || (max !== Infinity && max > 65535)) throw new Unsupported('number too big in {} quantifier');
+      if (max < min) throw new Unsupported('numbers out of order in {} quantifier');
+      if (max === min) fixed = min;
+      q = m[0];
+      this.pos += m[0].length;
+    } else {
+      return atom;
+    }
+    let lazy = false;
+    let possessive = false;
+    if (this.peek() === '?') {
+      lazy = true;
+      this.pos++;
+    } else if (this.peek() === '+') {
+      possessive = true;
+      this.pos++;
+    }
+    if (this.flags.U && !possessive) lazy = !lazy;
+    const len = fixed !== null && atom.len !== null ? atom.len * fixed : null;
+    const base = `(?:${atom.src})${q}`;
+    if (possessive) return { src: this.atomic(base), len };
+    return { src: lazy ? `${base}?` : base, len };
+  }
+
+  /** An atomic (possessive) group: a lookahead captures, a back reference consumes. */
+  private atomic(inner: string): string {
+    const n = ++this.jsGroups;
+    return `(?=(${inner}))\\${n}`;
+  }
+
+  private capture(name: string | null): Piece {
+    const pcre = ++this.pcreGroups;
+    const js = ++this.jsGroups;
+    this.groupMap[pcre] = js;
+    this.open.add(pcre);
+    const body = this.groupBody();
+    this.open.delete(pcre);
+    this.groupLens[pcre] = body.len;
+    return { src: name === null ? `(${body.src})` : `(?<${name}>${body.src})`, len: body.len };
+  }
+
+  private group(): Piece | null {
+    const p = this.p;
+    this.pos++; // (
+    if (p[this.pos] === '*') throw new Unsupported('backtracking verbs');
+    if (p[this.pos] !== '?') return this.capture(null);
+    this.pos++; // ?
+    const rest = p.slice(this.pos);
+    if (rest.startsWith('#')) {
+      const end = p.indexOf(')', this.pos);
+      if (end < 0) throw new Unsupported('missing ) after comment');
+      this.pos = end + 1;
+      return null;
+    }
+    for (const [lead, js] of [['<=', '(?<='], ['<!', '(?<!']] as const) {
+      if (rest.startsWith(lead)) {
+        this.pos += lead.length;
+        const body = this.groupBody();
+        // PCRE2 10.42: every top-level branch of a lookbehind has a fixed length.
+        if (body.branches.some((l) => l === null)) throw new Unsupported('lookbehind assertion is not fixed length');
+        return zero(`${js}${body.src})`);
+      }
+    }
+    if (rest.startsWith(':')) {
+      this.pos++;
+      const body = this.groupBody();
+      return { src: `(?:${body.src})`, len: body.len };
+    }
+    for (const [lead, js] of [['=', '(?='], ['!', '(?!']] as const) {
+      if (rest.startsWith(lead)) {
+        this.pos += lead.length;
+        return zero(`${js}${this.groupBody().src})`);
+      }
+    }
+    if (rest.startsWith('>')) {
+      this.pos++;
+      const body = this.groupBody();
+      return { src: this.atomic(body.src), len: body.len };
+    }
+    if (rest.startsWith('|')) {
+      // A branch reset group without groups inside is a plain group.
+      this.pos++;
+      const groups = this.pcreGroups;
+      const body = this.groupBody();
+      if (this.pcreGroups !== groups) throw new Unsupported('branch reset with groups');
+      return { src: `(?:${body.src})`, len: body.len };
+    }
+    const named = /^(?:P<|<|')([A-Za-z_][A-Za-z0-9_]{0,31})[>']/.exec(rest);
+    if (named) {
+      const name = named[1]!;
+      if (this.names.has(name)) throw new Unsupported('duplicate group name');
+      this.names.add(name);
+      this.pos += named[0].length;
+      return this.capture(name);
+    }
+    const backName = /^P=([A-Za-z_][A-Za-z0-9_]*)\)/.exec(rest);
+    if (backName) {
+      this.pos += backName[0].length;
+      return { src: `(?:\\k<${backName[1]}>)`, len: null };
+    }
+    const opts = /^([imsxU]*)(?:-([imsxU]*))?([:)])/.exec(rest);
+    if (opts) {
+      this.pos += opts[0].length;
+      const saved = { ...this.flags };
+      for (const f of opts[1]!) this.flags[f as keyof Flags] = true;
+      for (const f of opts[2] ?? '') this.flags[f as keyof Flags] = false;
+      if (opts[3] === ')') return null; // applies to the rest of the enclosing group
+      const body = this.groupBody();
+      this.flags = saved;
+      return { src: `(?:${body.src})`, len: body.len };
+    }
+    throw new Unsupported(`(?${rest.slice(0, 2)}`);
+  }
+
+  /** Group contents up to the closing `)`; option changes inside end with the group. */
+  private groupBody(): Piece & { branches: (number | null)[] } {
+    const saved = { ...this.flags };
+    const body = this.alternation();
+    if (this.peek() !== ')') throw new Unsupported('missing )');
+    this.pos++;
+    this.flags = saved;
+    return body;
+  }
+
+  private backref(n: number): Piece {
+    if (n > this.totalGroups || n === 0) throw new Unsupported('reference to non-existent group');
+    const js = this.previousMap ? this.previousMap[n] : n;
+    if (js === undefined) throw new Unsupported('reference to non-existent group');
+    // JS lets a reference to an unfinished group match the empty string; PCRE fails it.
+    if (this.open.has(n)) return zero('(?!)');
+    return { src: `(?:\\${js})`, len: this.groupLens[n] ?? null };
+  }
+
+  /** `\` outside a class. */
+  private escape(): Piece | null {
+    const p = this.p;
+    this.pos++; // backslash
+    const c = p[this.pos];
+    if (c === undefined) throw new Unsupported('\\ at end of pattern');
+    this.pos++;
+    const set = (s: ByteSet) => one(emitSet(s));
+    switch (c) {
+      case 'd': return set(DIGIT);
+      case 'D': return set(complement(DIGIT));
+      case 'w': return set(WORD);
+      case 'W': return set(complement(WORD));
+      case 's': return set(SPACE);
+      case 'S': return set(complement(SPACE));
+      case 'h': return set(HSPACE);
+      case 'H': return set(complement(HSPACE));
+      case 'v': return set(VSPACE);
+      case 'V': return set(complement(VSPACE));
+      case 'N': return set(complement(setOf([0x0a, 0x0a])));
+      case 'R': return { src: '(?:\\r\\n|[\\n\\x0b\\x0c\\r\\x85])', len: null };
+      case 'b': return zero('\\b');
+      case 'B': return zero('\\B');
+      case 'A': return zero('(?<![\\s\\S])');
+      case 'z': return zero('(?![\\s\\S])');
+      case 'Z': return zero('(?=\\n?(?![\\s\\S]))');
+      case 'p':
+      case 'P':
+        return set(this.property(c === 'P'));
+      case 'C': return one('[\\s\\S]');
+      // No Unicode extend characters below U+0100: a grapheme cluster is CR LF or one byte.
+      case 'X': return { src: '(?:\\r\\n|[\\s\\S])', len: null };
+      // \\K moves the start of the reported match: an empty group marks the spot.
+      case 'K': {
+        const n = ++this.jsGroups;
+        this.kGroups.push(n);
+        return zero('()');
+      }
+      case 'E': return null;
+      case 'Q': {
+        const end = p.indexOf('\\E', this.pos);
+        const lit = end < 0 ? p.slice(this.pos) : p.slice(this.pos, end);
+        this.pos = end < 0 ? p.length : end + 2;
+        if (lit === '') return null;
+        return { src: Array.from(lit, (ch) => this.literal(ch.charCodeAt(0)).src).join(''), len: lit.length };
+      }
+      case 'g': {
+        const m = /^(?:\{(-?\d+)\}|(-?\d+))/.exec(p.slice(this.pos));
+        if (!m) {
+          const nm = /^\{([A-Za-z_][A-Za-z0-9_]*)\}/.exec(p.slice(this.pos));
+          if (!nm) throw new Unsupported('\\g');
+          this.pos += nm[0].length;
+          return { src: `(?:\\k<${nm[1]}>)`, len: null };
+        }
+        this.pos += m[0].length;
+        let n = Number(m[1] ?? m[2]);
+        if (n < 0) n = this.pcreGroups + 1 + n;
+        return this.backref(n);
+      }
+      case 'k': {
+        const m = /^(?:<([A-Za-z_]\w*)>|'([A-Za-z_]\w*)'|\{([A-Za-z_]\w*)\})/.exec(p.slice(this.pos));
+        if (!m) throw new Unsupported('\\k');
+        this.pos += m[0].length;
+        return { src: `(?:\\k<${m[1] ?? m[2] ?? m[3]}>)`, len: null };
+      }
+      case '0': {
+        let v = '';
+        while (v.length < 2 && isOct(p[this.pos])) v += p[this.pos++];
+        return this.literal(parseInt(`0${v}`, 8));
+      }
+      default:
+        break;
+    }
+    if (isDigit(c)) {
+      let digits = c;
+      while (isDigit(p[this.pos])) digits += p[this.pos++];
+      const n = Number(digits);
+      if (n < 10 || c === '8' || c === '9' || n <= this.pcreGroups) return this.backref(n);
+      // Octal: up to three digits from the first one.
+      this.pos -= digits.length;
+      let v = '';
+      while (v.length < 3 && isOct(p[this.pos])) v += p[this.pos++];
+      return this.literal(parseInt(v, 8));
+    }
+    const code = this.simpleEscape(c);
+    if (code !== null) return this.literal(code);
+    if (isAlnum(c)) throw new Unsupported(`\\${c}`);
+    return this.literal(c.charCodeAt(0));
+  }
+
+  /**
+   * `\\p{…}` / `\\P{…}` in non-UTF mode: the Unicode property of the code points 0–255 (what a
+   * byte stands for in Latin-1), never case-folded.
+   */
+  private property(negated: boolean): ByteSet {
+    const m = /^(?:\{(\^?)([A-Za-z_&]+)\}|([A-Za-z]))/.exec(this.p.slice(this.pos));
+    if (!m) throw new Unsupported('malformed \\p');
+    this.pos += m[0].length;
+    const name = m[2] ?? m[3]!;
+    const neg = negated !== (m[1] === '^');
+    let s: ByteSet;
+    const test = (re: RegExp) => {
+      const out = newSet();
+      for (let c = 0; c < 256; c++) if (re.test(String.fromCharCode(c))) out[c] = 1;
+      return out;
+    };
+    if (name === 'Any') s = setOf([0, 255]);
+    else if (name === 'Xan') s = test(/^[\p{L}\p{N}]$/u);
+    else if (name === 'Xwd') s = test(/^[\p{L}\p{N}_]$/u);
+    else if (name === 'Xsp' || name === 'Xps') s = test(/^[\p{Z}\t\n\v\f\r]$/u);
+    else if (name === 'Xuc') s = test(/^[$@`\u00a0-\u00ff]$/u);
+    else {
+      const prop = name === 'L&' ? 'LC' : name;
+      let re: RegExp;
+      try {
+        re = new RegExp(`^\\p{${prop}}$`, 'u');
+      } catch {
+        try {
+          re = new RegExp(`^\\p{Script=${prop}}$`, 'u');
+        } catch {
+          throw new Unsupported(`unknown property ${name}`);
+        }
+      }
+      s = newSet();
+      for (let c = 0; c < 256; c++) if (re.test(String.fromCharCode(c))) s[c] = 1;
+    }
+    return neg ? complement(s) : s;
+  }
+
+  /** Escapes for single characters (shared by classes): \a \e \f \n \r \t \x \o \c. Null if not one. */
+  private simpleEscape(c: string): number | null {
+    const p = this.p;
+    switch (c) {
+      case 'a': return 0x07;
+      case 'e': return 0x1b;
+      case 'f': return 0x0c;
+      case 'n': return 0x0a;
+      case 'r': return 0x0d;
+      case 't': return 0x09;
+      case 'x': {
+        if (p[this.pos] === '{') {
+          const end = p.indexOf('}', this.pos);
+          const h = end < 0 ? '' : p.slice(this.pos + 1, end);
+          if (!/^[0-9a-fA-F]+$/.test(h)) throw new Unsupported('\\x{');
+          this.pos = end + 1;
+          const v = parseInt(h, 16);
+          if (v > 0xff) throw new Unsupported('character code point value in \\x{} is too large');
+          return v;
+        }
+        let h = '';
+        while (h.length < 2 && isHex(p[this.pos])) h += p[this.pos++];
+        return h === '' ? 0 : parseInt(h, 16);
+      }
+      case 'o': {
+        const m = /^\{([0-7]+)\}/.exec(p.slice(this.pos));
+        if (!m) throw new Unsupported('\\o');
+        this.pos += m[0].length;
+        const v = parseInt(m[1]!, 8);
+        if (v > 0xff) throw new Unsupported('\\o too large');
+        return v;
+      }
+      case 'c': {
+        const ch = p[this.pos];
+        if (ch === undefined || ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) > 0x7e) throw new Unsupported('\\c');
+        this.pos++;
+        return ch.toUpperCase().charCodeAt(0) ^ 0x40;
+      }
+      default:
+        return null;
+    }
+  }
+
+  private charClass(): string {
+    const p = this.p;
+    this.pos++; // [
+    let negate = false;
+    if (p[this.pos] === '^') {
+      negate = true;
+      this.pos++;
+    }
+    const set = newSet();
+    /** `\\p` members: caseless matching does not fold them. */
+    const unfolded = newSet();
+    let first = true;
+    /** The last single character added (for ranges), or null after a class escape. */
+    let last: number | null = null;
+    let afterClassEscape = false;
+    for (;;) {
+      const c = p[this.pos];
+      if (c === undefined) throw new Unsupported('missing terminating ] for character class');
+      if (c === ']' && !first) {
+        this.pos++;
+        break;
+      }
+      first = false;
+      if (c === '[') {
+        const posix = /^\[:(\^?)([a-z]+):\]/.exec(p.slice(this.pos));
+        if (posix) {
+          const cls = POSIX[posix[2]!];
+          if (!cls) throw new Unsupported('unknown POSIX class name');
+          addAll(set, posix[1] ? complement(cls) : cls);
+          this.pos += posix[0].length;
+          last = null;
+          afterClassEscape = true;
+          continue;
+        }
+      }
+      if (c === '-' && afterClassEscape && p[this.pos + 1] !== undefined && p[this.pos + 1] !== ']') {
+        throw new Unsupported('invalid range in character class');
+      }
+      if (c === '-' && last !== null && p[this.pos + 1] !== undefined && p[this.pos + 1] !== ']') {
+        this.pos++;
+        const hi = this.classChar();
+        if (hi === null) throw new Unsupported('invalid range in character class');
+        if (hi < last) throw new Unsupported('range out of order in character class');
+        for (let v = last; v <= hi; v++) set[v] = 1;
+        last = null;
+        afterClassEscape = false;
+        continue;
+      }
+      const before = this.pos;
+      const single = this.classChar(set, unfolded);
+      if (single === null) {
+        last = null;
+        afterClassEscape = true;
+      } else {
+        set[single] = 1;
+        last = single;
+        afterClassEscape = false;
+      }
+      if (this.pos === before) throw new Unsupported('class parse');
+    }
+    let s: ByteSet = this.flags.i ? caseClose(set) : set;
+    addAll(s, unfolded);
+    if (negate) s = complement(s);
+    return emitSet(s);
+  }
+
+  /** One class member: a character code, or null after adding a class escape (\d, …) to `into`. */
+  private classChar(into?: ByteSet, unfolded?: ByteSet): number | null {
+    const p = this.p;
+    const c = p[this.pos]!;
+    this.pos++;
+    if (c !== '\\') return c.charCodeAt(0);
+    const e = p[this.pos];
+    if (e === undefined) throw new Unsupported('\\ at end of pattern');
+    this.pos++;
+    const add = (s: ByteSet) => {
+      if (!into) throw new Unsupported('invalid range in character class');
+      addAll(into, s);
+      return null;
+    };
+    switch (e) {
+      case 'p':
+      case 'P': {
+        const prop = this.property(e === 'P');
+        if (!unfolded) throw new Unsupported('invalid range in character class');
+        addAll(unfolded, prop);
+        return null;
+      }
+      case 'd': return add(DIGIT);
+      case 'D': return add(complement(DIGIT));
+      case 'w': return add(WORD);
+      case 'W': return add(complement(WORD));
+      case 's': return add(SPACE);
+      case 'S': return add(complement(SPACE));
+      case 'h': return add(HSPACE);
+      case 'H': return add(complement(HSPACE));
+      case 'v': return add(VSPACE);
+      case 'V': return add(complement(VSPACE));
+      case 'b': return 0x08;
+      default:
+        break;
+    }
+    if (isOct(e)) {
+      let v = e;
+      while (v.length < 3 && isOct(p[this.pos])) v += p[this.pos++];
+      const n = parseInt(v, 8);
+      if (n > 0xff) throw new Unsupported('octal value greater than \\377');
+      return n;
+    }
+    if (e === '8' || e === '9') return e.charCodeAt(0);
+    const code = this.simpleEscape(e);
+    if (code !== null) return code;
+    if (isAlnum(e)) throw new Unsupported(`\\${e} in class`);
+    return e.charCodeAt(0);
+  }
+}
+
+interface Compiled {
+  re: RegExp;
+  /** JS groups marking `\\K` (the reported match starts at the last one passed). */
+  kGroups: number[];
+}
+
+function compile(pattern: string, modifiers: string): Compiled | null {
+  const flags: Flags = { i: modifiers.includes('i'), m: modifiers.includes('m'), s: modifiers.includes('s'), x: modifiers.includes('x'), U: modifiers.includes('U') };
+  const bytes = toBytes(pattern);
+  try {
+    const first = new Translator(bytes, { ...flags }, null);
+    first.translate();
+    const second = new Translator(bytes, { ...flags }, first.groupMap);
+    const src = second.translate();
+    return { re: new RegExp(src, second.kGroups.length > 0 ? 'dg' : 'g'), kGroups: second.kGroups };
+  } catch (e) {
+    if (e instanceof Unsupported || e instanceof SyntaxError) return null;
+    throw e;
+  }
+}
+
+/**
+ * A PHP `/pattern/modifiers` regex translated for byte strings (see `toBytes`), or null where PCRE
+ * would not compile it or JS cannot express it.
+ */
+export function translatePcre(pattern: string, modifiers: string): RegExp | null {
+  return compile(pattern, modifiers)?.re ?? null;
+}
+
+/** preg_replace($regex, '', $text) on a byte string. */
+function pregDelete(text: string, c: Compiled): string {
+  if (c.kGroups.length === 0) return text.replace(c.re, '');
+  let out = '';
+  let last = 0;
+  for (const m of text.matchAll(c.re)) {
+    let start = m.index;
+    for (const k of c.kGroups) {
+      const at = m.indices?.[k];
+      if (at && at[0] > start) start = at[0];
+    }
+    out += text.slice(last, start);
+    last = m.index + m[0].length;
+  }
+  return out + text.slice(last);
+}
+
+// ---------------------------------------------------------------------------------------------
+// SpamRegexBatch
+
+/** A batch regex as PHP holds it: the pattern between the delimiters and its modifiers. */
+export interface BlacklistRegex {
+  /** `(?:https?:)?\/\/+[a-z0-9_\-.]*(…)` */
+  source: string;
+  /** `Sim` for batches, `im` for one-line fallbacks. */
+  modifiers: string;
+}
+
+/** SpamRegexBatch::stripLines: `#` comments cut, trimmed, empty and `0` lines dropped. */
 function stripLines(lines: readonly string[]): string[] {
   return lines
-    .map((l) => l.replace(/#.*$/, '').trim())
-    .filter((l) => l !== '' && !l.endsWith('\\'));
+    .flatMap((l) => l.split('\n'))
+    .map((l) => l.replace(/#[^\n]*/, '').replace(/^[ \t\n\r\0\x0B]+|[ \t\n\r\0\x0B]+$/g, ''))
+    .filter((l) => l !== '' && l !== '0');
 }
 
-/** PCRE → JS: `\/` stays, bare `/` is escaped, `(?i)`-style options are not supported (left to fail). */
-function toJs(body: string): RegExp | null {
-  try {
-    return new RegExp(`(?:https?:)?\\/\\/+[a-z0-9_\\-.]*(${body})`, 'gim');
-  } catch {
-    return null;
-  }
-}
+const escapeSlashes = (batch: string) => batch.replace(/\\*\//g, '/').replace(/\//g, '\\/');
 
-/** SpamRegexBatch::buildSafeRegexes: one regex per ≤4096-byte batch, or one per line if a batch fails. */
-export function buildRegexes(lines: readonly string[]): RegExp[] {
-  const stripped = stripLines(lines).map((l) => l.replace(/(?<!\\)\//g, '\\/'));
-  if (stripped.length === 0) return [];
-  const batches: string[] = [];
-  let current = '';
-  for (const line of stripped) {
-    if (current !== '' && Buffer.byteLength(current) + 1 + Buffer.byteLength(line) > MAX_BATCH) {
-      batches.push(current);
-      current = '';
+/** SpamRegexBatch::buildRegexes: lines joined by `|` into batches of at most `batchSize` bytes (0: one per line). */
+function buildBatches(lines: readonly string[], batchSize: number): BlacklistRegex[] {
+  const out: BlacklistRegex[] = [];
+  const modifiers = batchSize > 0 ? 'Sim' : 'im';
+  let build: string | null = null;
+  for (const line of lines) {
+    if (line.endsWith('\\')) continue;
+    if (build === null) {
+      build = line;
+    } else if (Buffer.byteLength(build) + Buffer.byteLength(line) > batchSize) {
+      out.push({ source: `${REGEX_START}${escapeSlashes(build)})`, modifiers });
+      build = line;
+    } else {
+      build += `|${line}`;
     }
-    current = current === '' ? line : `${current}|${line}`;
   }
-  if (current !== '') batches.push(current);
-  const compiled = batches.map(toJs);
-  if (compiled.every((r) => r !== null)) return compiled as RegExp[];
-  return stripped.map(toJs).filter((r): r is RegExp => r !== null);
+  if (build !== null) out.push({ source: `${REGEX_START}${escapeSlashes(build)})`, modifiers });
+  return out;
 }
 
-export function matchSpamBlacklist(urls: readonly string[], blacklist: readonly string[], whitelist: readonly string[]): SpamResult {
+/** SpamRegexBatch::buildSafeRegexes: batches, or one regex per line when a batch does not compile. */
+export function buildRegexes(lines: readonly string[]): BlacklistRegex[] {
+  const stripped = stripLines(lines);
+  const batches = buildBatches(stripped, MAX_BATCH);
+  if (batches.every((r) => compile(r.source, r.modifiers) !== null)) return batches;
+  return buildBatches(stripped, 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// SpamBlacklist::filter
+
+const PHP_NUMERIC = /^[ \t\n\r\v\f]*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?[ \t\n\r\v\f]*$/;
+
+/** PHP 8 `sort()` order of two strings: numerically if both are numeric strings, else byte-wise. */
+function phpCompare(a: string, b: string): number {
+  if (PHP_NUMERIC.test(a) && PHP_NUMERIC.test(b)) return Math.sign(Number(a.trim()) - Number(b.trim()));
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+/** Lists of lines: one list, or several (the local message and each shared file are batched apart). */
+type Lists = readonly string[] | readonly (readonly string[])[];
+
+function asLists(l: Lists): (readonly string[])[] {
+  return l.length > 0 && Array.isArray(l[0]) ? (l as readonly (readonly string[])[]).slice() : [l as readonly string[]];
+}
+
+export function matchSpamBlacklist(urls: readonly string[], blacklistLines: Lists, whitelistLines: Lists): SpamResult {
   if (urls.length === 0) return { result: 'ok' };
-  const black = buildRegexes(blacklist);
+  const black = asLists(blacklistLines).flatMap((l) => buildRegexes(l));
   if (black.length === 0) return { result: 'ok' };
-  let text = [...urls].sort().map((u) => u.replace(/\uff0e/g, '.')).join('\n');
-  for (const w of buildRegexes(whitelist)) text = text.replace(w, '');
-  const matches: string[] = [];
-  for (const re of black) {
-    re.lastIndex = 0;
-    if (!re.test(text)) continue;
-    const full = new RegExp(`${re.source}.*`, re.flags);
-    for (const m of text.matchAll(full)) if (m[1] !== undefined) matches.push(m[1]);
+  const white = asLists(whitelistLines).flatMap((l) => buildRegexes(l));
+
+  // sort(); antiSpoof (fullwidth full stop); one text, one URL a line.
+  let text = toBytes([...urls].sort(phpCompare).map((u) => u.replace(/\uff0e/g, '.')).join('\n'));
+  for (const w of white) {
+    const c = compile(w.source, w.modifiers);
+    if (c) text = pregDelete(text, c);
   }
-  if (matches.length === 0) return { result: 'ok' };
-  // array_unique keeps the first of each value and its index: a gap turns the list into an object.
+
+  const found: string[] = [];
+  for (const b of black) {
+    const check = translatePcre(b.source, b.modifiers);
+    if (!check || !check.test(text)) continue;
+    // The same regex with `.*` appended (to the end of the line), capture group 1 of each match.
+    const full = translatePcre(`${b.source}.*`, 'Sim');
+    if (!full) continue;
+    for (const m of text.matchAll(full)) found.push(m[1] ?? '');
+  }
+  if (found.length === 0) return { result: 'ok' };
+
+  // array_unique (on the bytes) keeps the first of each value with its index: a gap turns the list
+  // into an object. ApiResult then cleans the strings up (invalid UTF-8 to U+FFFD, NFC).
   const seen = new Set<string>();
   const kept: [number, string][] = [];
-  matches.forEach((m, i) => {
+  found.forEach((m, i) => {
     if (!seen.has(m)) {
       seen.add(m);
-      kept.push([i, m]);
+      kept.push([i, fromBytes(m).normalize('NFC')]);
     }
   });
   const contiguous = kept.every(([i], n) => i === n);
-  return { result: 'blacklisted', matches: contiguous ? kept.map(([, m]) => m) : Object.fromEntries(kept.map(([i, m]) => [String(i), m])) };
+  return {
+    result: 'blacklisted',
+    matches: contiguous ? kept.map(([, m]) => m) : Object.fromEntries(kept.map(([i, m]) => [String(i), m])),
+  };
 }
