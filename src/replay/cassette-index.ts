@@ -1,11 +1,80 @@
-import type { Interaction } from '../cassette/format.js';
-import type { CassetteStore } from '../cassette/store.js';
+import { closeSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Cassette, Interaction } from '../cassette/format.js';
+import { readInteraction, scanCassette, type ScannedInteraction } from '../cassette/scan.js';
+import { FileCassetteStore, type CassetteStore } from '../cassette/store.js';
 import { emptyModel, type WikiModel } from '../wiki/model.js';
 import type { WikiProfile } from '../wiki/profile.js';
 
+/** Where an interaction not yet parsed is: its cassette file (kept open) and its place in it. */
+interface Stored extends ScannedInteraction {
+  fd: number;
+}
+
+/**
+ * The recorded interactions by canonical key. Those of scanned files stay on disk until asked
+ * for; the most recently used parsed ones are kept (`keep`), so memory holds the keys, not the
+ * answers, whatever the number of recordings.
+ */
+export class InteractionTable {
+  private readonly byKey = new Map<string, Interaction | Stored>();
+  private readonly recent = new Map<string, Interaction>();
+  private readonly fds: number[] = [];
+  constructor(readonly keep = 1000) {}
+
+  get size(): number {
+    return this.byKey.size;
+  }
+  has(key: string): boolean {
+    return this.byKey.has(key);
+  }
+  keys(): IterableIterator<string> {
+    return this.byKey.keys();
+  }
+  /** Adds an interaction unless its key is already there (the first cassette wins). */
+  add(i: Interaction): void {
+    if (!this.byKey.has(i.key)) this.byKey.set(i.key, i);
+  }
+  addStored(fd: number, where: ScannedInteraction): void {
+    if (!this.byKey.has(where.key)) this.byKey.set(where.key, { ...where, fd });
+  }
+  /** Keeps a file open for `addStored` entries; closed by `close`. */
+  holdFile(fd: number): void {
+    this.fds.push(fd);
+  }
+
+  get(key: string): Interaction | undefined {
+    const e = this.byKey.get(key);
+    if (e === undefined || !('fd' in e)) return e;
+    let i = this.recent.get(key);
+    if (i) {
+      this.recent.delete(key);
+      this.recent.set(key, i);
+      return i;
+    }
+    i = readInteraction(e.fd, e);
+    this.recent.set(key, i);
+    if (this.recent.size > this.keep) this.recent.delete(this.recent.keys().next().value!);
+    return i;
+  }
+
+  /** Every interaction (or those whose key passes `only`), parsed one by one (not kept). */
+  *values(only?: (key: string) => boolean): IterableIterator<Interaction> {
+    for (const [key, e] of this.byKey) {
+      if (only && !only(key)) continue;
+      yield 'fd' in e ? (this.recent.get(key) ?? readInteraction(e.fd, e)) : e;
+    }
+  }
+
+  close(): void {
+    for (const fd of this.fds.splice(0)) closeSync(fd);
+    this.recent.clear();
+  }
+}
+
 /** Every recorded interaction by key, the entities they showed, and the recorded wiki's profile. */
 export interface CassetteIndex {
-  interactions: Map<string, Interaction>;
+  interactions: InteractionTable;
   model: WikiModel;
   profile: Partial<WikiProfile>;
   /** Latest recording time, for `--clock recorded`. */
@@ -14,26 +83,60 @@ export interface CassetteIndex {
   upstream: string | null;
 }
 
-/** Loads all cassettes of a store (data only: JSON is parsed, never evaluated). */
+/**
+ * Loads all cassettes of a store (data only: JSON is parsed, never evaluated). Files in
+ * wikitape's own layout are scanned (cassette/scan.ts): their interactions are read when used.
+ */
 export async function loadCassettes(store: CassetteStore): Promise<CassetteIndex> {
-  const index: CassetteIndex = { interactions: new Map(), model: emptyModel(), profile: {}, recordedAt: null, upstream: null };
+  const index: CassetteIndex = { interactions: new InteractionTable(), model: emptyModel(), profile: {}, recordedAt: null, upstream: null };
+  const logids = new Set<number>();
+  const blockids = new Set<number>();
+  const ptitles = new Set<string>();
+  const pageids = new Set<number>();
   for (const name of await store.list()) {
-    const db = await store.open(name, '');
-    const c = db.data;
-    if (!c || !Array.isArray(c.interactions)) continue;
+    let c: Partial<Cassette> | undefined;
+    if (store instanceof FileCassetteStore) {
+      const fd = openSync(join(store.dir, `${name}.json`), 'r');
+      let scanned = null;
+      try {
+        scanned = scanCassette(fd);
+      } catch {
+        scanned = null;
+      }
+      if (scanned) {
+        index.interactions.holdFile(fd);
+        for (const where of scanned.interactions) index.interactions.addStored(fd, where);
+        c = scanned.rest;
+      } else closeSync(fd);
+    }
+    if (!c) {
+      const db = await store.open(name, '');
+      const data = db.data;
+      if (!data || !Array.isArray(data.interactions)) continue;
+      for (const i of data.interactions) index.interactions.add(i);
+      c = data;
+    }
     index.profile = { ...c.meta?.profile, ...index.profile };
     index.upstream ??= c.meta?.upstream || null;
     if (c.meta?.recordedAt && (index.recordedAt === null || c.meta.recordedAt > index.recordedAt)) index.recordedAt = c.meta.recordedAt;
-    for (const i of c.interactions) if (!index.interactions.has(i.key)) index.interactions.set(i.key, i);
     const e = c.entities;
     if (!e) continue;
-    index.model.logevents.push(...e.logevents.filter((x) => !index.model.logevents.some((y) => y.logid === x.logid)));
-    index.model.blocks.push(...e.blocks.filter((x) => !index.model.blocks.some((y) => y.id === x.id)));
-    index.model.protectedtitles.push(...e.protectedtitles.filter((x) => !index.model.protectedtitles.some((y) => y.ns === x.ns && y.title === x.title)));
-    for (const p of e.pages) if (!index.model.pages.some((y) => y.pageid === p.pageid)) index.model.pages.push(p);
+    const once = <T, K>(items: readonly T[], seen: Set<K>, keyOf: (x: T) => K, into: T[]) => {
+      for (const x of items) {
+        const k = keyOf(x);
+        if (seen.has(k)) continue;
+        seen.add(k);
+        into.push(x);
+      }
+    };
+    once(e.logevents, logids, (x) => x.logid, index.model.logevents);
+    once(e.blocks, blockids, (x) => x.id, index.model.blocks);
+    once(e.protectedtitles, ptitles, (x) => `${x.ns}|${x.title}`, index.model.protectedtitles);
+    once(e.pages, pageids, (x) => x.pageid, index.model.pages);
   }
   // Links harvested without an id get ids in the order they were seen.
-  let next = Math.max(0, ...index.model.pages.flatMap((p) => p.extlinks.map((l) => l.id))) + 1;
+  let next = 1;
+  for (const p of index.model.pages) for (const l of p.extlinks) if (l.id >= next) next = l.id + 1;
   for (const p of index.model.pages) for (const l of p.extlinks) if (!l.id) l.id = next++;
   return index;
 }
