@@ -24,6 +24,8 @@ import type { Source } from './options.js';
 import { canonicalKey } from './request/canonical.js';
 import type { CassetteIndex } from './replay/cassette-index.js';
 import { recordedOutcome } from './replay/render-recorded.js';
+import { MARKS, makeTemplate, type HitTemplate } from './replay/hit-template.js';
+import { isFrozenBytes } from './output/json.js';
 
 /** One HTTP request to api.php, as the engine needs it. */
 export interface HttpRequest {
@@ -70,14 +72,26 @@ export class ReplayEngine {
     readonly cassettes?: CassetteIndex,
     readonly onMiss: 'builtin' | 'error' = 'builtin',
   ) {
-    this.coverage = cassettes ? computeCoverage(cassettes.interactions.values()) : new Map();
   }
 
   /** Keys (and `list:<module>` for synthesized answers) that answered, for `--track-usage`. */
   readonly used = new Set<string>();
 
-  /** Lists the cassettes hold complete walks of (see replay/coverage.ts). */
-  readonly coverage: Map<string, ListCoverage>;
+  private coverageMap: Map<string, ListCoverage> | undefined;
+
+  /**
+   * Lists the cassettes hold complete walks of (see replay/coverage.ts), worked out when first
+   * needed: cassette hits never need it, and it reads every recorded list page.
+   */
+  get coverage(): Map<string, ListCoverage> {
+    this.coverageMap ??= this.cassettes ? computeCoverage(this.cassettes.interactions.values((k) => k.includes('list='))) : new Map();
+    return this.coverageMap;
+  }
+
+  /** Closes the cassette files kept open for reading. */
+  close(): void {
+    this.cassettes?.interactions.close();
+  }
 
   private readonly encoded = new WeakMap<Interaction, Map<string, Buffer>>();
 
@@ -111,6 +125,50 @@ export class ReplayEngine {
       this.hitKeys.set(query, key);
     }
     return key;
+  }
+
+  /** Printed cassette hits by exact request (URL and headers), oldest first; see hit-template.ts. */
+  private readonly templates = new Map<string, HitTemplate>();
+  private templateBytes = 0;
+  /** Bytes the kept templates may own (recorded data is shared with the printing cache). */
+  templateBudget = 256 << 20;
+
+  /**
+   * The template of a GET that a cassette answers, made on first use; null when the request is
+   * not a hit or is answered otherwise (cookies make a session, curtimestamp changes the data).
+   */
+  hitTemplate(url: string, headers: IncomingHttpHeaders, rawHeaders: readonly string[]): HitTemplate | null {
+    const cacheKey = rawHeaders.length === 0 ? url : `${url}\n${rawHeaders.join('\n')}`;
+    const now = this.now();
+    const kept = this.templates.get(cacheKey);
+    if (kept && (kept.second === null || kept.second === Math.floor(now / 1000))) return kept;
+    if (kept) this.dropTemplate(cacheKey, kept);
+    if (headers.cookie !== undefined || cacheKey.includes('wikitapemark')) return null;
+    const q = url.indexOf('?');
+    const query = q < 0 ? '' : url.slice(q + 1);
+    const key = this.keyOfQuery(query);
+    const recorded = key === null ? undefined : this.cassettes?.interactions.get(key);
+    if (key === null || !recorded) return null;
+    const params = parseUrlEncoded(query);
+    if (params.has('curtimestamp')) return null;
+    const outcome = recordedOutcome(recorded, params, this.profile, now);
+    const http = { method: 'GET', url, headers, params, startedAt: process.hrtime.bigint() };
+    const rendered = render({ profile: this.profile, outcome, http, now, marks: MARKS, ...this.encodedFor(recorded, params) });
+    const clocked = rendered.headers.some(([k, v]) => k === 'Expires' && !v.startsWith('Thu, 01 Jan 1970'));
+    const t = makeTemplate(rendered, { key, userLang: outcome.userLang, source: 'cassette', second: clocked ? Math.floor(now / 1000) : null, shared: isFrozenBytes });
+    if (t.ownBytes > this.templateBudget) return t;
+    for (const [k, old] of this.templates) {
+      if (this.templateBytes + t.ownBytes <= this.templateBudget) break;
+      this.dropTemplate(k, old);
+    }
+    this.templates.set(cacheKey, t);
+    this.templateBytes += t.ownBytes;
+    return t;
+  }
+
+  private dropTemplate(cacheKey: string, t: HitTemplate): void {
+    this.templates.delete(cacheKey);
+    this.templateBytes -= t.ownBytes;
   }
 
   handle(req: HttpRequest): Answer {

@@ -7,6 +7,7 @@ import type { ReplayEngine } from './engine.js';
 import type { Recorder } from './record/recorder.js';
 import { DEFAULTS, type WikitapeOptions } from './options.js';
 import { sendBody } from './output/send.js';
+import { fillHoles } from './replay/hit-template.js';
 
 /** A running wikitape server. */
 export interface RunningServer {
@@ -35,6 +36,34 @@ function answerHit(engine: ReplayEngine, req: IncomingMessage, res: ServerRespon
 
 const EMPTY = Buffer.alloc(0);
 
+/** Answers a GET from its hit template; false when the template cannot print this request. */
+function answerFromTemplate(engine: ReplayEngine, req: IncomingMessage, res: ServerResponse, log?: WikitapeOptions['onRequest']): boolean {
+  const startedAt = process.hrtime.bigint();
+  const t = engine.hitTemplate(req.url!, req.headers, req.rawHeaders);
+  if (!t) return false;
+  const values = fillHoles(t, startedAt, engine.now());
+  if (!values) return false;
+  const { parts, holes } = t;
+  let length = 0;
+  for (let i = 0; i < parts.length; i++) {
+    length += parts[i]!.length;
+    const h = holes[i];
+    if (h) length += values[h].length; // ASCII
+  }
+  res.writeHead(t.status, [...t.headers, 'Content-Length', String(length)]);
+  res.cork();
+  for (let i = 0; i < parts.length; i++) {
+    res.write(parts[i]!);
+    const h = holes[i];
+    if (h) res.write(values[h], 'latin1');
+  }
+  res.end();
+  res.uncork();
+  engine.used.add(t.key);
+  log?.({ method: 'GET', key: t.key, source: 'cassette', status: t.status, ms: Number(process.hrtime.bigint() - startedAt) / 1e6 });
+  return true;
+}
+
 /** Adds this run's usage to the usage file (sorted JSON list; written whole, then renamed). */
 async function writeUsage(file: string, used: ReadonlySet<string>): Promise<void> {
   const all = new Set([...(await readUsage(file)), ...used]);
@@ -55,9 +84,12 @@ export async function startServer(options: WikitapeOptions = {}): Promise<Runnin
   const server = createServer({ maxHeaderSize: 1 << 20 }, (req, res) => {
     if (hot && req.method === 'GET' && req.url) {
       const q = req.url.indexOf('?');
-      if ((q < 0 ? req.url : req.url.slice(0, q)) === apiPath && hot.isHit(q < 0 ? '' : req.url.slice(q + 1))) {
-        answerHit(hot, req, res, options.onRequest);
-        return;
+      if ((q < 0 ? req.url : req.url.slice(0, q)) === apiPath) {
+        if (answerFromTemplate(hot, req, res, options.onRequest)) return;
+        if (hot.isHit(q < 0 ? '' : req.url.slice(q + 1))) {
+          answerHit(hot, req, res, options.onRequest);
+          return;
+        }
       }
     }
     app(req, res);
@@ -81,6 +113,7 @@ export async function startServer(options: WikitapeOptions = {}): Promise<Runnin
       await recorder?.flush();
       recorder?.close();
       if (hot && options.trackUsage) await writeUsage(options.trackUsage, hot.used);
+      hot?.close();
     },
     flush: async () => recorder?.flush(),
   };

@@ -3,7 +3,7 @@ import { atLeast, type Lang, type WikiProfile } from '../wiki/profile.js';
 import includesData from './includes-1.39.json' with { type: 'json' };
 import { encodeJson, frozenJson, withFrozenMembers } from './json.js';
 import { newSessionId, parsePhpCookies, type SessionOutcome } from './headers.js';
-import { formatSizeLocal } from './texts.js';
+import { formatMegabytesParts, formatSizeLocal } from './texts.js';
 
 /**
  * `debuginfo` as MWDebug::getDebugInfo builds it ($wgDebugToolbar), shaped after real MediaWiki
@@ -55,6 +55,28 @@ export interface DebugInfoInput {
   spamBlacklistFile?: string;
   /** Replaces the module-specific debug log lines. */
   moduleLog?: readonly string[];
+  /**
+   * Builds a template instead (see replay/hit-template.ts): the parts that change from one
+   * request to the next are these marks, which the template fills in per request.
+   */
+  marks?: DebugMarks;
+}
+
+/** Stand-ins for the per-request parts of debuginfo: plain ASCII words no answer contains. */
+export interface DebugMarks {
+  /** `time` (a number: the mark is printed as a JSON string and the quotes are dropped later). */
+  time: string;
+  /** The session id of an anonymous request's session lines. */
+  session: string;
+  /** The number part of `memory` and `memoryPeak` (the unit is MB). */
+  memory: string;
+  memoryPeak: string;
+  /** Now minus a year, in Unix seconds (cookie expiry in the session lines). */
+  expired: string;
+  /** Now as a MediaWiki timestamp (`yyyymmddhhmmss`, block expiry in the SQL). */
+  nowMw: string;
+  /** The HTML page's wgRequestId (not debuginfo, but as fresh per request). */
+  requestId: string;
 }
 
 type ModuleKey = 'logevents' | 'blocks' | 'protectedtitles' | 'extlinks' | 'parse' | 'spamblacklist';
@@ -143,7 +165,7 @@ function sessionLines(input: DebugInfoInput, session: SessionOutcome, nowMs: num
   const p = input.profile.cookiePrefix;
   const names = [`${p}_session`, `${p}UserID`, `${p}Token`, 'forceHTTPS'];
   const secure = input.https ?? false;
-  const expired = String(Math.floor(nowMs / 1000) - 365 * 86400);
+  const expired = input.marks?.expired ?? String(Math.floor(nowMs / 1000) - 365 * 86400);
   const sid = session.sessionId;
   const out: string[] = [];
   const sent = new Set(session.sentCookies);
@@ -359,6 +381,24 @@ function debugLog(input: DebugInfoInput, mod: ModuleKey, nowMs: number): string[
 // ---------------------------------------------------------------------------------------------
 
 let peakHeap = 0;
+let heapAt = 0;
+let heapSeen = 0;
+
+/** V8's heap in use (read at most once a millisecond: it costs a µs) and the peak seen so far. */
+export function heapInUse(): number {
+  const t = performance.now();
+  if (t - heapAt >= 1) {
+    heapAt = t;
+    heapSeen = getHeapStatistics().used_heap_size;
+    if (heapSeen > peakHeap) peakHeap = heapSeen;
+  }
+  return heapSeen;
+}
+
+/** The highest heap in use seen so far. */
+export function peakHeapInUse(): number {
+  return peakHeap;
+}
 
 /**
  * The debuginfo object, in MWDebug::getDebugInfo's key order (fv2 shape: `git*` are `false`; use
@@ -370,8 +410,9 @@ export function buildDebugInfo(input: DebugInfoInput): Record<string, unknown> {
   const mod = moduleKey(input.moduleName);
   const nowMs = input.nowMs ?? Date.now();
   const server = profile.dbServer;
-  const heap = getHeapStatistics().used_heap_size;
-  if (heap > peakHeap) peakHeap = heap;
+  const heap = heapInUse();
+  const marks = input.marks;
+  const mb = formatMegabytesParts(userLang, heap);
   const headers: Record<string, string> = {};
   for (const k in request.headers) headers[k.toUpperCase()] = request.headers[k]!;
   const caller = atLeast(profile, '1.43') ? 'MediaWiki\\Debug\\MWDebug::appendDebugInfoToApiResult' : 'MWDebug::appendDebugInfoToApiResult';
@@ -382,13 +423,13 @@ export function buildDebugInfo(input: DebugInfoInput): Record<string, unknown> {
     gitRevision: false,
     gitBranch: false,
     gitViewUrl: false,
-    time: input.elapsedSeconds,
+    time: marks ? marks.time : input.elapsedSeconds,
     log: [{ msg: 'MWDebug output complete', type: 'log', caller }],
     debugLog: debugLog(input, mod, nowMs),
     queries: input.queries.map((q) => ({ sql: `${server}: ${q.sql}`, function: q.function, time: roundTime(q.time) })),
     request: { method: request.method, url: request.url, headers, params: { ...request.params } },
-    memory: formatSizeLocal(userLang, heap),
-    memoryPeak: formatSizeLocal(userLang, peakHeap),
+    memory: marks && mb ? `${marks.memory} ${mb.unit}` : formatSizeLocal(userLang, heap),
+    memoryPeak: marks && mb ? `${marks.memoryPeak} ${mb.unit}` : formatSizeLocal(userLang, peakHeap),
     includes: debugIncludes(profile, userLang, input.moduleName, mod === 'parse' && /\[\[/.test(request.params['summary'] ?? '') ? 'links' : undefined),
   });
 }
@@ -454,6 +495,7 @@ export function typicalQueries(
   profile: WikiProfile,
   nowMs = Date.now(),
   method = 'GET',
+  nowMw = tsMw(nowMs),
 ): DebugQuery[] {
   const mod = moduleKey(moduleName);
   const open: DebugQuery[] = [
@@ -484,7 +526,7 @@ export function typicalQueries(
         ...open,
         begin(fn),
         {
-          sql: `SELECT  ipb_auto,ipb_id,ipb_timestamp,ipb_address,ipb_user,actor_user,actor_name,ipb_expiry,ipb_anon_only,ipb_create_account,ipb_enable_autoblock,ipb_block_email,ipb_deleted,ipb_allow_usertalk,ipb_sitewide,comment_ipb_reason.comment_text AS "ipb_reason_text",comment_ipb_reason.comment_data AS "ipb_reason_data",comment_ipb_reason.comment_id AS "ipb_reason_cid"  FROM "ipblocks" JOIN "actor" ON ((actor_id=ipb_by_actor)) JOIN "comment" "comment_ipb_reason" ON ((comment_ipb_reason.comment_id = ipb_reason_id))   WHERE ${cont ? `${cont} AND ` : ''}ipb_deleted = 0 AND (ipb_expiry > '${tsMw(nowMs)}')  ORDER BY ipb_timestamp DESC,ipb_id DESC LIMIT ${limitOf(params, 'bklimit')}  `,
+          sql: `SELECT  ipb_auto,ipb_id,ipb_timestamp,ipb_address,ipb_user,actor_user,actor_name,ipb_expiry,ipb_anon_only,ipb_create_account,ipb_enable_autoblock,ipb_block_email,ipb_deleted,ipb_allow_usertalk,ipb_sitewide,comment_ipb_reason.comment_text AS "ipb_reason_text",comment_ipb_reason.comment_data AS "ipb_reason_data",comment_ipb_reason.comment_id AS "ipb_reason_cid"  FROM "ipblocks" JOIN "actor" ON ((actor_id=ipb_by_actor)) JOIN "comment" "comment_ipb_reason" ON ((comment_ipb_reason.comment_id = ipb_reason_id))   WHERE ${cont ? `${cont} AND ` : ''}ipb_deleted = 0 AND (ipb_expiry > '${nowMw}')  ORDER BY ipb_timestamp DESC,ipb_id DESC LIMIT ${limitOf(params, 'bklimit')}  `,
           function: fn,
           time: 0.001,
         },

@@ -247,13 +247,23 @@ export function spliceLastMember(bodyJson: string, keyJson: string, valueJson: s
 
 const frozenBytes = new WeakMap<object, Map<string, Buffer>>();
 
+const frozenBuffers = new WeakSet<Buffer>();
+
 function frozenBuffer(value: object, opts: JsonOptions, indent: number): Buffer {
   let m = frozenBytes.get(value);
   if (!m) frozenBytes.set(value, (m = new Map()));
   const k = optKey(opts, indent);
   let b = m.get(k);
-  if (!b) m.set(k, (b = Buffer.from(encodeAt(value, opts, indent), 'utf8')));
+  if (!b) {
+    m.set(k, (b = Buffer.from(encodeAt(value, opts, indent), 'utf8')));
+    frozenBuffers.add(b);
+  }
   return b;
+}
+
+/** Whether a chunk of `encodeJsonTailChunks` is a frozen fragment's cached bytes (shared, never changed). */
+export function isFrozenBytes(b: Buffer): boolean {
+  return frozenBuffers.has(b);
 }
 
 /** Like encodeAt, but appends to `out`: strings for the dynamic parts, Buffers for frozen fragments. */

@@ -4,7 +4,7 @@ import { isHtmlFormat } from '../api/printer.js';
 import type { JsonObject } from '../api/result.js';
 import type { ParamMap } from '../request/params.js';
 import type { WikiProfile } from '../wiki/profile.js';
-import { buildDebugInfo, debugInfoForFormatVersion, typicalQueries } from './debuginfo.js';
+import { buildDebugInfo, debugInfoForFormatVersion, typicalQueries, type DebugMarks } from './debuginfo.js';
 import { toFormatVersion1 } from './formatversion.js';
 import { cacheHeaders, corsHeaders, formatHeaders, mergePhpHeaders, sessionCookies, type HeaderList } from './headers.js';
 import { renderPrettyPage } from './html-page.js';
@@ -29,6 +29,8 @@ export interface RenderInput {
    * whose data never changes (a cassette hit): the hot path then only builds debuginfo.
    */
   encoded?: Map<string, Buffer>;
+  /** Render a template: debuginfo's per-request parts are these marks (replay/hit-template.ts). */
+  marks?: DebugMarks;
 }
 
 function header(h: IncomingHttpHeaders, name: string): string | undefined {
@@ -86,15 +88,17 @@ export function render(input: RenderInput): Rendered {
     }
     if (profile.debugInfo && !outcome.isError) {
       const plain = Object.fromEntries(params);
+      const marks = input.marks;
       debugInfo = buildDebugInfo({
         profile,
         userLang: outcome.userLang,
         request: { method: http.method, url: http.url, headers: flatHeaders(http.headers), params: plain },
         elapsedSeconds: Number(process.hrtime.bigint() - http.startedAt) / 1e9,
-        queries: typicalQueries(debugModule(outcome, params), plain, profile, now, http.method),
+        queries: typicalQueries(debugModule(outcome, params), plain, profile, now, http.method, marks?.nowMw),
         moduleName: debugModule(outcome, params),
-        session,
+        session: marks ? { ...session, sessionId: marks.session } : session,
         nowMs: now,
+        ...(marks ? { marks } : {}),
       });
       const tail = debugInfoForFormatVersion(debugInfo, fv);
       // Plain JSON is written in chunks (nothing copied); JSONP and the HTML page need the text.
@@ -112,6 +116,7 @@ export function render(input: RenderInput): Rendered {
             method: http.method,
             status: outcome.status,
             formatName: printer.format === 'rawfm' ? 'raw' : 'json',
+            ...(input.marks ? { requestId: input.marks.requestId } : {}),
             ...(debugInfo ? { debugInfo } : {}),
           })
         : json;

@@ -113,6 +113,15 @@ function phpRound(x: number, digits: number): number {
   return Math.sign(x) * r;
 }
 
+/**
+ * formatSizeLocal split for a template: the unit of the megabyte range and the number as it would
+ * print there, or null when `bytes` is outside [1 MB, 1000 MB) (another unit, or a separator).
+ */
+export function formatMegabytesParts(lang: Lang, bytes: number): { num: string; unit: string } | null {
+  if (bytes < 1048576 || bytes >= 1000 * 1048576) return null;
+  return { num: formatNum(lang, phpRound(bytes / 1048576, 2)), unit: SIZE_UNITS[lang][2]! };
+}
+
 /** Language::formatSize (1.39.17): 1024 steps; bytes and KB without decimals, MB+ with 2. */
 export function formatSizeLocal(lang: Lang, bytes: number): string {
   const units = SIZE_UNITS[lang];

@@ -1,0 +1,123 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Cassette } from '../../src/cassette/format.js';
+import { canonicalKey } from '../../src/request/canonical.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { createApp } from '../../src/app.js';
+import type { ReplayEngine } from '../../src/engine.js';
+import { stringifyKeepingKeyOrder } from '../../src/util/ordered-json.js';
+
+// Cassette hits on a running server are printed from a per-request template (replay/hit-template.ts);
+// these tests hold them to what the full printer gives, with fresh values in every answer.
+
+const key = (r: Record<string, string>) => canonicalKey(new Map(Object.entries(r)));
+const headers = { 'cache-control': 'private, must-revalidate, max-age=0', vary: 'Accept-Encoding, Treat-as-Untrusted, Cookie' };
+const block = { id: 1, user: 'Вандал', by: 'Admin', byid: 1, restrictions: [], timestamp: '2024-01-01T00:00:00Z', expiry: '2099-02-01T00:00:00Z', reason: 'спам', automatic: false, anononly: false, nocreate: false, autoblock: false, noemail: false, hidden: false, allowusertalk: false, partial: false };
+const logReq = { action: 'query', list: 'logevents' };
+const cassette: Cassette = {
+  meta: { format: 1, upstream: 'http://wiki.test/w/api.php', recordedAt: '2024-01-05T00:00:00Z', profile: { version: '1.39.17', language: 'ru', scriptPath: '/w', server: 'http://wiki.test', debugInfo: true } },
+  interactions: [
+    { key: key(logReq), request: logReq, status: 200, headers, body: { batchcomplete: true, query: { logevents: [{ logid: 1, ns: 0, title: 'Москва', type: 'create', action: 'create', params: { '0': 'a' } }] } }, recordedAt: '2024-01-05T00:00:00Z' },
+    { key: key({ action: 'query', list: 'blocks' }), request: { action: 'query', list: 'blocks' }, status: 200, headers: { 'cache-control': 'private, must-revalidate, max-age=0' }, body: { batchcomplete: true, query: { blocks: [block] } }, recordedAt: '2024-01-05T00:00:00Z' },
+  ],
+  entities: { logevents: [], blocks: [block], protectedtitles: [], pages: [], missing: [] },
+};
+
+let server: RunningServer;
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'wikitape-hot-'));
+  await writeFile(join(dir, 'wiki.json'), `${stringifyKeepingKeyOrder(cassette, 2)}\n`);
+  server = await startServer({ cassettes: dir });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/** A GET with exactly these headers (fetch would add its own). */
+function rawGet(path: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port: server.port, path, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const get = (query: string, init: RequestInit = {}) => fetch(`${server.url}?${query}`, init);
+/** An answer read as plain JSON. */
+const json = async (query: string): Promise<any> => (await get(query)).json();
+
+/** debuginfo with what changes per request taken out. */
+function steady(d: Record<string, unknown>): Record<string, unknown> {
+  const { time: _t, memory: _m, memoryPeak: _p, debugLog, ...rest } = d;
+  return { ...rest, debugLog: (debugLog as string[]).map((l) => l.replace(/"[a-z0-9]{32}"/g, '"SESSION"')) };
+}
+
+describe('cassette hits on the server', () => {
+  it('gives every request fresh debuginfo: time, session id and memory change, the rest is the same', async () => {
+    const a = await json('action=query&list=logevents&format=json');
+    const b = await json('action=query&list=logevents&format=json');
+    expect(a.debuginfo.time).not.toBe(b.debuginfo.time);
+    expect(typeof a.debuginfo.time).toBe('number');
+    expect(a.debuginfo.memory).toMatch(/^\d+(,\d+)? МБ$/);
+    const session = (d: { debugLog: string[] }) => d.debugLog.join('\n').match(/SessionBackend "([a-z0-9]{32})"/)![1];
+    expect(session(a.debuginfo)).not.toBe(session(b.debuginfo));
+    expect(steady(a.debuginfo)).toEqual(steady(b.debuginfo));
+    const { debuginfo: _a, ...dataA } = a;
+    expect(dataA).toEqual({ batchcomplete: '', query: { logevents: [{ logid: 1, ns: 0, title: 'Москва', type: 'create', action: 'create', params: { '0': 'a' } }] } });
+    expect(a.debuginfo.request.params).toEqual({ action: 'query', list: 'logevents', format: 'json' });
+  });
+
+  it('prints what the full printer prints, in every format, whatever the headers', async () => {
+    const engine = (await createApp({ cassettes: dir }).locals['ready']) as ReplayEngine;
+    for (const q of ['format=json', 'format=json&formatversion=2', 'format=json&utf8=1', 'format=json&callback=cb', 'format=jsonfm', '']) {
+      for (const extra of [{}, { 'user-agent': 'mwn/3', 'accept-language': 'ru' }] as Array<Record<string, string>>) {
+        const headers: Record<string, string> = { host: 'wiki.test', connection: 'keep-alive', ...extra };
+        const path = `/w/api.php?action=query&list=logevents&${q}`;
+        const hot = await rawGet(path, headers);
+        const full = engine.handle({ method: 'GET', url: path, headers, body: Buffer.alloc(0), startedAt: process.hrtime.bigint() });
+        expect(hot.headers['x-wikitape-source']).toBe('cassette');
+        expect(hot.status).toBe(full.status);
+        for (const [k, v] of full.headers) expect(hot.headers[k.toLowerCase()]).toBe(v);
+        const mask = (t: string) =>
+          t
+            .replace(/(&quot;|")time(&quot;|"): ?[0-9.e+-]+/g, 'TIME')
+            .replace(/(&quot;|")memory(Peak)?(&quot;|"): ?(&quot;|")[^"&]*(&quot;|")/g, 'MEMORY')
+            .replace(/[a-z0-9]{32}/g, 'SESSION')
+            .replace(/"wgRequestId":"[0-9a-f]{24}"/g, 'REQUESTID');
+        const fullText = Buffer.concat(Array.isArray(full.body) ? full.body : [Buffer.from(full.body)]).toString();
+        expect(hot.body.length).toBeGreaterThan(100);
+        expect(mask(hot.body)).toBe(mask(fullText));
+      }
+    }
+  });
+
+  it('gives the HTML page a new request id each time', async () => {
+    const id = async () => /"wgRequestId":"([0-9a-f]{24})"/.exec(await (await get('action=query&list=logevents')).text())?.[1];
+    const [a, b] = [await id(), await id()];
+    expect(a).toMatch(/^[0-9a-f]{24}$/);
+    expect(a).not.toBe(b);
+  });
+
+  it('writes the running clock into the blocks query of debuginfo', async () => {
+    const before = new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14);
+    const d = (await json('action=query&list=blocks&format=json')).debuginfo;
+    const sql = (d.queries as Array<{ sql: string }>).map((q) => q.sql).join('\n');
+    const ts = /ipb_expiry > '(\d{14})'/.exec(sql)?.[1];
+    expect(Number(ts)).toBeGreaterThanOrEqual(Number(before));
+    expect(Number(ts)).toBeLessThanOrEqual(Number(before) + 100);
+  });
+
+  it('keeps values that look like its own marks as they are', async () => {
+    const r = await json('action=query&list=logevents&format=json&requestid=wikitapemarktime');
+    expect(r.requestid).toBe('wikitapemarktime');
+    expect(typeof r.debuginfo.time).toBe('number');
+  });
+});
