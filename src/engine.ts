@@ -19,12 +19,13 @@ import { parseBody } from './request/body.js';
 import { mergeParams, parseUrlEncoded, type ParamMap } from './request/params.js';
 import type { Interaction } from './cassette/format.js';
 import type { WikiModel } from './wiki/model.js';
-import type { WikiProfile } from './wiki/profile.js';
+import type { Lang, WikiProfile } from './wiki/profile.js';
 import type { Source } from './options.js';
 import { canonicalKey } from './request/canonical.js';
 import type { CassetteIndex } from './replay/cassette-index.js';
 import { recordedOutcome } from './replay/render-recorded.js';
 import { MARKS, makeTemplate, type HitTemplate } from './replay/hit-template.js';
+import type { DebugMarks } from './output/debuginfo.js';
 import { isFrozenBytes } from './output/json.js';
 
 /** One HTTP request to api.php, as the engine needs it. */
@@ -57,7 +58,13 @@ export interface Answer extends Rendered {
   source: Source;
   /** The canonical key of the question (for logs). */
   key: string;
+  /** What `--track-usage` records for it: the key, `list:<module>` for a synthesized page, or null. */
+  usage: string | null;
+  /** The language the answer was printed in (uselang). */
+  userLang: Lang;
 }
+
+const EMPTY = Buffer.alloc(0);
 
 /**
  * Replay: answers each api.php request from the recorded cassettes when the exact question
@@ -127,35 +134,28 @@ export class ReplayEngine {
     return key;
   }
 
-  /** Printed cassette hits by exact request (URL and headers), oldest first; see hit-template.ts. */
+  /** Printed answers by exact request (URL and headers), oldest first; see hit-template.ts. */
   private readonly templates = new Map<string, HitTemplate>();
   private templateBytes = 0;
   /** Bytes the kept templates may own (recorded data is shared with the printing cache). */
   templateBudget = 256 << 20;
 
   /**
-   * The template of a GET that a cassette answers, made on first use; null when the request is
-   * not a hit or is answered otherwise (cookies make a session, curtimestamp changes the data).
+   * The template of the answer to a GET, made on first use and kept: a cassette hit's for good, any
+   * other answer for the second it was made in (they follow the clock: block expiry, for one). Null
+   * for requests answered afresh every time: with cookies (they make a session) or curtimestamp.
    */
-  hitTemplate(url: string, headers: IncomingHttpHeaders, rawHeaders: readonly string[]): HitTemplate | null {
+  template(url: string, headers: IncomingHttpHeaders, rawHeaders: readonly string[]): HitTemplate | null {
     const cacheKey = rawHeaders.length === 0 ? url : `${url}\n${rawHeaders.join('\n')}`;
     const now = this.now();
+    const second = Math.floor(now / 1000);
     const kept = this.templates.get(cacheKey);
-    if (kept && (kept.second === null || kept.second === Math.floor(now / 1000))) return kept;
+    if (kept && (kept.second === null || kept.second === second)) return kept;
     if (kept) this.dropTemplate(cacheKey, kept);
-    if (headers.cookie !== undefined || cacheKey.includes('wikitapemark')) return null;
-    const q = url.indexOf('?');
-    const query = q < 0 ? '' : url.slice(q + 1);
-    const key = this.keyOfQuery(query);
-    const recorded = key === null ? undefined : this.cassettes?.interactions.get(key);
-    if (key === null || !recorded) return null;
-    const params = parseUrlEncoded(query);
-    if (params.has('curtimestamp')) return null;
-    const outcome = recordedOutcome(recorded, params, this.profile, now);
-    const http = { method: 'GET', url, headers, params, startedAt: process.hrtime.bigint() };
-    const rendered = render({ profile: this.profile, outcome, http, now, marks: MARKS, ...this.encodedFor(recorded, params) });
-    const clocked = rendered.headers.some(([k, v]) => k === 'Expires' && !v.startsWith('Thu, 01 Jan 1970'));
-    const t = makeTemplate(rendered, { key, userLang: outcome.userLang, source: 'cassette', second: clocked ? Math.floor(now / 1000) : null, shared: isFrozenBytes });
+    if (headers.cookie !== undefined || cacheKey.includes('wikitapemark') || url.includes('curtimestamp')) return null;
+    const answer = this.handle({ method: 'GET', url, headers, body: EMPTY, startedAt: process.hrtime.bigint() }, { marks: MARKS, now });
+    const clocked = answer.source !== 'cassette' || answer.headers.some(([k, v]) => k === 'Expires' && !v.startsWith('Thu, 01 Jan 1970'));
+    const t = makeTemplate(answer, { key: answer.key, usage: answer.usage, userLang: answer.userLang, source: answer.source, second: clocked ? second : null, shared: isFrozenBytes });
     if (t.ownBytes > this.templateBudget) return t;
     for (const [k, old] of this.templates) {
       if (this.templateBytes + t.ownBytes <= this.templateBudget) break;
@@ -171,13 +171,18 @@ export class ReplayEngine {
     this.templateBytes -= t.ownBytes;
   }
 
-  handle(req: HttpRequest): Answer {
+  /**
+   * Answers one request. `marks` prints a template instead (see `template`); `now` is the clock's
+   * time to answer at (default: read it).
+   */
+  handle(req: HttpRequest, opts: { marks?: DebugMarks; now?: number } = {}): Answer {
+    const { marks } = opts;
     const lossy = new Set<string>();
     const q = req.url.indexOf('?');
     const get = parseUrlEncoded(q < 0 ? '' : req.url.slice(q + 1), new Map(), lossy);
     const post = parseBody(req.method, req.headers['content-type'], req.body, lossy);
     const params = mergeParams(get, post);
-    const now = this.now();
+    const now = opts.now ?? this.now();
     const query = q < 0 ? '' : req.url.slice(q + 1);
     const key = (post.size === 0 ? this.keyOfQuery(query) : null) ?? canonicalKey(params);
     const recorded = this.cassettes?.interactions.get(key);
@@ -185,17 +190,20 @@ export class ReplayEngine {
     if (recorded) {
       this.used.add(key);
       const outcome = recordedOutcome(recorded, params, this.profile, now);
-      return { ...render({ profile: this.profile, outcome, http, now, ...this.encodedFor(recorded, params) }), source: 'cassette', key };
+      const rendered = render({ profile: this.profile, outcome, http, now, ...(marks ? { marks } : {}), ...this.encodedFor(recorded, params) });
+      return { ...rendered, source: 'cassette', key, usage: key, userLang: outcome.userLang };
     }
     const env = { profile: this.profile, model: this.model, now, actions: ACTION_MODULES };
     const request = new ApiRequest(params, lossy);
     const source: Source = isCovered(params, this.coverage) ? 'synthesized' : 'builtin';
-    if (source === 'synthesized') this.used.add(`list:${params.get('list')}`);
+    const usage = source === 'synthesized' ? `list:${params.get('list')}` : null;
+    if (usage) this.used.add(usage);
+    let outcome;
     if (source === 'builtin' && this.onMiss === 'error') {
       const upstream = this.cassettes?.upstream ?? 'URL';
-      const miss = new ApiUsageError(apiMessage('wikitape-miss', 'wikitape-miss', [key, upstream]));
-      return { ...render({ profile: this.profile, outcome: failWith(request, env, miss), http, now }), source: 'miss', key };
-    }
-    return { ...render({ profile: this.profile, outcome: runApi(request, env), http, now }), source, key };
+      outcome = failWith(request, env, new ApiUsageError(apiMessage('wikitape-miss', 'wikitape-miss', [key, upstream])));
+    } else outcome = runApi(request, env);
+    const rendered = render({ profile: this.profile, outcome, http, now, ...(marks ? { marks } : {}) });
+    return { ...rendered, source: outcome.isError && source === 'builtin' && this.onMiss === 'error' ? 'miss' : source, key, usage, userLang: outcome.userLang };
   }
 }

@@ -39,7 +39,7 @@ const EMPTY = Buffer.alloc(0);
 /** Answers a GET from its hit template; false when the template cannot print this request. */
 function answerFromTemplate(engine: ReplayEngine, req: IncomingMessage, res: ServerResponse, log?: WikitapeOptions['onRequest']): boolean {
   const startedAt = process.hrtime.bigint();
-  const t = engine.hitTemplate(req.url!, req.headers, req.rawHeaders);
+  const t = engine.template(req.url!, req.headers, req.rawHeaders);
   if (!t) return false;
   const values = fillHoles(t, startedAt, engine.now());
   if (!values) return false;
@@ -59,8 +59,8 @@ function answerFromTemplate(engine: ReplayEngine, req: IncomingMessage, res: Ser
   }
   res.end();
   res.uncork();
-  engine.used.add(t.key);
-  log?.({ method: 'GET', key: t.key, source: 'cassette', status: t.status, ms: Number(process.hrtime.bigint() - startedAt) / 1e6 });
+  if (t.usage) engine.used.add(t.usage);
+  log?.({ method: 'GET', key: t.key, source: t.source, status: t.status, ms: Number(process.hrtime.bigint() - startedAt) / 1e6 });
   return true;
 }
 
@@ -79,16 +79,22 @@ export async function startServer(options: WikitapeOptions = {}): Promise<Runnin
   const recorder = app.locals['recorder'] as Recorder | undefined;
   const apiPath = `${engine.profile.scriptPath}/api.php`;
   const hot = recorder ? null : (engine as ReplayEngine);
-  // Long GET URLs reach the API (and get its errors) instead of Node's 431. Cassette hits (GET)
-  // are answered here, without Express's per-request cost; everything else goes to the app.
+  // Long GET URLs reach the API (and get its errors) instead of Node's 431. GETs without cookies
+  // are answered here from templates (replay/hit-template.ts), and other cassette hits directly,
+  // without Express's per-request cost; everything else goes to the app.
   const server = createServer({ maxHeaderSize: 1 << 20 }, (req, res) => {
     if (hot && req.method === 'GET' && req.url) {
       const q = req.url.indexOf('?');
       if ((q < 0 ? req.url : req.url.slice(0, q)) === apiPath) {
-        if (answerFromTemplate(hot, req, res, options.onRequest)) return;
-        if (hot.isHit(q < 0 ? '' : req.url.slice(q + 1))) {
-          answerHit(hot, req, res, options.onRequest);
-          return;
+        try {
+          if (answerFromTemplate(hot, req, res, options.onRequest)) return;
+          if (hot.isHit(q < 0 ? '' : req.url.slice(q + 1))) {
+            answerHit(hot, req, res, options.onRequest);
+            return;
+          }
+        } catch {
+          // nothing written yet: the app answers, and reports a failure in MediaWiki's shape
+          if (res.headersSent) return void res.destroy();
         }
       }
     }

@@ -5,6 +5,7 @@ import { phpFloat } from '../output/json.js';
 import type { Rendered } from '../output/render.js';
 import { formatMegabytesParts } from '../output/texts.js';
 import type { Lang } from '../wiki/profile.js';
+import type { Source } from '../options.js';
 
 /**
  * A cassette hit, printed once, with holes for what changes from one request to the next.
@@ -43,10 +44,13 @@ export interface HitTemplate {
   hasHoles: boolean;
   /** Bytes of the constant parts this template owns (shared fragments not counted). */
   ownBytes: number;
-  /** Canonical key, for logs and usage tracking. */
+  /** Canonical key, for logs. */
   key: string;
+  /** What `--track-usage` records when it answers (see engine.ts), or null. */
+  usage: string | null;
   userLang: Lang;
-  /** Unix second the headers were printed at, when they depend on the clock (Expires); else null. */
+  source: Source;
+  /** The Unix second it was printed in, when it follows the clock (valid for that second only); else null. */
   second: number | null;
 }
 
@@ -79,7 +83,7 @@ function nextMark(buf: Buffer, from: number): { at: number; end: number; slot: S
  */
 export function makeTemplate(
   rendered: Rendered,
-  extra: { key: string; userLang: Lang; source: string; second: number | null; shared: (b: Buffer) => boolean },
+  extra: { key: string; usage: string | null; userLang: Lang; source: Source; second: number | null; shared: (b: Buffer) => boolean },
 ): HitTemplate {
   const chunks = Array.isArray(rendered.body) ? rendered.body : [Buffer.from(rendered.body)];
   const parts: Buffer[] = [];
@@ -107,7 +111,7 @@ export function makeTemplate(
   const headers: string[] = [];
   for (const [k, v] of rendered.headers) headers.push(k, v);
   headers.push('X-Wikitape-Source', extra.source);
-  return { status: rendered.status, headers, parts, holes, hasHoles: holes.some((h) => h !== null), ownBytes, key: extra.key, userLang: extra.userLang, second: extra.second };
+  return { status: rendered.status, headers, parts, holes, hasHoles: holes.some((h) => h !== null), ownBytes, key: extra.key, usage: extra.usage, source: extra.source, userLang: extra.userLang, second: extra.second };
 }
 
 /** MediaWiki timestamp (`yyyymmddhhmmss`) of a time in ms. */

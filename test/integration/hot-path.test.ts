@@ -25,11 +25,15 @@ const cassette: Cassette = {
   ],
   entities: { logevents: [], blocks: [block], protectedtitles: [], pages: [], missing: [] },
 };
+/** A block that expires while the tests run (set in beforeAll). */
+const soon = { ...block, id: 2, user: 'Скоро', timestamp: '2024-01-02T00:00:00Z' };
 
 let server: RunningServer;
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'wikitape-hot-'));
+  soon.expiry = new Date(Date.now() + 2500).toISOString().replace(/\.\d+Z$/, 'Z');
+  cassette.entities.blocks.push(soon);
   await writeFile(join(dir, 'wiki.json'), `${stringifyKeepingKeyOrder(cassette, 2)}\n`);
   server = await startServer({ cassettes: dir });
 });
@@ -113,6 +117,20 @@ describe('cassette hits on the server', () => {
     const ts = /ipb_expiry > '(\d{14})'/.exec(sql)?.[1];
     expect(Number(ts)).toBeGreaterThanOrEqual(Number(before));
     expect(Number(ts)).toBeLessThanOrEqual(Number(before) + 100);
+  });
+
+  it('answers unrecorded questions the same way: fresh values, and the clock followed from one second to the next', async () => {
+    const q = 'action=query&list=blocks&bklimit=5&bkprop=id|user|expiry&format=json&formatversion=2';
+    const first = await get(q);
+    expect(first.headers.get('x-wikitape-source')).toBe('builtin');
+    const a = (await first.json()) as { query: { blocks: Array<{ user: string }> }; debuginfo: { time: number } };
+    const b = (await (await get(q)).json()) as typeof a;
+    expect(a.query.blocks.map((x) => x.user)).toEqual(['Скоро', 'Вандал']);
+    expect(b.query).toEqual(a.query);
+    expect(b.debuginfo.time).not.toBe(a.debuginfo.time);
+    await new Promise((r) => setTimeout(r, Date.parse(soon.expiry) - Date.now() + 1100));
+    const c = (await (await get(q)).json()) as typeof a;
+    expect(c.query.blocks.map((x) => x.user)).toEqual(['Вандал']);
   });
 
   it('keeps values that look like its own marks as they are', async () => {
