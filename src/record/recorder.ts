@@ -4,7 +4,7 @@ import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
 import httpProxy from 'http-proxy';
 import type { Low } from 'lowdb';
 import type { JsonObject } from '../api/result.js';
-import { type Cassette, sortedKeys } from '../cassette/format.js';
+import { type Cassette, type Interaction, sortedKeys } from '../cassette/format.js';
 import { checkName, type CassetteStore } from '../cassette/store.js';
 import { canonicalKey, canonicalParams } from '../request/canonical.js';
 import { parseBody, readBody } from '../request/body.js';
@@ -25,18 +25,32 @@ export interface RecorderOptions {
   reRecord?: boolean;
   /** Upstream timeout in ms. Default 30 000. */
   timeoutMs?: number;
+  /**
+   * The largest upstream answer read, in bytes as sent (compressed or not), and the most a
+   * compressed answer may expand to. A larger answer (or one whose Content-Length says it is
+   * larger) is refused with a `wikitape-upstream` 502 and not recorded; its connection is closed
+   * as soon as the limit is passed. Default 256 MB (`MAX_UPSTREAM_BYTES`).
+   */
+  maxBodyBytes?: number;
+}
+
+/** The default limit on an upstream answer: 256 MB. */
+export const MAX_UPSTREAM_BYTES = 256 << 20;
+
+function bytes(n: number): string {
+  return n % (1 << 20) === 0 ? `${n >> 20} MB` : `${n} bytes`;
 }
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'upgrade', 'proxy-connection']);
 
-function decode(body: Buffer, encoding: string | undefined): Buffer {
+function decode(body: Buffer, encoding: string | undefined, maxOutputLength: number): Buffer {
   switch ((encoding ?? '').toLowerCase()) {
     case 'gzip':
-      return gunzipSync(body);
+      return gunzipSync(body, { maxOutputLength });
     case 'deflate':
-      return inflateSync(body);
+      return inflateSync(body, { maxOutputLength });
     case 'br':
-      return brotliDecompressSync(body);
+      return brotliDecompressSync(body, { maxOutputLength });
     default:
       return body;
   }
@@ -51,12 +65,21 @@ export class Recorder {
   private readonly target: URL;
   private readonly db: Promise<Low<Cassette>>;
   private readonly pending = new WeakMap<IncomingMessage, ParamMap>();
-  private writes: Promise<void> = Promise.resolve();
+  private readonly maxBodyBytes: number;
+  /** Recordings still waiting for their answer (or the cassette) before they are applied. */
+  private readonly storing = new Set<Promise<void>>();
+  /** Changes applied to the cassette in memory, and how many of them a finished write covers. */
+  private applied = 0;
+  private saved = 0;
+  /** The cassette write under way (one at a time), or null. */
+  private writer: Promise<void> | null = null;
+  private checkedOrder = false;
   private siteInfo: Promise<Partial<WikiProfile>> | null = null;
 
   constructor(readonly options: RecorderOptions) {
     this.target = new URL(options.upstream);
     const timeout = options.timeoutMs ?? 30_000;
+    this.maxBodyBytes = options.maxBodyBytes ?? MAX_UPSTREAM_BYTES;
     // proxyTimeout aborts a slow upstream request (an 'error' → 502); the client's socket stays open.
     this.proxy = httpProxy.createProxyServer({ selfHandleResponse: true, changeOrigin: true, proxyTimeout: timeout });
     this.proxy.on('proxyRes', (proxyRes, req, res) => {
@@ -64,7 +87,8 @@ export class Recorder {
       if (params) void this.relay(proxyRes, res as ServerResponse, params, req.headers.cookie);
     });
     this.proxy.on('error', (err, _req, res) => {
-      if ('writeHead' in res) sendUpstreamError(res, err.message);
+      // An answer already given (a refused or cut-off one included) is left alone.
+      if ('writeHead' in res && !res.writableEnded) sendUpstreamError(res, err.message);
     });
     this.db = options.store.open(checkName(options.cassette ?? 'default'), options.upstream);
     // A cassette that cannot be opened fails each store (and is reported there), never the process.
@@ -76,9 +100,11 @@ export class Recorder {
     return this.target.pathname;
   }
 
-  /** Waits until every started cassette write has finished. */
+  /** Resolves once every recording started so far has been applied and written to the cassette. */
   async flush(): Promise<void> {
-    await this.writes;
+    await Promise.all([...this.storing]);
+    const target = this.applied;
+    while (this.saved < target && this.writer) await this.writer;
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -94,17 +120,26 @@ export class Recorder {
   }
 
   private async relay(proxyRes: IncomingMessage, res: ServerResponse, params: ParamMap, cookie: string | undefined): Promise<void> {
-    // Answers are read whole (up to 256 MB); a broken or cut-off one is never passed on or stored.
-    const raw = await readBody(proxyRes, 256 << 20);
-    if (raw === null) return sendUpstreamError(res, 'its answer was larger than 256 MB');
+    // Answers are read whole (up to maxBodyBytes); a broken or cut-off one is never passed on or
+    // stored. One over the limit is cut off at once: its socket is closed, nothing more is read.
+    const max = this.maxBodyBytes;
+    const declared = Number(proxyRes.headers['content-length'] ?? 0);
+    if (declared > max) {
+      sendUpstreamError(res, `its answer was larger than ${bytes(max)} (Content-Length ${declared})`);
+      proxyRes.destroy();
+      return;
+    }
+    const raw = await readBody(proxyRes, max, { destroyOnOverflow: true });
+    if (raw === null) return sendUpstreamError(res, `its answer was larger than ${bytes(max)}`);
     if (!proxyRes.complete) return sendUpstreamError(res, 'the answer was cut off');
     const status = proxyRes.statusCode ?? 502;
     if (status >= 500) return sendUpstreamError(res, `it answered HTTP ${status}`);
     const format = params.get('format') ?? 'jsonfm';
     let text: string;
     try {
-      text = decode(raw, proxyRes.headers['content-encoding']).toString('utf8');
-    } catch {
+      text = decode(raw, proxyRes.headers['content-encoding'], max).toString('utf8');
+    } catch (e) {
+      if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return sendUpstreamError(res, `its answer, uncompressed, was larger than ${bytes(max)}`);
       return sendUpstreamError(res, 'its compressed answer could not be read');
     }
     let json: JsonObject | null = null;
@@ -146,29 +181,65 @@ export class Recorder {
     }
   }
 
+  /**
+   * Applies a recording to the cassette in memory, then has it written. Lookup and insertion are
+   * binary searches in the key-sorted interactions; writes are coalesced: while one is under way,
+   * what is applied meanwhile is written together by the next (lowdb writes atomically: a temp
+   * file, then a rename).
+   */
   private store(params: ParamMap, status: number, headers: IncomingMessage['headers'], answer: Promise<JsonObject | null>): void {
     const key = canonicalKey(params);
-    const task = Promise.all([this.db, answer]).then(async ([db, data]) => {
+    const task = (async () => {
+      const [db, data] = await Promise.all([this.db, answer]);
       if (!data) return;
+      const site = await this.learnSiteInfo();
+      // From here on nothing awaits: finding and inserting cannot interleave with another recording.
       const { debuginfo, ...body } = data;
       const c = db.data;
-      const existing = c.interactions.findIndex((i) => i.key === key);
-      if (existing >= 0 && !this.options.reRecord) return;
+      if (!this.checkedOrder) {
+        // Written files are sorted by key; one edited by hand is sorted once, as every write did before.
+        if (!isSorted(c.interactions)) c.interactions.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+        this.checkedOrder = true;
+      }
+      const at = lowerBound(c.interactions, key);
+      const existing = c.interactions[at]?.key === key;
+      if (existing && !this.options.reRecord) return;
       const kept: Record<string, string> = {};
       for (const h of KEPT_HEADERS) {
         const v = headers[h];
         if (typeof v === 'string') kept[h] = v;
       }
       const interaction = { key, request: Object.fromEntries(canonicalParams(params)), status, headers: kept, body, recordedAt: new Date().toISOString() };
-      if (existing >= 0) c.interactions[existing] = interaction;
-      else c.interactions.push(interaction);
-      c.interactions.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      if (existing) c.interactions[at] = interaction;
+      else c.interactions.splice(at, 0, interaction);
       harvest(c.entities, body);
-      learnProfile(c, debuginfo, await this.learnSiteInfo());
+      learnProfile(c, debuginfo, site);
       c.meta = sortedKeys({ ...c.meta, recordedAt: new Date().toISOString() });
-      await db.write();
-    });
-    this.writes = this.writes.then(() => task).catch(() => undefined);
+      this.applied++;
+      this.write(db);
+    })().catch(() => undefined);
+    this.storing.add(task);
+    void task.then(() => this.storing.delete(task));
+  }
+
+  /** Starts a cassette write unless one is under way; that one writes again when it is done. */
+  private write(db: Low<Cassette>): void {
+    if (this.writer) return;
+    this.writer = (async () => {
+      do {
+        // Recordings whose answers came in the same turn of the event loop go into this write too.
+        await new Promise((resolve) => setImmediate(resolve));
+        const upTo = this.applied;
+        try {
+          // lowdb serialises the document when write() is called, so it holds every change up to `upTo`.
+          await db.write();
+        } catch {
+          // The document stays in memory; the next write has it all again. flush() does not hang.
+        }
+        this.saved = upTo;
+      } while (this.saved < this.applied);
+      this.writer = null;
+    })();
   }
 
   /** The wiki's names and languages, asked once from meta=siteinfo (anonymously). */
@@ -195,6 +266,23 @@ export class Recorder {
   close(): void {
     this.proxy.close();
   }
+}
+
+/** The first position whose key is not below `key` (keys compared as the sort compares them). */
+function lowerBound(list: readonly Interaction[], key: string): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]!.key < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function isSorted(list: readonly Interaction[]): boolean {
+  for (let i = 1; i < list.length; i++) if (list[i]!.key < list[i - 1]!.key) return false;
+  return true;
 }
 
 /** What debuginfo says about the wiki: its version and runtime, and that debuginfo is on. */

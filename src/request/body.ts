@@ -57,17 +57,26 @@ function parseMultipart(body: Buffer, boundary: string, out: ParamMap, lossy?: S
 
 /**
  * Reads a body up to `limit` bytes: null when it is larger (PHP drops a POST over
- * post_max_size), empty when the stream breaks.
+ * post_max_size), empty when the stream breaks. What was read is let go as soon as the limit is
+ * passed; with `destroyOnOverflow` the stream is also destroyed then (its socket closed, nothing
+ * more read) and null is given at once, instead of reading on to the end.
  */
-export function readBody(stream: Readable, limit = MAX_BODY_BYTES): Promise<Buffer | null> {
+export function readBody(stream: Readable, limit = MAX_BODY_BYTES, { destroyOnOverflow = false } = {}): Promise<Buffer | null> {
   return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
+    let chunks: Buffer[] = [];
     let size = 0;
     stream.on('data', (c: Buffer) => {
       size += c.length;
       if (size <= limit) chunks.push(c);
+      else {
+        chunks = [];
+        if (destroyOnOverflow) {
+          resolve(null);
+          stream.destroy();
+        }
+      }
     });
     stream.on('end', () => resolve(size <= limit ? Buffer.concat(chunks) : null));
-    stream.on('error', () => resolve(Buffer.alloc(0)));
+    stream.on('error', () => resolve(size <= limit ? Buffer.alloc(0) : null));
   });
 }

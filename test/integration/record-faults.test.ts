@@ -1,16 +1,50 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Low } from 'lowdb';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Cassette } from '../../src/cassette/format.js';
+import { FileCassetteStore, type CassetteStore } from '../../src/cassette/store.js';
+import { MAX_UPSTREAM_BYTES, Recorder, type RecorderOptions } from '../../src/record/recorder.js';
 import { startServer, type RunningServer } from '../../src/server.js';
+
+const MB = 1 << 20;
+/** How many bytes the upstream had handed to its socket when each streamed answer's connection closed. */
+const streamed = new Map<string, number>();
+/** Answers served by fault "counter" (each says its own number). */
+let served = 0;
+
+/**
+ * Streams an answer of `total` bytes (`head`, then spaces) in 1 MB writes, waiting for the socket
+ * to drain, so a body of hundreds of MB is never held; notes how far it got when the connection closed.
+ */
+function streamBody(res: ServerResponse, name: string, total: number, head: string): void {
+  const fill = Buffer.alloc(MB, 0x20);
+  let sent = 0;
+  res.on('close', () => streamed.set(name, sent));
+  const pump = (): void => {
+    while (sent < total && !res.destroyed) {
+      const chunk = sent === 0 ? Buffer.from(head) : fill.subarray(0, Math.min(MB, total - sent));
+      sent += chunk.length;
+      if (!res.write(chunk)) {
+        res.once('drain', pump);
+        return;
+      }
+    }
+    if (!res.destroyed) res.end();
+  };
+  pump();
+}
 
 /** A small upstream that misbehaves on request: the fault is named by the `fault` parameter. */
 function faultyWiki(): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
-    const fault = new URL(req.url ?? '/', 'http://x').searchParams.get('fault');
+    const query = new URL(req.url ?? '/', 'http://x').searchParams;
+    const fault = query.get('fault');
+    const size = Number(query.get('size') ?? 0);
     const ok = JSON.stringify({ batchcomplete: true, query: { logevents: [{ logid: 1, ns: 0, title: 'A', pageid: 1, logpage: 1, params: {}, type: 'create', action: 'create', user: 'U', timestamp: '2024-01-01T00:00:00Z', comment: '' }] } });
     switch (fault) {
       case '500':
@@ -29,6 +63,30 @@ function faultyWiki(): Promise<{ url: string; server: Server }> {
         return;
       case 'gzip':
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-encoding': 'gzip' }).end(gzipSync(ok));
+        return;
+      case 'huge':
+        // Larger than the default limit (256 MB), streamed without a Content-Length.
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+        streamBody(res, 'huge', MAX_UPSTREAM_BYTES + 32 * MB, ok);
+        return;
+      case 'sized':
+        // JSON padded with spaces to exactly `size` bytes, streamed without a Content-Length.
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+        streamBody(res, `sized-${size}`, size, ok);
+        return;
+      case 'gzip-sized':
+        // A small compressed answer that expands to `size` bytes.
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-encoding': 'gzip' }).end(gzipSync(ok + ' '.repeat(size - ok.length)));
+        return;
+      case 'declared-huge-cut':
+      case 'declared-cut':
+        // Announces 10 GB (over the limit) or 200 MB (under it), sends 1 MB, then breaks off.
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': fault === 'declared-cut' ? String(200 * MB) : String(10 * 1024 * MB) });
+        res.write(ok + ' '.repeat(MB - ok.length));
+        setTimeout(() => res.destroy(), 20);
+        return;
+      case 'counter':
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ batchcomplete: true, query: { logevents: [], served: ++served } }));
         return;
       default:
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(ok);
@@ -51,15 +109,61 @@ afterAll(async () => {
   upstream?.server.close();
 });
 
-const ask = (fault: string) => fetch(`${recorder.url}?action=query&list=logevents&format=json&formatversion=2&fault=${fault}`);
+const ask = (fault: string, url = recorder.url) => fetch(`${url}?action=query&list=logevents&format=json&formatversion=2&fault=${fault}`);
 
-async function recordedKeys(): Promise<string[]> {
-  await recorder.flush();
+async function recordedKeys(cassette = 'faults', flush: () => Promise<void> = () => recorder.flush()): Promise<string[]> {
+  await flush();
   try {
-    return (JSON.parse(await readFile(join(dir, 'faults.json'), 'utf8')) as { interactions: { key: string }[] }).interactions.map((i) => i.key);
+    return (JSON.parse(await readFile(join(dir, `${cassette}.json`), 'utf8')) as { interactions: { key: string }[] }).interactions.map((i) => i.key);
   } catch {
     return [];
   }
+}
+
+async function expectUpstreamError(r: Response, info: RegExp): Promise<void> {
+  expect(r.status).toBe(502);
+  expect(r.headers.get('mediawiki-api-error')).toBe('wikitape-upstream');
+  const body = (await r.json()) as { error: { code: string; info: string } };
+  expect(body.error.code).toBe('wikitape-upstream');
+  expect(body.error.info).toMatch(/nothing was recorded/);
+  expect(body.error.info).toMatch(info);
+}
+
+/** A cassette store that counts the cassette writes. */
+class CountingStore implements CassetteStore {
+  writes = 0;
+  constructor(private readonly inner: CassetteStore) {}
+  list(): Promise<string[]> {
+    return this.inner.list();
+  }
+  async open(name: string, upstreamUrl: string): Promise<Low<Cassette>> {
+    const db = await this.inner.open(name, upstreamUrl);
+    const write = db.write.bind(db);
+    db.write = () => {
+      this.writes++;
+      return write();
+    };
+    return db;
+  }
+}
+
+/** A Recorder (options as given) on its own HTTP server, as record mode runs it. */
+async function startRecorder(options: Omit<RecorderOptions, 'upstream'>): Promise<{ url: string; recorder: Recorder; close(): Promise<void> }> {
+  const rec = new Recorder({ upstream: upstream.url, ...options });
+  const server = createServer((req, res) => void rec.handle(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${rec.path}`,
+    recorder: rec,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      });
+      await rec.flush();
+      rec.close();
+    },
+  };
 }
 
 describe('record mode when the upstream fails', () => {
@@ -87,6 +191,26 @@ describe('record mode when the upstream fails', () => {
     expect(r.status).toBe(200);
     expect(((await r.json()) as { query: { logevents: unknown[] } }).query.logevents).toHaveLength(1);
     expect(await recordedKeys()).toContain('action=query&fault=gzip&ledir=older&lelimit=10&leprop=comment%7Cdetails%7Cids%7Ctimestamp%7Ctitle%7Ctype%7Cuser&list=logevents');
+  });
+
+  it('refuses an answer over 256 MB (the default limit) and closes its connection once the limit is passed', { timeout: 60_000 }, async () => {
+    await expectUpstreamError(await ask('huge'), /larger than 256 MB/);
+    await vi.waitFor(() => expect(streamed.has('huge')).toBe(true));
+    // Read up to the limit and not on to the end (288 MB): what the upstream got to send beyond
+    // the limit is what the sockets' buffers took.
+    expect(streamed.get('huge')).toBeGreaterThan(MAX_UPSTREAM_BYTES);
+    expect(streamed.get('huge')).toBeLessThan(MAX_UPSTREAM_BYTES + 16 * MB);
+    expect((await recordedKeys()).some((k) => k.includes('fault=huge'))).toBe(false);
+  });
+
+  it('refuses at once an answer whose Content-Length is over the limit (10 GB announced, 1 MB sent, then cut off)', async () => {
+    await expectUpstreamError(await ask('declared-huge-cut'), /larger than 256 MB \(Content-Length 10737418240\)/);
+    expect((await recordedKeys()).some((k) => k.includes('fault=declared-huge-cut'))).toBe(false);
+  });
+
+  it('answers an answer cut off well short of its Content-Length (200 MB announced, 1 MB sent) with a 502', async () => {
+    await expectUpstreamError(await ask('declared-cut'), /cut off/);
+    expect((await recordedKeys()).some((k) => k.includes('fault=declared-cut'))).toBe(false);
   });
 
   it('still records after the faults', async () => {
@@ -129,5 +253,104 @@ describe('record mode when the upstream fails', () => {
 
   it('refuses cassette names that would leave the cassettes folder', async () => {
     await expect(startServer({ mode: 'record', upstream: upstream.url, cassettes: dir, cassette: '../escape' })).rejects.toThrow(/not allowed/);
+  });
+});
+
+describe('record mode with a small limit on answers (maxBodyBytes)', () => {
+  let small: Awaited<ReturnType<typeof startRecorder>>;
+  beforeAll(async () => {
+    small = await startRecorder({ store: new FileCassetteStore(dir), cassette: 'small', maxBodyBytes: MB, timeoutMs: 2000 });
+  });
+  afterAll(async () => small?.close());
+  const keys = () => recordedKeys('small', () => small.recorder.flush());
+
+  it('passes on and records an answer of exactly the limit', async () => {
+    const r = await ask(`sized&size=${MB}`, small.url);
+    expect(r.status).toBe(200);
+    expect((await r.arrayBuffer()).byteLength).toBe(MB);
+    expect((await keys()).some((k) => k.includes(`size=${MB}`))).toBe(true);
+  });
+
+  it('refuses an answer one byte over the limit', async () => {
+    await expectUpstreamError(await ask(`sized&size=${MB + 1}`, small.url), /larger than 1 MB/);
+    expect((await keys()).some((k) => k.includes(`size=${MB + 1}`))).toBe(false);
+  });
+
+  it('closes the connection of a much larger answer (128 MB) once the limit is passed', async () => {
+    await expectUpstreamError(await ask(`sized&size=${128 * MB}`, small.url), /larger than 1 MB/);
+    await vi.waitFor(() => expect(streamed.has(`sized-${128 * MB}`)).toBe(true));
+    expect(streamed.get(`sized-${128 * MB}`)).toBeLessThan(16 * MB);
+  });
+
+  it('refuses a compressed answer that expands past the limit, and reads one that expands to it', async () => {
+    await expectUpstreamError(await ask(`gzip-sized&size=${2 * MB}`, small.url), /uncompressed, was larger than 1 MB/);
+    expect((await keys()).some((k) => k.includes(`size=${2 * MB}`))).toBe(false);
+    const r = await fetch(`${small.url}?action=query&list=logevents&format=json&formatversion=2&fault=gzip-sized&size=${MB}`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(r.status).toBe(200);
+    expect((await keys()).some((k) => k.includes('fault=gzip-sized') && k.includes(`size=${MB}`))).toBe(true);
+  });
+
+  it('keeps serving after refusing', async () => {
+    expect((await ask('none', small.url)).status).toBe(200);
+    expect((await keys()).some((k) => k.includes('fault=none'))).toBe(true);
+  });
+});
+
+describe('record mode cost', () => {
+  it('records 2,000 distinct questions with far fewer cassette writes, all of them on disk after flush', { timeout: 60_000 }, async () => {
+    const store = new CountingStore(new FileCassetteStore(dir));
+    const many = await startRecorder({ store, cassette: 'many' });
+    const N = 2000;
+    let next = 0;
+    const statuses: number[] = [];
+    // 32 clients, each asking its next question as soon as the last is answered.
+    await Promise.all(
+      Array.from({ length: 32 }, async () => {
+        while (next < N) {
+          const i = next++;
+          const r = await ask(`none&n=${i}`, many.url);
+          await r.arrayBuffer();
+          statuses.push(r.status);
+        }
+      }),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(N);
+    const keys = await recordedKeys('many', () => many.recorder.flush());
+    // Every question once, in key order (as the file has always been kept).
+    const expected = Array.from({ length: N }, (_, i) => `action=query&fault=none&ledir=older&lelimit=10&leprop=comment%7Cdetails%7Cids%7Ctimestamp%7Ctitle%7Ctype%7Cuser&list=logevents&n=${i}`);
+    expect(keys).toEqual(expected.sort());
+    // One write per recording before; now what comes in while a write is under way shares the next
+    // one (250–315 writes on a 2-core machine).
+    console.log(`${N} recordings, ${store.writes} cassette writes`);
+    expect(store.writes).toBeGreaterThan(0);
+    expect(store.writes).toBeLessThan(N / 4);
+    await many.close();
+  });
+});
+
+describe('recording a question again', () => {
+  const stored = async (cassette: string): Promise<number[]> => {
+    const c = JSON.parse(await readFile(join(dir, `${cassette}.json`), 'utf8')) as { interactions: { key: string; body: { query: { served: number } } }[] };
+    return c.interactions.filter((i) => i.key.includes('fault=counter')).map((i) => i.body.query.served);
+  };
+
+  it('keeps the first answer, and replaces it (still once) with reRecord', async () => {
+    const first = await startRecorder({ store: new FileCassetteStore(dir), cassette: 'again' });
+    expect((await ask('counter', first.url)).status).toBe(200);
+    expect((await ask('counter', first.url)).status).toBe(200);
+    await first.close();
+    expect(await stored('again')).toEqual([served - 1]);
+
+    const again = await startRecorder({ store: new FileCassetteStore(dir), cassette: 'again', reRecord: true });
+    expect((await ask('counter', again.url)).status).toBe(200);
+    await again.recorder.flush();
+    expect(await stored('again')).toEqual([served]);
+    // Identical questions at once: each replaces the last, the question is still stored once.
+    const answers = await Promise.all(Array.from({ length: 16 }, () => ask('counter', again.url)));
+    expect(answers.every((r) => r.status === 200)).toBe(true);
+    await again.close();
+    const after = await stored('again');
+    expect(after).toHaveLength(1);
+    expect(after[0]).toBeGreaterThan(served - 16);
   });
 });
