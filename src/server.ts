@@ -48,14 +48,14 @@ function answerFromTemplate(engine: ReplayEngine, req: IncomingMessage, res: Ser
   for (let i = 0; i < parts.length; i++) {
     length += parts[i]!.length;
     const h = holes[i];
-    if (h) length += values[h].length; // ASCII
+    if (h) length += values[h]!.length; // ASCII
   }
   res.writeHead(t.status, [...t.headers, 'Content-Length', String(length)]);
   res.cork();
   for (let i = 0; i < parts.length; i++) {
     res.write(parts[i]!);
     const h = holes[i];
-    if (h) res.write(values[h], 'latin1');
+    if (h) res.write(values[h]!, 'latin1');
   }
   res.end();
   res.uncork();

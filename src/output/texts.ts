@@ -119,8 +119,17 @@ function phpRound(x: number, digits: number): number {
  */
 export function formatMegabytesParts(lang: Lang, bytes: number): { num: string; unit: string } | null {
   if (bytes < 1048576 || bytes >= 1000 * 1048576) return null;
-  return { num: formatNum(lang, phpRound(bytes / 1048576, 2)), unit: SIZE_UNITS[lang][2]! };
+  const rounded = phpRound(bytes / 1048576, 2);
+  const key = `${lang}${rounded}`;
+  let num = megabyteNums.get(key);
+  if (num === undefined) {
+    if (megabyteNums.size >= 4096) megabyteNums.clear();
+    megabyteNums.set(key, (num = formatNum(lang, rounded)));
+  }
+  return { num, unit: SIZE_UNITS[lang][2]! };
 }
+/** formatNum of megabyte figures (debuginfo prints one per answer; the heap moves in a small range). */
+const megabyteNums = new Map<string, string>();
 
 /** Language::formatSize (1.39.17): 1024 steps; bytes and KB without decimals, MB+ with 2. */
 export function formatSizeLocal(lang: Lang, bytes: number): string {

@@ -41,7 +41,8 @@ export interface HitTemplate {
   /** Constant parts; `holes[i]` (when not null) is written right after `parts[i]`. */
   parts: Buffer[];
   holes: Array<Slot | null>;
-  hasHoles: boolean;
+  /** The kinds of holes it has. */
+  slots: Slot[];
   /** Bytes of the constant parts this template owns (shared fragments not counted). */
   ownBytes: number;
   /** Canonical key, for logs. */
@@ -111,7 +112,7 @@ export function makeTemplate(
   const headers: string[] = [];
   for (const [k, v] of rendered.headers) headers.push(k, v);
   headers.push('X-Wikitape-Source', extra.source);
-  return { status: rendered.status, headers, parts, holes, hasHoles: holes.some((h) => h !== null), ownBytes, key: extra.key, usage: extra.usage, source: extra.source, userLang: extra.userLang, second: extra.second };
+  return { status: rendered.status, headers, parts, holes, slots: [...new Set(holes.filter((h): h is Slot => h !== null))], ownBytes, key: extra.key, usage: extra.usage, source: extra.source, userLang: extra.userLang, second: extra.second };
 }
 
 /** MediaWiki timestamp (`yyyymmddhhmmss`) of a time in ms. */
@@ -120,22 +121,39 @@ function mwTimestamp(ms: number): string {
 }
 
 /**
- * The fresh values for one request, or null when one cannot be printed in the template's form
- * (a heap outside the megabyte range): the caller then renders the answer in full.
+ * The fresh values for one request, each worked out only when the template has a hole for it; null
+ * when one cannot be printed in the template's form (a heap outside the megabyte range): the
+ * caller then prints the answer in full.
  */
-export function fillHoles(t: HitTemplate, startedAt: bigint, nowMs: number): Record<Slot, string> | null {
-  if (!t.hasHoles) return {} as Record<Slot, string>;
-  const memory = formatMegabytesParts(t.userLang, heapInUse());
-  const peak = formatMegabytesParts(t.userLang, peakHeapInUse());
-  if (!memory || !peak) return null;
-  const second = Math.floor(nowMs / 1000);
-  return {
-    time: phpFloat(Number(process.hrtime.bigint() - startedAt) / 1e9),
-    session: newSessionId(),
-    memory: memory.num,
-    memoryPeak: peak.num,
-    expired: String(second - 365 * 86400),
-    nowMw: mwTimestamp(nowMs),
-    requestId: randomBytes(12).toString('hex'),
-  };
+export function fillHoles(t: HitTemplate, startedAt: bigint, nowMs: number): Partial<Record<Slot, string>> | null {
+  const out: Partial<Record<Slot, string>> = {};
+  for (const slot of t.slots) {
+    let v: string | null;
+    switch (slot) {
+      case 'time':
+        v = phpFloat(Number(process.hrtime.bigint() - startedAt) / 1e9);
+        break;
+      case 'session':
+        v = newSessionId();
+        break;
+      case 'memory':
+        v = formatMegabytesParts(t.userLang, heapInUse())?.num ?? null;
+        break;
+      case 'memoryPeak':
+        v = formatMegabytesParts(t.userLang, peakHeapInUse())?.num ?? null;
+        break;
+      case 'expired':
+        v = String(Math.floor(nowMs / 1000) - 365 * 86400);
+        break;
+      case 'nowMw':
+        v = mwTimestamp(nowMs);
+        break;
+      case 'requestId':
+        v = randomBytes(12).toString('hex');
+        break;
+    }
+    if (v === null) return null;
+    out[slot] = v;
+  }
+  return out;
 }
