@@ -137,8 +137,8 @@ export class ReplayEngine {
   /** Printed answers by exact request (URL and headers), oldest first; see hit-template.ts. */
   private readonly templates = new Map<string, HitTemplate>();
   private templateBytes = 0;
-  /** Bytes the kept templates may own (recorded data is shared with the printing cache). */
-  templateBudget = 256 << 20;
+  /** Memory the kept templates may hold (their own bytes and objects; shared fragments not counted). */
+  templateBudget = 320 << 20;
 
   /**
    * The template of the answer to a GET, made on first use and kept: a cassette hit's for good, any
@@ -156,19 +156,20 @@ export class ReplayEngine {
     const answer = this.handle({ method: 'GET', url, headers, body: EMPTY, startedAt: process.hrtime.bigint() }, { marks: MARKS, now });
     const clocked = answer.source !== 'cassette' || answer.headers.some(([k, v]) => k === 'Expires' && !v.startsWith('Thu, 01 Jan 1970'));
     const t = makeTemplate(answer, { key: answer.key, usage: answer.usage, userLang: answer.userLang, source: answer.source, second: clocked ? second : null, shared: isFrozenBytes });
-    if (t.ownBytes > this.templateBudget) return t;
+    const size = t.ownBytes + cacheKey.length;
+    if (size > this.templateBudget) return t;
     for (const [k, old] of this.templates) {
-      if (this.templateBytes + t.ownBytes <= this.templateBudget) break;
+      if (this.templateBytes + size <= this.templateBudget) break;
       this.dropTemplate(k, old);
     }
     this.templates.set(cacheKey, t);
-    this.templateBytes += t.ownBytes;
+    this.templateBytes += size;
     return t;
   }
 
   private dropTemplate(cacheKey: string, t: HitTemplate): void {
     this.templates.delete(cacheKey);
-    this.templateBytes -= t.ownBytes;
+    this.templateBytes -= t.ownBytes + cacheKey.length;
   }
 
   /**

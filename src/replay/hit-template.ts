@@ -30,9 +30,18 @@ export const MARKS: DebugMarks = {
 };
 
 type Slot = keyof DebugMarks;
-const SLOTS = Object.keys(MARKS) as Slot[];
+const PREFIX = Buffer.from('wikitapemark');
+/** Mark names after the common prefix, longest first (none is a prefix of another, but be safe). */
+const BY_SUFFIX = (Object.keys(MARKS) as Slot[])
+  .map((slot) => ({ slot, rest: Buffer.from(MARKS[slot].slice(PREFIX.length)) }))
+  .sort((x, y) => y.rest.length - x.rest.length);
 const QUOTE = Buffer.from('"');
 const QUOT = Buffer.from('&quot;');
+/** Heap a kept template costs besides its bytes: its object and arrays, and per part a buffer view (measured, roughly). */
+const OVERHEAD = 400;
+const PER_PART = 120;
+/** Header lists by content, shared between templates. */
+const headerLists = new Map<string, string[]>();
 
 export interface HitTemplate {
   status: number;
@@ -43,7 +52,7 @@ export interface HitTemplate {
   holes: Array<Slot | null>;
   /** The kinds of holes it has. */
   slots: Slot[];
-  /** Bytes of the constant parts this template owns (shared fragments not counted). */
+  /** Memory the template holds of its own (shared fragments not counted). */
   ownBytes: number;
   /** Canonical key, for logs. */
   key: string;
@@ -55,63 +64,83 @@ export interface HitTemplate {
   second: number | null;
 }
 
-/** Where the next mark is in `buf` from `from`, and how many bytes around it belong to it. */
+/** The next mark in `buf` from `from`: where it starts and ends (with its quotes, for `time`). */
 function nextMark(buf: Buffer, from: number): { at: number; end: number; slot: Slot } | null {
-  let best: { at: number; end: number; slot: Slot } | null = null;
-  for (const slot of SLOTS) {
-    const at = buf.indexOf(MARKS[slot], from, 'latin1');
-    if (at < 0 || (best && at >= best.at)) continue;
+  for (let at = buf.indexOf(PREFIX, from); at >= 0; at = buf.indexOf(PREFIX, at + 1)) {
+    const after = at + PREFIX.length;
+    const hit = BY_SUFFIX.find((m) => buf.compare(m.rest, 0, m.rest.length, after, after + m.rest.length) === 0);
+    if (!hit) continue;
     let start = at;
-    let end = at + MARKS[slot].length;
+    let end = after + hit.rest.length;
     // `time` is a number: drop the quotes the mark was printed with (JSON, or the HTML page's &quot;)
-    if (slot === 'time') {
+    if (hit.slot === 'time') {
       for (const q of [QUOTE, QUOT]) {
-        if (start >= q.length && buf.subarray(start - q.length, start).equals(q) && buf.subarray(end, end + q.length).equals(q)) {
+        if (start >= q.length && buf.compare(q, 0, q.length, start - q.length, start) === 0 && buf.compare(q, 0, q.length, end, end + q.length) === 0) {
           start -= q.length;
           end += q.length;
           break;
         }
       }
     }
-    best = { at: start, end, slot };
+    return { at: start, end, slot: hit.slot };
   }
-  return best;
+  return null;
 }
 
 /**
  * Splits a rendered answer at the marks. `shared` tells the pieces that belong to a cache shared
  * by every answer (debuginfo's include list); they are kept as they are and not counted as owned.
+ * The template's own bytes are copied into one buffer (the rendered chunks may be views of larger
+ * buffers kept elsewhere, or of the shared pool of small buffers).
  */
 export function makeTemplate(
   rendered: Rendered,
   extra: { key: string; usage: string | null; userLang: Lang; source: Source; second: number | null; shared: (b: Buffer) => boolean },
 ): HitTemplate {
   const chunks = Array.isArray(rendered.body) ? rendered.body : [Buffer.from(rendered.body)];
-  const parts: Buffer[] = [];
-  const holes: Array<Slot | null> = [];
-  let ownBytes = 0;
-  const own = (b: Buffer, hole: Slot | null) => {
-    parts.push(b);
-    holes.push(hole);
-    ownBytes += b.length;
-  };
+  // pieces: a shared buffer, or a [start, end) range of an own chunk, each followed by a hole or not
+  const pieces: Array<{ shared?: Buffer; chunk?: Buffer; start: number; end: number; hole: Slot | null }> = [];
+  let ownLength = 0;
   for (const chunk of chunks) {
     if (extra.shared(chunk)) {
-      parts.push(chunk);
-      holes.push(null);
+      pieces.push({ shared: chunk, start: 0, end: chunk.length, hole: null });
       continue;
     }
     let from = 0;
-    // copied: the rendered chunk may be a view of a larger buffer kept elsewhere
     for (let m = nextMark(chunk, 0); m; m = nextMark(chunk, from)) {
-      own(Buffer.from(chunk.subarray(from, m.at)), m.slot);
+      pieces.push({ chunk, start: from, end: m.at, hole: m.slot });
+      ownLength += m.at - from;
       from = m.end;
     }
-    if (from < chunk.length) own(from === 0 ? chunk : Buffer.from(chunk.subarray(from)), null);
+    if (from < chunk.length) {
+      pieces.push({ chunk, start: from, end: chunk.length, hole: null });
+      ownLength += chunk.length - from;
+    }
   }
-  const headers: string[] = [];
-  for (const [k, v] of rendered.headers) headers.push(k, v);
-  headers.push('X-Wikitape-Source', extra.source);
+  const own = Buffer.allocUnsafeSlow(ownLength);
+  let at = 0;
+  const parts: Buffer[] = [];
+  const holes: Array<Slot | null> = [];
+  for (const p of pieces) {
+    if (p.shared) parts.push(p.shared);
+    else {
+      const n = p.chunk!.copy(own, at, p.start, p.end);
+      parts.push(own.subarray(at, at + n));
+      at += n;
+    }
+    holes.push(p.hole);
+  }
+  const ownBytes = ownLength + OVERHEAD + PER_PART * parts.length;
+  const list: string[] = [];
+  for (const [k, v] of rendered.headers) list.push(k, v);
+  list.push('X-Wikitape-Source', extra.source);
+  // most answers share their headers: one list is kept for all of them
+  const joined = list.join('\n');
+  let headers = headerLists.get(joined);
+  if (!headers) {
+    if (headerLists.size >= 10_000) headerLists.clear();
+    headerLists.set(joined, (headers = list));
+  }
   return { status: rendered.status, headers, parts, holes, slots: [...new Set(holes.filter((h): h is Slot => h !== null))], ownBytes, key: extra.key, usage: extra.usage, source: extra.source, userLang: extra.userLang, second: extra.second };
 }
 
