@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Agent as HttpAgent, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import { Readable } from 'node:stream';
 import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
 import httpProxy from 'http-proxy';
@@ -62,6 +63,7 @@ function decode(body: Buffer, encoding: string | undefined, maxOutputLength: num
  */
 export class Recorder {
   private readonly proxy: httpProxy;
+  private readonly agent: HttpAgent;
   private readonly target: URL;
   private readonly db: Promise<Low<Cassette>>;
   private readonly pending = new WeakMap<IncomingMessage, ParamMap>();
@@ -81,7 +83,9 @@ export class Recorder {
     const timeout = options.timeoutMs ?? 30_000;
     this.maxBodyBytes = options.maxBodyBytes ?? MAX_UPSTREAM_BYTES;
     // proxyTimeout aborts a slow upstream request (an 'error' → 502); the client's socket stays open.
-    this.proxy = httpProxy.createProxyServer({ selfHandleResponse: true, changeOrigin: true, proxyTimeout: timeout });
+    // Connections to the upstream are kept open between requests (a new one costs about a millisecond).
+    this.agent = this.target.protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+    this.proxy = httpProxy.createProxyServer({ selfHandleResponse: true, changeOrigin: true, proxyTimeout: timeout, agent: this.agent });
     this.proxy.on('proxyRes', (proxyRes, req, res) => {
       const params = this.pending.get(req);
       if (params) void this.relay(proxyRes, res as ServerResponse, params, req.headers.cookie);
@@ -142,11 +146,13 @@ export class Recorder {
       if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return sendUpstreamError(res, `its answer, uncompressed, was larger than ${bytes(max)}`);
       return sendUpstreamError(res, 'its compressed answer could not be read');
     }
-    let json: JsonObject | null = null;
     // A 4xx (CORS mismatch, bad method) is the wiki's own answer: passed on as it is, never stored.
-    if (status === 200 && format === 'json' && !params.has('callback')) {
+    // A JSON answer is checked before it is passed on; it is read for the cassette (keeping the
+    // order of integer-like keys) only after the client has it.
+    const isJson = status === 200 && format === 'json' && !params.has('callback');
+    if (isJson) {
       try {
-        json = parseKeepingKeyOrder(text) as JsonObject;
+        JSON.parse(text);
       } catch {
         return sendUpstreamError(res, 'its answer was not JSON');
       }
@@ -160,7 +166,7 @@ export class Recorder {
     if (status === 200 && notRecordable(params) === null) {
       const fv2 = params.get('formatversion') === '2' || params.get('formatversion') === 'latest';
       // Stored from the client's answer when it is already the canonical form, else asked again.
-      const data = json && fv2 ? Promise.resolve(json) : this.fetchCanonical(params, cookie);
+      const data = isJson && fv2 ? readLater(text) : this.fetchCanonical(params, cookie);
       this.store(params, status, proxyRes.headers, data);
     }
   }
@@ -265,7 +271,21 @@ export class Recorder {
 
   close(): void {
     this.proxy.close();
+    this.agent.destroy();
   }
+}
+
+/** The answer's data, read on a later turn of the event loop (after the client has been served). */
+function readLater(text: string): Promise<JsonObject | null> {
+  return new Promise((resolve) =>
+    setImmediate(() => {
+      try {
+        resolve(parseKeepingKeyOrder(text) as JsonObject);
+      } catch {
+        resolve(null);
+      }
+    }),
+  );
 }
 
 /** The first position whose key is not below `key` (keys compared as the sort compares them). */
