@@ -8,7 +8,7 @@ import { isValid, isValidRange, parseRange } from '../util/ip.js';
 import type { Block } from '../wiki/model.js';
 import { atLeast } from '../wiki/profile.js';
 import { requireMaxOneParameter } from './checks.js';
-import { compareKeys, isoToMw, listWindow, takePage } from './list-support.js';
+import { compareKeys, isoToMw, listWindow, takePage, memoKey } from './list-support.js';
 
 const FLAGS = ['automatic', 'anononly', 'nocreate', 'autoblock', 'noemail', 'hidden', 'allowusertalk', 'partial'] as const;
 const PROPS_139 = ['id', 'user', 'userid', 'by', 'byid', 'timestamp', 'expiry', 'reason', 'range', 'flags', 'restrictions'];
@@ -52,7 +52,7 @@ function propValues(version: string): string[] {
   return atLeast({ version }, '1.44') ? [...PROPS_139.slice(0, 8), 'parsedreason', ...PROPS_139.slice(8)] : PROPS_139;
 }
 
-const key = (b: Block) => [isoToMw(b.timestamp), b.id] as const;
+const key = memoKey((b: Block) => [isoToMw(b.timestamp), b.id] as const);
 
 function filterRows(ctx: ApiContext, v: ParamValues): Block[] {
   // Expired and hidden blocks never show to a caller without `hideuser`.

@@ -9,7 +9,7 @@ import { escapeWikiText, htmlspecialchars } from '../util/escape.js';
 import { parseTitle } from '../wiki/title.js';
 import { requireMaxOneParameter } from './checks.js';
 import { LOG_ACTIONS, LOG_TYPES, HIDDEN_LOG_TYPES } from './log-types.js';
-import { compareKeys, isoToMw, listWindow, takePage } from './list-support.js';
+import { compareKeys, isoToMw, listWindow, takePage, memoKey } from './list-support.js';
 import { formatLogParams } from './log-params.js';
 
 const PROPS = ['ids', 'title', 'type', 'user', 'userid', 'timestamp', 'comment', 'parsedcomment', 'details', 'tags'];
@@ -51,7 +51,7 @@ export const logevents: QueryModule = {
 /** The title without its namespace prefix (namespace names contain no colon). */
 const mainText = (e: LogEvent) => (e.ns === 0 ? e.title : e.title.slice(e.title.indexOf(':') + 1));
 
-const key = (e: LogEvent) => [isoToMw(e.timestamp), e.logid] as const;
+const key = memoKey((e: LogEvent) => [isoToMw(e.timestamp), e.logid] as const);
 
 function filterRows(ctx: ApiContext, v: ParamValues): LogEvent[] {
   let rows = ctx.model.logevents.filter((e) => !HIDDEN_LOG_TYPES.includes(e.type));

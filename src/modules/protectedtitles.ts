@@ -3,7 +3,7 @@ import { DIR_PARAM, LIMIT_PARAM, pv, type ParamValues } from '../api/param-spec.
 import type { QueryModule } from '../api/query-module.js';
 import type { JsonObject } from '../api/result.js';
 import type { ProtectedTitle } from '../wiki/model.js';
-import { compareKeys, isoToMw, listWindow, takePage } from './list-support.js';
+import { compareKeys, isoToMw, listWindow, takePage, memoKey } from './list-support.js';
 
 const PROPS = ['timestamp', 'user', 'userid', 'comment', 'parsedcomment', 'expiry', 'level'];
 
@@ -43,7 +43,7 @@ function dbkey(p: ProtectedTitle): string {
   return text.replace(/ /g, '_');
 }
 
-const key = (p: ProtectedTitle) => [isoToMw(p.timestamp), p.ns, dbkey(p)] as const;
+const key = memoKey((p: ProtectedTitle) => [isoToMw(p.timestamp), p.ns, dbkey(p)] as const);
 
 function filterRows(ctx: ApiContext, v: ParamValues): ProtectedTitle[] {
   let rows = [...ctx.model.protectedtitles];
