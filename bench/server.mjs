@@ -1,11 +1,15 @@
-// One benchmark server in its own process: `node bench/server.mjs <kind> [file]`.
-// Prints its base URL on stdout; answers { rss, heapUsed } to an IPC "rss" message.
+// One benchmark server in its own process: `node bench/server.mjs <kind> [args]`:
+//   bare FILE | express FILE       the response in FILE (headers, base64 body) for every request
+//   wikitape [DIR]                 wikitape replay of the cassettes in DIR (default cassettes/)
+//   talkback DIR                   talkback 4 replaying the tapes in DIR (recording off)
+//   record UPSTREAM DIR            wikitape record mode in front of UPSTREAM, cassette DIR/bench.json
+// Prints its api.php URL on stdout once it answers; answers { rss, heapUsed } to an IPC "rss" message.
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import express from 'express';
 import { startServer } from '../dist/index.js';
 
-const [kind, file] = process.argv.slice(2);
+const [kind, file, dir] = process.argv.slice(2);
 let url;
 if (kind === 'bare' || kind === 'express') {
   const { headers, body } = JSON.parse(readFileSync(file, 'utf8'));
@@ -17,8 +21,31 @@ if (kind === 'bare' || kind === 'express') {
   const server = kind === 'bare' ? createServer(handler) : createServer(express().get('/wiki/api.php', handler));
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   url = `http://127.0.0.1:${server.address().port}/wiki/api.php`;
+} else if (kind === 'talkback') {
+  // Replay only: a request no tape matches gets talkback's 404. Tapes match on method and URL
+  // (allowHeaders [] leaves headers out, as the load generator's Host differs per run).
+  const { default: talkback } = await import('talkback'); // (loaded here only: not in wikitape's startup)
+  const tb = talkback({
+    path: file,
+    port: 0,
+    host: 'http://127.0.0.1:8088', // recorded from (never contacted: recording is off)
+    record: talkback.Options.RecordMode.DISABLED,
+    fallbackMode: talkback.Options.FallbackMode.NOT_FOUND,
+    allowHeaders: [],
+    silent: true,
+    summary: false,
+  });
+  let listening;
+  const ready = new Promise((resolve) => (listening = resolve));
+  const server = await tb.start(() => listening()); // loads every tape, then listens
+  await ready;
+  url = `http://127.0.0.1:${server.address().port}/wiki/api.php`;
+} else if (kind === 'record') {
+  const s = await startServer({ mode: 'record', upstream: file, cassettes: dir, cassette: 'bench' });
+  url = s.url;
 } else {
-  const s = await startServer({ cassettes: file ?? 'cassettes', clock: 'recorded' });
+  // The real clock, as users run it (answers that follow the clock are printed afresh each second).
+  const s = await startServer({ cassettes: file ?? 'cassettes' });
   url = s.url;
 }
 // With --expose-gc (the soak), a full collection runs first: what is left is what is kept.
