@@ -39,7 +39,7 @@ const QUOTE = Buffer.from('"');
 const QUOT = Buffer.from('&quot;');
 /** Heap a kept template costs besides its bytes: its object and arrays, and per part a buffer view (measured, roughly). */
 const OVERHEAD = 400;
-const PER_PART = 120;
+const PER_PART = 200;
 /** Header lists by content, shared between templates. */
 const headerLists = new Map<string, string[]>();
 
