@@ -134,42 +134,52 @@ export class ReplayEngine {
     return key;
   }
 
-  /** Printed answers by exact request (URL and headers), oldest first; see hit-template.ts. */
-  private readonly templates = new Map<string, HitTemplate>();
+  /** Printed answers by exact request (URL and headers), see hit-template.ts, with their place in `templateKeys`. */
+  private readonly templates = new Map<string, { t: HitTemplate; at: number; size: number }>();
+  private readonly templateKeys: string[] = [];
   private templateBytes = 0;
   /** Memory the kept templates may hold (their own bytes and objects; shared fragments not counted). */
-  templateBudget = 320 << 20;
+  templateBudget = 192 << 20;
 
   /**
    * The template of the answer to a GET, made on first use and kept: a cassette hit's for good, any
    * other answer for the second it was made in (they follow the clock: block expiry, for one). Null
    * for requests answered afresh every time: with cookies (they make a session) or curtimestamp.
+   * When the budget is full, a template chosen at random makes room (a suite that walks through more
+   * questions than fit, over and over, still finds most of them; dropping the oldest would find none).
    */
   template(url: string, headers: IncomingHttpHeaders, rawHeaders: readonly string[]): HitTemplate | null {
     const cacheKey = rawHeaders.length === 0 ? url : `${url}\n${rawHeaders.join('\n')}`;
     const now = this.now();
     const second = Math.floor(now / 1000);
     const kept = this.templates.get(cacheKey);
-    if (kept && (kept.second === null || kept.second === second)) return kept;
-    if (kept) this.dropTemplate(cacheKey, kept);
+    if (kept && (kept.t.second === null || kept.t.second === second)) return kept.t;
+    if (kept) this.dropTemplate(cacheKey);
     if (headers.cookie !== undefined || cacheKey.includes('wikitapemark') || url.includes('curtimestamp')) return null;
     const answer = this.handle({ method: 'GET', url, headers, body: EMPTY, startedAt: process.hrtime.bigint() }, { marks: MARKS, now });
     const clocked = answer.source !== 'cassette' || answer.headers.some(([k, v]) => k === 'Expires' && !v.startsWith('Thu, 01 Jan 1970'));
     const t = makeTemplate(answer, { key: answer.key, usage: answer.usage, userLang: answer.userLang, source: answer.source, second: clocked ? second : null, shared: isFrozenBytes });
     const size = t.ownBytes + cacheKey.length;
     if (size > this.templateBudget) return t;
-    for (const [k, old] of this.templates) {
-      if (this.templateBytes + size <= this.templateBudget) break;
-      this.dropTemplate(k, old);
+    while (this.templateBytes + size > this.templateBudget && this.templateKeys.length > 0) {
+      this.dropTemplate(this.templateKeys[Math.floor(Math.random() * this.templateKeys.length)]!);
     }
-    this.templates.set(cacheKey, t);
+    this.templates.set(cacheKey, { t, at: this.templateKeys.length, size });
+    this.templateKeys.push(cacheKey);
     this.templateBytes += size;
     return t;
   }
 
-  private dropTemplate(cacheKey: string, t: HitTemplate): void {
+  private dropTemplate(cacheKey: string): void {
+    const e = this.templates.get(cacheKey);
+    if (!e) return;
+    const last = this.templateKeys.pop()!;
+    if (last !== cacheKey) {
+      this.templateKeys[e.at] = last;
+      this.templates.get(last)!.at = e.at;
+    }
     this.templates.delete(cacheKey);
-    this.templateBytes -= t.ownBytes + cacheKey.length;
+    this.templateBytes -= e.size;
   }
 
   /**

@@ -7,7 +7,7 @@ import type { ReplayEngine } from './engine.js';
 import type { Recorder } from './record/recorder.js';
 import { DEFAULTS, type WikitapeOptions } from './options.js';
 import { sendBody } from './output/send.js';
-import { fillHoles } from './replay/hit-template.js';
+import { fillHoles, templateLength, writeTemplate } from './replay/hit-template.js';
 
 /** A running wikitape server. */
 export interface RunningServer {
@@ -43,20 +43,9 @@ function answerFromTemplate(engine: ReplayEngine, req: IncomingMessage, res: Ser
   if (!t) return false;
   const values = fillHoles(t, startedAt, engine.now());
   if (!values) return false;
-  const { parts, holes } = t;
-  let length = 0;
-  for (let i = 0; i < parts.length; i++) {
-    length += parts[i]!.length;
-    const h = holes[i];
-    if (h) length += values[h]!.length; // ASCII
-  }
-  res.writeHead(t.status, [...t.headers, 'Content-Length', String(length)]);
+  res.writeHead(t.status, [...t.headers, 'Content-Length', String(templateLength(t, values))]);
   res.cork();
-  for (let i = 0; i < parts.length; i++) {
-    res.write(parts[i]!);
-    const h = holes[i];
-    if (h) res.write(values[h]!, 'latin1');
-  }
+  writeTemplate(t, values, (chunk) => res.write(chunk, 'latin1'));
   res.end();
   res.uncork();
   if (t.usage) engine.used.add(t.usage);

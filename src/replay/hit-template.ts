@@ -37,9 +37,10 @@ const BY_SUFFIX = (Object.keys(MARKS) as Slot[])
   .sort((x, y) => y.rest.length - x.rest.length);
 const QUOTE = Buffer.from('"');
 const QUOT = Buffer.from('&quot;');
-/** Heap a kept template costs besides its bytes: its object and arrays, and per part a buffer view (measured, roughly). */
+/** Heap a kept template costs besides its bytes: its object, its layout and its lists (roughly). */
 const OVERHEAD = 400;
-const PER_PART = 200;
+/** The slots in a fixed order: a hole is stored as its index here plus one. */
+export const SLOT_LIST = Object.keys(MARKS) as Slot[];
 /** Header lists by content, shared between templates. */
 const headerLists = new Map<string, string[]>();
 
@@ -47,9 +48,17 @@ export interface HitTemplate {
   status: number;
   /** Response headers as a flat list (`writeHead`'s raw form). */
   headers: string[];
-  /** Constant parts; `holes[i]` (when not null) is written right after `parts[i]`. */
-  parts: Buffer[];
-  holes: Array<Slot | null>;
+  /** The template's own constant bytes, one part after the other. */
+  own: Buffer;
+  /**
+   * Three numbers per part, in order: its start and end in `own` (or a start of -1 - i for
+   * `shared[i]`), then the hole written right after it (its index in SLOT_LIST plus one; 0: none).
+   */
+  layout: Int32Array;
+  /** Parts shared by many answers (debuginfo's include list), kept as they are. */
+  shared: Buffer[];
+  /** Bytes of all the parts (the holes' values come on top). */
+  fixedLength: number;
   /** The kinds of holes it has. */
   slots: Slot[];
   /** Memory the template holds of its own (shared fragments not counted). */
@@ -118,19 +127,24 @@ export function makeTemplate(
     }
   }
   const own = Buffer.allocUnsafeSlow(ownLength);
+  const layout = new Int32Array(pieces.length * 3);
+  const shared: Buffer[] = [];
   let at = 0;
-  const parts: Buffer[] = [];
-  const holes: Array<Slot | null> = [];
-  for (const p of pieces) {
-    if (p.shared) parts.push(p.shared);
-    else {
+  let fixedLength = 0;
+  pieces.forEach((p, i) => {
+    if (p.shared) {
+      shared.push(p.shared);
+      layout[3 * i] = -shared.length;
+    } else {
       const n = p.chunk!.copy(own, at, p.start, p.end);
-      parts.push(own.subarray(at, at + n));
+      layout[3 * i] = at;
+      layout[3 * i + 1] = at + n;
       at += n;
     }
-    holes.push(p.hole);
-  }
-  const ownBytes = ownLength + OVERHEAD + PER_PART * parts.length;
+    layout[3 * i + 2] = p.hole === null ? 0 : SLOT_LIST.indexOf(p.hole) + 1;
+    fixedLength += p.end - p.start;
+  });
+  const ownBytes = ownLength + OVERHEAD + layout.byteLength;
   const list: string[] = [];
   for (const [k, v] of rendered.headers) list.push(k, v);
   list.push('X-Wikitape-Source', extra.source);
@@ -141,7 +155,29 @@ export function makeTemplate(
     if (headerLists.size >= 10_000) headerLists.clear();
     headerLists.set(joined, (headers = list));
   }
-  return { status: rendered.status, headers, parts, holes, slots: [...new Set(holes.filter((h): h is Slot => h !== null))], ownBytes, key: extra.key, usage: extra.usage, source: extra.source, userLang: extra.userLang, second: extra.second };
+  const slots = [...new Set(pieces.map((p) => p.hole).filter((h): h is Slot => h !== null))];
+  return { status: rendered.status, headers, own, layout, shared, fixedLength, slots, ownBytes, key: extra.key, usage: extra.usage, source: extra.source, userLang: extra.userLang, second: extra.second };
+}
+
+/** Writes a template chunk by chunk, with `values` in its holes. */
+export function writeTemplate(t: HitTemplate, values: Partial<Record<Slot, string>>, write: (chunk: Buffer | string) => void): void {
+  const { own, layout, shared } = t;
+  for (let i = 0; i < layout.length; i += 3) {
+    const start = layout[i]!;
+    write(start < 0 ? shared[-start - 1]! : own.subarray(start, layout[i + 1]!));
+    const hole = layout[i + 2]!;
+    if (hole !== 0) write(values[SLOT_LIST[hole - 1]!]!);
+  }
+}
+
+/** The length in bytes of a template written with these values (they are ASCII). */
+export function templateLength(t: HitTemplate, values: Partial<Record<Slot, string>>): number {
+  let n = t.fixedLength;
+  for (let i = 2; i < t.layout.length; i += 3) {
+    const hole = t.layout[i]!;
+    if (hole !== 0) n += values[SLOT_LIST[hole - 1]!]!.length;
+  }
+  return n;
 }
 
 /** MediaWiki timestamp (`yyyymmddhhmmss`) of a time in ms. */

@@ -8,6 +8,7 @@ import { canonicalKey } from '../../src/request/canonical.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { createApp } from '../../src/app.js';
 import type { ReplayEngine } from '../../src/engine.js';
+import { fillHoles, templateLength, writeTemplate } from '../../src/replay/hit-template.js';
 import { stringifyKeepingKeyOrder } from '../../src/util/ordered-json.js';
 
 // Cassette hits on a running server are printed from a per-request template (replay/hit-template.ts);
@@ -131,6 +132,31 @@ describe('cassette hits on the server', () => {
     await new Promise((r) => setTimeout(r, Date.parse(soon.expiry) - Date.now() + 1100));
     const c = (await (await get(q)).json()) as typeof a;
     expect(c.query.blocks.map((x) => x.user)).toEqual(['Вандал']);
+  });
+
+  it('keeps within its memory budget, and answers right whatever it had to drop', async () => {
+    const engine = (await createApp({ cassettes: dir }).locals['ready']) as ReplayEngine;
+    engine.templateBudget = 40_000; // a few templates
+    const headers = { host: 'wiki.test' };
+    const raw = ['Host', 'wiki.test'];
+    const urls = Array.from({ length: 12 }, (_, i) => `/w/api.php?action=query&list=blocks&format=json&formatversion=2&bklimit=${i + 1}&bkprop=id|user`);
+    const data = (text: string) => {
+      const { debuginfo: _, ...rest } = JSON.parse(text) as Record<string, unknown>;
+      return rest;
+    };
+    for (let round = 0; round < 3; round++) {
+      for (const url of urls) {
+        const t = engine.template(url, headers, raw)!;
+        const values = fillHoles(t, process.hrtime.bigint(), Date.now())!;
+        const chunks: Buffer[] = [];
+        writeTemplate(t, values, (c) => chunks.push(Buffer.from(c)));
+        const full = engine.handle({ method: 'GET', url, headers, body: Buffer.alloc(0), startedAt: process.hrtime.bigint() });
+        const fullText = Buffer.concat(Array.isArray(full.body) ? full.body : [Buffer.from(full.body)]).toString();
+        expect(data(Buffer.concat(chunks).toString())).toEqual(data(fullText));
+        expect(Buffer.concat(chunks).length).toBe(templateLength(t, values));
+      }
+    }
+    expect((engine as unknown as { templateBytes: number }).templateBytes).toBeLessThanOrEqual(40_000);
   });
 
   it('keeps values that look like its own marks as they are', async () => {
