@@ -1,6 +1,10 @@
 import { HEADERS } from './questions.js';
 
-/** A body without what differs on every request: debuginfo and curtimestamp (JSONP kept). */
+/**
+ * A body without what differs on every request: debuginfo, curtimestamp, siteinfo's time, and the
+ * parser's limit report figures (CPU and real time of this parse, the second it was cached at):
+ * the live wiki itself gives other figures each time (JSONP kept).
+ */
 export function normalize(text: string): string {
   const m = /^(\/\*\*\/\w+\()?([\s\S]*?)(\))?$/.exec(text)!;
   try {
@@ -10,7 +14,10 @@ export function normalize(text: string): string {
     // siteinfo's general.time is "now" on each side: the two answers may straddle a second.
     const general = (j['query'] as Record<string, Record<string, unknown>> | undefined)?.['general'];
     if (general) delete general['time'];
-    return (m[1] ?? '') + JSON.stringify(j) + (m[3] ?? '');
+    const steady = JSON.stringify(j)
+      .replace(/Cached time: \d+/g, 'Cached time: T')
+      .replace(/(CPU|Real) time usage: [\d.]+ seconds?/g, '$1 time usage: S');
+    return (m[1] ?? '') + steady + (m[3] ?? '');
   } catch {
     return text;
   }
