@@ -52,7 +52,7 @@ if (kind === 'bare' || kind === 'express') {
 process.on('message', (m) => {
   if (m !== 'rss') return;
   globalThis.gc?.();
-  const { rss, heapUsed } = process.memoryUsage();
-  process.send({ rss, heapUsed });
+  const { rss, heapUsed, arrayBuffers } = process.memoryUsage();
+  process.send({ rss, heapUsed, arrayBuffers });
 });
 process.stdout.write(`${url}\n`);
