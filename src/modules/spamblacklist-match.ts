@@ -54,6 +54,19 @@ const SPACE = setOf([0x09, 0x0d], [0x20, 0x20]);
 const HSPACE = setOf([0x09, 0x09], [0x20, 0x20], [0xa0, 0xa0]);
 /** `\v` in non-UTF mode: LF VT FF CR NEL. */
 const VSPACE = setOf([0x0a, 0x0d], [0x85, 0x85]);
+/** The escapes that stand for a byte set, the same inside and outside a class. */
+const CLASS_ESCAPES: Readonly<Record<string, ByteSet>> = {
+  d: DIGIT,
+  D: complement(DIGIT),
+  w: WORD,
+  W: complement(WORD),
+  s: SPACE,
+  S: complement(SPACE),
+  h: HSPACE,
+  H: complement(HSPACE),
+  v: VSPACE,
+  V: complement(VSPACE),
+};
 const POSIX: Readonly<Record<string, ByteSet>> = {
   alpha: setOf([0x41, 0x5a], [0x61, 0x7a]),
   digit: DIGIT,
@@ -383,17 +396,9 @@ class Translator {
     if (c === undefined) throw new Unsupported('\\ at end of pattern');
     this.pos++;
     const set = (s: ByteSet) => one(emitSet(s));
+    const cls = CLASS_ESCAPES[c];
+    if (cls) return set(cls);
     switch (c) {
-      case 'd': return set(DIGIT);
-      case 'D': return set(complement(DIGIT));
-      case 'w': return set(WORD);
-      case 'W': return set(complement(WORD));
-      case 's': return set(SPACE);
-      case 'S': return set(complement(SPACE));
-      case 'h': return set(HSPACE);
-      case 'H': return set(complement(HSPACE));
-      case 'v': return set(VSPACE);
-      case 'V': return set(complement(VSPACE));
       case 'N': return set(complement(setOf([0x0a, 0x0a])));
       case 'R': return { src: '(?:\\r\\n|[\\n\\x0b\\x0c\\r\\x85])', len: null };
       case 'b': return zero('\\b');
@@ -627,6 +632,8 @@ class Translator {
       addAll(into, s);
       return null;
     };
+    const cls = CLASS_ESCAPES[e];
+    if (cls) return add(cls);
     switch (e) {
       case 'p':
       case 'P': {
@@ -635,16 +642,6 @@ class Translator {
         addAll(unfolded, prop);
         return null;
       }
-      case 'd': return add(DIGIT);
-      case 'D': return add(complement(DIGIT));
-      case 'w': return add(WORD);
-      case 'W': return add(complement(WORD));
-      case 's': return add(SPACE);
-      case 'S': return add(complement(SPACE));
-      case 'h': return add(HSPACE);
-      case 'H': return add(complement(HSPACE));
-      case 'v': return add(VSPACE);
-      case 'V': return add(complement(VSPACE));
       case 'b': return 0x08;
       default:
         break;
