@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { fstatSync, readSync } from 'node:fs';
 import { parseKeepingKeyOrder } from '../util/ordered-json.js';
 import type { Cassette, Interaction } from './format.js';
 
@@ -160,4 +160,3 @@ export function readInteraction(fd: number, where: ScannedInteraction): Interact
   return i;
 }
 
-export { closeSync, openSync };

@@ -47,9 +47,15 @@ export class FileCassetteStore implements CassetteStore {
     }
   }
 
-  async open(name: string, upstream: string): Promise<Low<Cassette>> {
+  /** The file of a cassette (the name checked: it never leaves the folder). */
+  fileOf(name: string): string {
     const file = join(this.dir, `${checkName(name)}.json`);
     if (!file.startsWith(this.dir + sep)) throw new CassetteError(`cassette "${name}" would leave ${this.dir}`);
+    return file;
+  }
+
+  async open(name: string, upstream: string): Promise<Low<Cassette>> {
+    const file = this.fileOf(name);
     await mkdir(this.dir, { recursive: true });
     // Pretty JSON written atomically (steno: temp file + rename), integer-like keys kept in order.
     const adapter = new DataFile<Cassette>(file, { parse: (t) => parseKeepingKeyOrder(t) as Cassette, stringify: (d) => `${stringifyKeepingKeyOrder(d, 2)}\n` });

@@ -1,5 +1,4 @@
 import { closeSync, openSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Cassette, Interaction } from '../cassette/format.js';
 import { readInteraction, scanCassette, type ScannedInteraction } from '../cassette/scan.js';
 import { FileCassetteStore, type CassetteStore } from '../cassette/store.js';
@@ -83,6 +82,16 @@ export interface CassetteIndex {
   upstream: string | null;
 }
 
+/** Appends to `into` the items whose key was not seen yet. */
+function addUnseen<T, K>(items: readonly T[], seen: Set<K>, keyOf: (x: T) => K, into: T[]): void {
+  for (const x of items) {
+    const k = keyOf(x);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    into.push(x);
+  }
+}
+
 /**
  * Loads all cassettes of a store (data only: JSON is parsed, never evaluated). Files in
  * wikitape's own layout are scanned (cassette/scan.ts): their interactions are read when used.
@@ -96,12 +105,12 @@ export async function loadCassettes(store: CassetteStore): Promise<CassetteIndex
   for (const name of await store.list()) {
     let c: Partial<Cassette> | undefined;
     if (store instanceof FileCassetteStore) {
-      const fd = openSync(join(store.dir, `${name}.json`), 'r');
-      let scanned = null;
+      const fd = openSync(store.fileOf(name), 'r');
+      let scanned: ReturnType<typeof scanCassette> = null;
       try {
         scanned = scanCassette(fd);
       } catch {
-        scanned = null;
+        // not in wikitape's layout after all (a bad key line, say): read whole below
       }
       if (scanned) {
         index.interactions.holdFile(fd);
@@ -121,18 +130,10 @@ export async function loadCassettes(store: CassetteStore): Promise<CassetteIndex
     if (c.meta?.recordedAt && (index.recordedAt === null || c.meta.recordedAt > index.recordedAt)) index.recordedAt = c.meta.recordedAt;
     const e = c.entities;
     if (!e) continue;
-    const once = <T, K>(items: readonly T[], seen: Set<K>, keyOf: (x: T) => K, into: T[]) => {
-      for (const x of items) {
-        const k = keyOf(x);
-        if (seen.has(k)) continue;
-        seen.add(k);
-        into.push(x);
-      }
-    };
-    once(e.logevents, logids, (x) => x.logid, index.model.logevents);
-    once(e.blocks, blockids, (x) => x.id, index.model.blocks);
-    once(e.protectedtitles, ptitles, (x) => `${x.ns}|${x.title}`, index.model.protectedtitles);
-    once(e.pages, pageids, (x) => x.pageid, index.model.pages);
+    addUnseen(e.logevents, logids, (x) => x.logid, index.model.logevents);
+    addUnseen(e.blocks, blockids, (x) => x.id, index.model.blocks);
+    addUnseen(e.protectedtitles, ptitles, (x) => `${x.ns}|${x.title}`, index.model.protectedtitles);
+    addUnseen(e.pages, pageids, (x) => x.pageid, index.model.pages);
   }
   // Links harvested without an id get ids in the order they were seen.
   let next = 1;
