@@ -62,6 +62,11 @@ export interface Answer extends Rendered {
   usage: string | null;
   /** The language the answer was printed in (uselang). */
   userLang: Lang;
+  /**
+   * Whether the answer follows the clock (a built-in list filters expired blocks; curtimestamp;
+   * an Expires header counted from now), so that a printed copy holds only for the second.
+   */
+  clocked: boolean;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -142,9 +147,9 @@ export class ReplayEngine {
   templateBudget = 192 << 20;
 
   /**
-   * The template of the answer to a GET, made on first use and kept: a cassette hit's for good, any
-   * other answer for the second it was made in (they follow the clock: block expiry, for one). Null
-   * for requests answered afresh every time: with cookies (they make a session) or curtimestamp.
+   * The template of the answer to a GET, made on first use and kept: for good, or, for an
+   * answer that follows the clock for the second it was made in (see Answer.clocked). Null for
+   * requests answered afresh every time: with cookies (they make a session).
    * When the budget is full, a template chosen at random makes room (a suite that walks through more
    * questions than fit, over and over, still finds most of them; dropping the oldest would find none).
    */
@@ -155,10 +160,9 @@ export class ReplayEngine {
     const kept = this.templates.get(cacheKey);
     if (kept && (kept.t.second === null || kept.t.second === second)) return kept.t;
     if (kept) this.dropTemplate(cacheKey);
-    if (headers.cookie !== undefined || cacheKey.includes('wikitapemark') || url.includes('curtimestamp')) return null;
+    if (headers.cookie !== undefined || cacheKey.includes('wikitapemark')) return null;
     const answer = this.handle({ method: 'GET', url, headers, body: EMPTY, startedAt: process.hrtime.bigint() }, { marks: MARKS, now });
-    const clocked = answer.source !== 'cassette' || answer.headers.some(([k, v]) => k === 'Expires' && !v.startsWith('Thu, 01 Jan 1970'));
-    const t = makeTemplate(answer, { key: answer.key, usage: answer.usage, userLang: answer.userLang, source: answer.source, second: clocked ? second : null, shared: isFrozenBytes });
+    const t = makeTemplate(answer, { key: answer.key, usage: answer.usage, userLang: answer.userLang, source: answer.source, second: answer.clocked ? second : null, shared: isFrozenBytes });
     const size = t.ownBytes + cacheKey.length;
     if (size > this.templateBudget) return t;
     while (this.templateBytes + size > this.templateBudget && this.templateKeys.length > 0) {
@@ -202,19 +206,20 @@ export class ReplayEngine {
       this.used.add(key);
       const outcome = recordedOutcome(recorded, params, this.profile, now);
       const rendered = render({ profile: this.profile, outcome, http, now, ...(marks ? { marks } : {}), ...this.encodedFor(recorded, params) });
-      return { ...rendered, source: 'cassette', key, usage: key, userLang: outcome.userLang };
+      // curtimestamp, and an Expires counted from now (maxage and smaxage), follow the clock
+      const clocked = params.has('curtimestamp') || outcome.maxage > 0 || outcome.smaxage > 0;
+      return { ...rendered, source: 'cassette', key, usage: key, userLang: outcome.userLang, clocked };
     }
     const env = { profile: this.profile, model: this.model, now, actions: ACTION_MODULES };
     const request = new ApiRequest(params, lossy);
     const source: Source = isCovered(params, this.coverage) ? 'synthesized' : 'builtin';
     const usage = source === 'synthesized' ? `list:${params.get('list')}` : null;
     if (usage) this.used.add(usage);
-    let outcome;
-    if (source === 'builtin' && this.onMiss === 'error') {
-      const upstream = this.cassettes?.upstream ?? 'URL';
-      outcome = failWith(request, env, new ApiUsageError(apiMessage('wikitape-miss', 'wikitape-miss', [key, upstream])));
-    } else outcome = runApi(request, env);
+    const miss = source === 'builtin' && this.onMiss === 'error';
+    const outcome = miss
+      ? failWith(request, env, new ApiUsageError(apiMessage('wikitape-miss', 'wikitape-miss', [key, this.cassettes?.upstream ?? 'URL'])))
+      : runApi(request, env);
     const rendered = render({ profile: this.profile, outcome, http, now, ...(marks ? { marks } : {}) });
-    return { ...rendered, source: outcome.isError && source === 'builtin' && this.onMiss === 'error' ? 'miss' : source, key, usage, userLang: outcome.userLang };
+    return { ...rendered, source: miss ? 'miss' : source, key, usage, userLang: outcome.userLang, clocked: true };
   }
 }

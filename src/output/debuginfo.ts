@@ -412,7 +412,7 @@ export function buildDebugInfo(input: DebugInfoInput): Record<string, unknown> {
   const server = profile.dbServer;
   const heap = heapInUse();
   const marks = input.marks;
-  const mb = formatMegabytesParts(userLang, heap);
+  const mb = marks ? formatMegabytesParts(userLang, heap) : null;
   const headers: Record<string, string> = {};
   for (const k in request.headers) headers[k.toUpperCase()] = request.headers[k]!;
   const caller = atLeast(profile, '1.43') ? 'MediaWiki\\Debug\\MWDebug::appendDebugInfoToApiResult' : 'MWDebug::appendDebugInfoToApiResult';

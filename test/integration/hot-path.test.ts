@@ -159,6 +159,15 @@ describe('cassette hits on the server', () => {
     expect((engine as unknown as { templateBytes: number }).templateBytes).toBeLessThanOrEqual(40_000);
   });
 
+  it('gives curtimestamp the second of each request', async () => {
+    const q = 'action=query&list=logevents&format=json&curtimestamp=1';
+    const a = (await json(q)).curtimestamp as string;
+    await new Promise((r) => setTimeout(r, 1100));
+    const b = (await json(q)).curtimestamp as string;
+    expect(Date.parse(b) - Date.parse(a)).toBeGreaterThanOrEqual(1000);
+    expect(Math.abs(Date.parse(b) - Date.now())).toBeLessThan(2000);
+  });
+
   it('keeps values that look like its own marks as they are', async () => {
     const r = await json('action=query&list=logevents&format=json&requestid=wikitapemarktime');
     expect(r.requestid).toBe('wikitapemarktime');
