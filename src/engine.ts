@@ -24,7 +24,7 @@ import type { Source } from './options.js';
 import { canonicalKey } from './request/canonical.js';
 import type { CassetteIndex } from './replay/cassette-index.js';
 import { recordedOutcome } from './replay/render-recorded.js';
-import { MARKS, makeTemplate, type HitTemplate } from './replay/hit-template.js';
+import { MARK_PREFIX, MARKS, makeTemplate, type HitTemplate } from './replay/hit-template.js';
 import type { DebugMarks } from './output/debuginfo.js';
 import { isFrozenBytes } from './output/json.js';
 
@@ -160,7 +160,7 @@ export class ReplayEngine {
     const kept = this.templates.get(cacheKey);
     if (kept && (kept.t.second === null || kept.t.second === second)) return kept.t;
     if (kept) this.dropTemplate(cacheKey);
-    if (headers.cookie !== undefined || cacheKey.includes('wikitapemark')) return null;
+    if (headers.cookie !== undefined || cacheKey.includes(MARK_PREFIX)) return null;
     const answer = this.handle({ method: 'GET', url, headers, body: EMPTY, startedAt: process.hrtime.bigint() }, { marks: MARKS, now });
     const t = makeTemplate(answer, { key: answer.key, usage: answer.usage, userLang: answer.userLang, source: answer.source, second: answer.clocked ? second : null, shared: isFrozenBytes });
     const size = t.ownBytes + cacheKey.length;

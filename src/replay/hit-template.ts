@@ -13,9 +13,9 @@ import type { Source } from '../options.js';
  * Everything in the answer to a recorded question is fixed by the exact request (its URL and
  * headers): the data, the headers, and debuginfo's request part, log lines and queries. What
  * changes per request is only debuginfo's `time`, the session id of the session lines, the memory
- * figures, with a running clock two timestamps, and the HTML page's request id. The template is the answer rendered with
- * the marks below in those places, split at the marks; a request fills the holes with fresh
- * values and writes the parts as they are (the recorded bytes and the large constant pieces of
+ * figures, with a running clock two timestamps, and the HTML page's request id. The template is
+ * the answer rendered with the marks below in those places, split at the marks; a request fills
+ * the holes with fresh values and writes the parts as they are (the recorded bytes and the large constant pieces of
  * debuginfo are never copied). The values are ASCII digits and letters, which print the same in
  * JSON (ASCII or UTF-8), in the HTML page and in its script.
  */
@@ -30,17 +30,19 @@ export const MARKS: DebugMarks = {
 };
 
 type Slot = keyof DebugMarks;
-const PREFIX = Buffer.from('wikitapemark');
+/** The slots in a fixed order: a hole is stored as its index here plus one. */
+export const SLOT_LIST = Object.keys(MARKS) as Slot[];
+/** What every mark starts with: a request that contains it is never printed from a template. */
+export const MARK_PREFIX = 'wikitapemark';
+const PREFIX = Buffer.from(MARK_PREFIX);
 /** Mark names after the common prefix, longest first (none is a prefix of another, but be safe). */
-const BY_SUFFIX = (Object.keys(MARKS) as Slot[])
+const BY_SUFFIX = SLOT_LIST
   .map((slot) => ({ slot, rest: Buffer.from(MARKS[slot].slice(PREFIX.length)) }))
   .sort((x, y) => y.rest.length - x.rest.length);
 const QUOTE = Buffer.from('"');
 const QUOT = Buffer.from('&quot;');
 /** Heap a kept template costs besides its bytes: its object, its layout and its lists (roughly). */
 const OVERHEAD = 400;
-/** The slots in a fixed order: a hole is stored as its index here plus one. */
-export const SLOT_LIST = Object.keys(MARKS) as Slot[];
 /** Header lists by content, shared between templates. */
 const headerLists = new Map<string, string[]>();
 
