@@ -7,8 +7,9 @@ import { canonicalKey } from './request/canonical.js';
 import { parseUrlEncoded } from './request/params.js';
 import { sendBody } from './output/send.js';
 import { loadFixtures } from './wiki/fixtures.js';
-import type { WikiModel } from './wiki/model.js';
-import { loadCassettes } from './replay/cassette-index.js';
+import type { Knowledge, WikiModel } from './wiki/model.js';
+import { loadCassettes, type CassetteIndex } from './replay/cassette-index.js';
+import { buildKnowledge } from './replay/knowledge.js';
 import { makeProfile } from './wiki/profile.js';
 import { FileCassetteStore } from './cassette/store.js';
 import { Recorder } from './record/recorder.js';
@@ -21,12 +22,38 @@ export async function loadEngine(options: WikitapeOptions): Promise<ReplayEngine
   mergeModel(model, fixtures.model);
   const profile = { ...cassettes.profile, ...fixtures.profile };
   if (options.model) mergeModel(model, options.model);
-  const clock = options.clock ?? DEFAULTS.clock;
+  if (cassettes.interactions.size > 0) learnLazily(model, cassettes, fixtures.model);
+  // Replay of recordings answers as of the recording, so that it gives the same answers next year
+  // (docs/decisions/0005-knowledge-not-defaults.md); fixtures alone follow the real clock.
+  const clock = options.clock ?? (cassettes.recordedAt ? 'recorded' : 'real');
   const fixed = clock === 'real' ? null : Date.parse(clock === 'recorded' ? (cassettes.recordedAt ?? 'now') : clock);
   if (fixed !== null && Number.isNaN(fixed)) {
     throw new Error(`wikitape: --clock must be "real", "recorded" or an ISO time, not "${clock}"`);
   }
-  return new ReplayEngine(makeProfile({ ...profile, ...options.profile }), model, fixed === null ? Date.now : () => fixed, cassettes, options.onMiss ?? 'builtin');
+  const engine = new ReplayEngine(makeProfile({ ...profile, ...options.profile }), model, fixed === null ? Date.now : () => fixed, cassettes, options.onMiss ?? 'builtin');
+  engine.clockFixed = fixed !== null;
+  return engine;
+}
+
+/**
+ * The model's knowledge (replay/knowledge.ts), worked out when first needed: cassette hits never
+ * need it, and it reads every recorded list, extlinks and meta answer. What fixtures list is
+ * theirs to declare: a list they give is complete, and so are their pages' links and spam lines.
+ */
+function learnLazily(model: WikiModel, cassettes: CassetteIndex, fixtures: WikiModel): void {
+  let knows: Knowledge | undefined;
+  const recorded = () => cassettes.interactions.values((k) => /(?:^|&)(?:list|meta|prop)=/.test(k));
+  Object.defineProperty(model, 'knows', {
+    enumerable: false,
+    get: () => {
+      if (knows) return knows;
+      knows = buildKnowledge(model, cassettes.missing, recorded);
+      for (const list of ['logevents', 'blocks', 'protectedtitles'] as const) if (fixtures[list].length > 0) knows.completeLists.add(list);
+      for (const p of fixtures.pages) knows.completeLinks.add(p.pageid);
+      knows.spamPatterns = fixtures.spamBlacklist.length > 0 || fixtures.spamWhitelist.length > 0;
+      return knows;
+    },
+  });
 }
 
 /** Adds one model's entities to another (fixtures after harvested entities). */

@@ -59,7 +59,7 @@ await yargs(hideBin(process.argv))
       y
         .options(serveFlags)
         .option('fixtures', { type: 'string', array: true, describe: 'Fixture files with wiki data (JSON)' })
-        .option('clock', { type: 'string', default: 'real', describe: '"now": real, recorded, or an ISO time' })
+        .option('clock', { type: 'string', describe: '"now": real, recorded, or an ISO time (default: recorded when there are recordings, else real)' })
         .option('on-miss', { choices: ['builtin', 'error'] as const, default: 'builtin' as const, describe: 'What answers an unrecorded question' })
         .option('track-usage', { type: 'string', describe: 'Collect which recordings answered into this file (for cassettes prune)' })
         .example('$0 replay', 'Serve the bundled wiki on http://127.0.0.1:8080/wiki/api.php')

@@ -1,7 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { failWith, runApi } from './api/main.js';
 import { ApiUsageError, apiMessage } from './api/errors.js';
-import { computeCoverage, isCovered, type ListCoverage } from './replay/coverage.js';
 import { ApiRequest } from './api/request.js';
 import type { ActionModule } from './api/action-module.js';
 import type { QueryModules } from './api/query.js';
@@ -71,6 +70,29 @@ export interface Answer extends Rendered {
 
 const EMPTY = Buffer.alloc(0);
 
+/** The blocks a recorded answer lists with an expiry (none: the answer never changes with the clock). */
+function recordedBlocks(i: Interaction): { expiry?: unknown }[] {
+  const q = i.body['query'];
+  const b = q && typeof q === 'object' && !Array.isArray(q) ? (q as Record<string, unknown>)['blocks'] : undefined;
+  return Array.isArray(b) ? (b as { expiry?: unknown }[]) : [];
+}
+
+/** Whether a recorded answer lists a block whose expiry is at or before `now`. */
+function expiredSince(i: Interaction, now: number): boolean {
+  return recordedBlocks(i).some((b) => typeof b.expiry === 'string' && b.expiry !== 'infinity' && Date.parse(b.expiry) <= now);
+}
+
+/** Whether a recorded answer will change when the clock passes one of its blocks' expiry. */
+function expiring(i: Interaction): boolean {
+  return recordedBlocks(i).some((b) => typeof b.expiry === 'string' && b.expiry !== 'infinity');
+}
+
+/** What `--track-usage` notes for a computed answer: the lists it read (`list:<module>`, see cassettes prune). */
+function usageOf(params: ParamMap): string | null {
+  const lists = (params.get('list') ?? '').split('|').filter((l) => l !== '');
+  return lists.length > 0 ? lists.map((l) => `list:${l}`).join(' ') : null;
+}
+
 /**
  * Replay: answers each api.php request from the recorded cassettes when the exact question
  * was recorded, else from the built-in modules over the model (fixtures plus harvested entities).
@@ -89,15 +111,12 @@ export class ReplayEngine {
   /** Keys (and `list:<module>` for synthesized answers) that answered, for `--track-usage`. */
   readonly used = new Set<string>();
 
-  private coverageMap: Map<string, ListCoverage> | undefined;
+  /** Whether the clock stands still (`recorded` or an ISO time): then no recorded answer ever expires. */
+  clockFixed = false;
 
-  /**
-   * Lists the cassettes hold complete walks of (see replay/coverage.ts), worked out when first
-   * needed: cassette hits never need it, and it reads every recorded list page.
-   */
-  get coverage(): Map<string, ListCoverage> {
-    this.coverageMap ??= this.cassettes ? computeCoverage(this.cassettes.interactions.values((k) => k.includes('list='))) : new Map();
-    return this.coverageMap;
+  /** Notes an answer's usage (a key, or `list:<module>` words). */
+  noteUsage(usage: string): void {
+    for (const u of usage.split(' ')) this.used.add(u);
   }
 
   /** Closes the cassette files kept open for reading. */
@@ -200,26 +219,38 @@ export class ReplayEngine {
     const now = opts.now ?? this.now();
     const query = q < 0 ? '' : req.url.slice(q + 1);
     const key = (post.size === 0 ? this.keyOfQuery(query) : null) ?? canonicalKey(params);
-    const recorded = this.cassettes?.interactions.get(key);
+    const found = this.cassettes?.interactions.get(key);
+    // A recorded list of blocks the clock has since expired is computed instead, so that a hit and
+    // the computed pages of the same list agree under any clock.
+    const recorded = found && !expiredSince(found, now) ? found : undefined;
     const http = { ...req, params };
     if (recorded) {
       this.used.add(key);
       const outcome = recordedOutcome(recorded, params, this.profile, now);
       const rendered = render({ profile: this.profile, outcome, http, now, ...(marks ? { marks } : {}), ...this.encodedFor(recorded, params) });
       // curtimestamp, and an Expires counted from now (maxage and smaxage), follow the clock
-      const clocked = params.has('curtimestamp') || outcome.maxage > 0 || outcome.smaxage > 0;
+      const clocked = params.has('curtimestamp') || outcome.maxage > 0 || outcome.smaxage > 0 || (!this.clockFixed && expiring(recorded));
       return { ...rendered, source: 'cassette', key, usage: key, userLang: outcome.userLang, clocked };
     }
     const env = { profile: this.profile, model: this.model, now, actions: ACTION_MODULES };
     const request = new ApiRequest(params, lossy);
-    const source: Source = isCovered(params, this.coverage) ? 'synthesized' : 'builtin';
-    const usage = source === 'synthesized' ? `list:${params.get('list')}` : null;
-    if (usage) this.used.add(usage);
-    const miss = source === 'builtin' && this.onMiss === 'error';
-    const outcome = miss
-      ? failWith(request, env, new ApiUsageError(apiMessage('wikitape-miss', 'wikitape-miss', [key, this.cassettes?.upstream ?? 'URL'])))
-      : runApi(request, env);
+    // Learn what the recordings prove before any module reads the entities (replay/knowledge.ts).
+    const learned = this.model.knows !== undefined;
+    let outcome = runApi(request, env);
+    const unknown = outcome.unknown;
+    const miss = unknown.length > 0 && this.onMiss === 'error';
+    if (miss) {
+      const message = apiMessage('wikitape-miss', 'wikitape-miss', [key, this.cassettes?.upstream ?? 'URL', unknown.join(', ')]);
+      outcome = failWith(request, env, new ApiUsageError(message));
+    }
+    // Computed from recordings: `synthesized`; from fixtures or the built-in rules: `builtin`. Only an
+    // answer that needed nothing unknown may be called exact.
+    const computed = learned && !outcome.isError && unknown.length === 0 && outcome.action === 'query';
+    const source: Source = miss ? 'miss' : computed ? 'synthesized' : 'builtin';
+    const usage = source === 'synthesized' ? usageOf(params) : null;
+    if (usage) this.noteUsage(usage);
     const rendered = render({ profile: this.profile, outcome, http, now, ...(marks ? { marks } : {}) });
-    return { ...rendered, source: miss ? 'miss' : source, key, usage, userLang: outcome.userLang, clocked: true };
+    if (unknown.length > 0) rendered.headers.push(['X-Wikitape-Unknown', unknown.join(', ')]);
+    return { ...rendered, source, key, usage, userLang: outcome.userLang, clocked: true };
   }
 }

@@ -21,7 +21,7 @@ export interface WikitapeOptions {
   model?: WikiModel;
   /** Profile fields that override what cassettes and fixtures say. Default none. */
   profile?: Partial<WikiProfile>;
-  /** "Now" for expiry and timestamps: `real`, `recorded`, or an ISO time. Default `real`. */
+  /** "Now" for expiry and timestamps: `real`, `recorded`, or an ISO time. Default `recorded` when cassettes hold recordings, else `real`. */
   clock?: string;
   /** Replay: what answers a question no recording answers: `builtin` or a `wikitape-miss` error. Default `builtin`. */
   onMiss?: 'builtin' | 'error';
@@ -57,6 +57,5 @@ export interface RequestLogEntry {
 export const DEFAULTS = {
   mode: 'replay',
   cassettes: './cassettes',
-  clock: 'real',
   host: '127.0.0.1',
 } as const satisfies Partial<WikitapeOptions>;

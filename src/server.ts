@@ -48,7 +48,7 @@ function answerFromTemplate(engine: ReplayEngine, req: IncomingMessage, res: Ser
   writeTemplate(t, values, (chunk) => res.write(chunk, 'latin1'));
   res.end();
   res.uncork();
-  if (t.usage) engine.used.add(t.usage);
+  if (t.usage) engine.noteUsage(t.usage);
   log?.({ method: 'GET', key: t.key, source: t.source, status: t.status, ms: Number(process.hrtime.bigint() - startedAt) / 1e6 });
   return true;
 }

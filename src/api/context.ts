@@ -26,4 +26,9 @@ export interface ApiContext {
   addWarning(module: string, msg: ApiMessage): void;
   /** Tightens the cache mode (ApiQuery takes the strictest of its modules). */
   setCacheMode(mode: CacheMode): void;
+  /**
+   * Says that the answer needed something no recording showed (`blocks.byid`,
+   * `extlinks.id` …): the answer is then flagged (`X-Wikitape-Unknown`), never called exact.
+   */
+  unknown(what: string): void;
 }

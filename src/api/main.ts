@@ -37,6 +37,8 @@ export interface ApiOutcome {
   maxage: number;
   smaxage: number;
   uselangGiven: boolean;
+  /** What the answer needed that the model does not know (see ApiContext.unknown), sorted. */
+  unknown: string[];
 }
 
 function resolveLang(code: string | undefined, fallback: Lang): Lang {
@@ -57,6 +59,8 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
   const formatter = new ErrorFormatter(errorFormat, errorLang, profile.version);
   const result = new ApiResult();
   let cacheMode: CacheMode = 'private';
+  const unknown = new Set<string>();
+  const notImplemented: string[] = [];
   const ctx: ApiContext = {
     request,
     profile,
@@ -72,6 +76,7 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
       // ApiMain::setCacheMode: public becomes anon-public-user-private unless uselang was given.
       cacheMode = mode === 'public' && (request.params.get('uselang') ?? 'user') === 'user' ? 'anon-public-user-private' : mode;
     },
+    unknown: (what) => void unknown.add(what),
   };
   const outcome: ApiOutcome = {
     data: result.data,
@@ -86,6 +91,7 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
     maxage: 0,
     smaxage: 0,
     uselangGiven: request.params.has('uselang'),
+    unknown: [],
   };
   try {
     addRequestedFields(ctx);
@@ -112,12 +118,16 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
     cacheMode = 'private';
     outcome.isError = true;
     outcome.errorCodes = [err.code];
+    if (err.code === 'wikitape-notimplemented') notImplemented.push(String(err.params[0]));
     outcome.status = err.status;
     outcome.headers = { ...err.headers };
     if (atLeast(profile, '1.43')) outcome.maxage = 0;
   }
   outcome.data = result.data;
   outcome.cacheMode = cacheMode;
+  // An error answer follows from the request alone, whatever the modules had needed before it,
+  // except that a module wikitape does not implement is itself what the recordings lack.
+  outcome.unknown = outcome.isError ? [...notImplemented] : [...unknown].sort();
   return outcome;
 }
 

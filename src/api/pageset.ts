@@ -76,7 +76,12 @@ function addTitles(ctx: ApiContext, set: PageSet, titles: string[]): void {
     seen.add(prefixedText);
     const page = ctx.model.pages.find((p) => p.ns === ns && p.title === prefixedText);
     if (page) set.good.push(page);
-    else missing.push({ ns, title: prefixedText });
+    else {
+      // A title no recording showed, as a page or as missing, may well exist.
+      const k = ctx.model.knows;
+      if (k && !k.missingTitles.has(`${ns}|${prefixedText}`) && !k.completeNamespaces.has(ns)) ctx.unknown('pages.existence');
+      missing.push({ ns, title: prefixedText });
+    }
   }
   // Missing titles get their fake ids after the lookup, grouped by namespace.
   const namespaces = [...new Set(missing.map((m) => m.ns))];
@@ -93,8 +98,34 @@ function addPageIds(ctx: ApiContext, set: PageSet, ids: number[]): void {
     const page = ctx.model.pages.find((p) => p.pageid === id);
     if (page) {
       if (!set.good.includes(page)) set.good.push(page);
-    } else set.entries.set(id, { pageid: id, missing: true });
+    } else {
+      if (ctx.model.knows) ctx.unknown('pages.existence');
+      set.entries.set(id, { pageid: id, missing: true });
+    }
   }
+}
+
+/**
+ * Whether a page exists, as far as the model knows: a page it holds exists, a title recordings
+ * showed missing does not; any other title of a replayed wiki is unknown (flagged, answered as
+ * missing). Special pages always exist.
+ */
+export function pageExists(ctx: ApiContext, t: { ns: number; prefixedText: string }): boolean {
+  if (t.ns < 0) return t.ns === -1;
+  if (ctx.model.pages.some((p) => p.ns === t.ns && p.title === t.prefixedText)) return true;
+  const k = ctx.model.knows;
+  if (k && !k.missingTitles.has(`${t.ns}|${t.prefixedText}`) && !k.completeNamespaces.has(t.ns)) ctx.unknown('pages.existence');
+  return false;
+}
+
+/** Whether an existing page is a redirect, as far as the model knows (flagged when it cannot tell). */
+export function isRedirect(ctx: ApiContext, t: { ns: number; prefixedText: string }): boolean {
+  const page = ctx.model.pages.find((p) => p.ns === t.ns && p.title === t.prefixedText);
+  if (!page) return false;
+  if (page.redirect !== undefined) return page.redirect;
+  const k = ctx.model.knows;
+  if (k && !k.completeRedirects.has(t.ns)) ctx.unknown('pages.redirect');
+  return false;
 }
 
 /** `query.pages` in formatversion=2 order: sorted by id, fake negative ids first. */

@@ -208,7 +208,7 @@ export const SINCE: Readonly<Record<string, string>> = {
 /** Messages of wikitape itself (errors no wiki would give). */
 export const OWN: Readonly<Record<string, string>> = {
   'wikitape-miss':
-    'No recording answers this request (canonical request: <kbd>$1</kbd>) and replay runs with <kbd>--on-miss error</kbd>. Record it with <kbd>wikitape record --upstream $2</kbd> and ask the same question through the recorder.',
+    'No recording answers this request exactly (canonical request: <kbd>$1</kbd>): the recordings do not show <kbd>$3</kbd>, and replay runs with <kbd>--on-miss error</kbd>. Record it with <kbd>wikitape record --upstream $2</kbd> and ask the same question through the recorder, or record the whole wiki with <kbd>wikitape snapshot --upstream $2</kbd>.',
   'wikitape-notimplemented':
     'wikitape has no built-in implementation of <kbd>$1</kbd> and no recording answers this request. Record it from a live wiki with <kbd>wikitape record --upstream URL</kbd>.',
 };

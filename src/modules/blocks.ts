@@ -4,11 +4,11 @@ import { DIR_PARAM, LIMIT_PARAM, pv, type ParamValues } from '../api/param-spec.
 import type { QueryModule } from '../api/query-module.js';
 import type { JsonObject } from '../api/result.js';
 import { formatBlockDuration } from '../i18n/duration.js';
-import { isValid, isValidRange, parseRange } from '../util/ip.js';
+import { formatHex, isValid, isValidRange, parseRange } from '../util/ip.js';
 import type { Block } from '../wiki/model.js';
 import { atLeast } from '../wiki/profile.js';
 import { requireMaxOneParameter } from './checks.js';
-import { compareKeys, isoToMw, listWindow, takePage, memoKey } from './list-support.js';
+import { compareKeys, isoToMw, listWindow, takePage, memoKey, needCompleteList, needProps } from './list-support.js';
 
 const FLAGS = ['automatic', 'anononly', 'nocreate', 'autoblock', 'noemail', 'hidden', 'allowusertalk', 'partial'] as const;
 const PROPS_139 = ['id', 'user', 'userid', 'by', 'byid', 'timestamp', 'expiry', 'reason', 'range', 'flags', 'restrictions'];
@@ -36,12 +36,14 @@ export const blocks: QueryModule = {
   }),
   execute(ctx, v) {
     requireMaxOneParameter(this.prefix, v, ['users', 'ip']);
+    needCompleteList(ctx, 'blocks');
     const rows = filterRows(ctx, v);
     const newer = v['dir'] === 'newer';
     rows.sort((a, b) => compareKeys(key(a), key(b)) * (newer ? 1 : -1));
     const limit = pv.num(v['limit']) ?? 10;
     const { page, next } = takePage(rows, limit);
     const props = new Set(pv.list(v['prop']));
+    for (const b of page) needProps(ctx, 'blocks', b, props);
     ctx.result.query()['blocks'] = page.map((b) => blockInfo(ctx, b, props));
     return next ? { continueValue: `${isoToMw(next.timestamp)}|${next.id}` } : {};
   },
@@ -55,6 +57,9 @@ function propValues(version: string): string[] {
 const key = memoKey((b: Block) => [isoToMw(b.timestamp), b.id] as const);
 
 function filterRows(ctx: ApiContext, v: ParamValues): Block[] {
+  // Every block's expiry, and the target and flags any filter reads, decide which rows show.
+  const read = ['id', 'timestamp', 'expiry', ...(v['users'] !== null || v['ip'] !== null || v['show'] !== null ? ['user', 'flags'] : [])];
+  for (const b of ctx.model.blocks) needProps(ctx, 'blocks', b, read);
   // Expired and hidden blocks never show to a caller without `hideuser`.
   let rows = ctx.model.blocks.filter((b) => !b.hidden && (b.expiry === 'infinity' || Date.parse(b.expiry) > ctx.now));
   rows = listWindow(ctx, v, rows, key, ['timestamp', 'int']);
@@ -70,7 +75,8 @@ function filterRows(ctx: ApiContext, v: ParamValues): Block[] {
       throw new ApiUsageError(apiMessage('show', 'apierror-show'));
     }
   }
-  for (const s of show) rows = rows.filter((b) => matchesShow(b, s));
+  const modern = atLeast(ctx.profile, '1.43');
+  for (const s of show) rows = rows.filter((b) => matchesShow(b, s, modern));
   return rows;
 }
 
@@ -81,12 +87,31 @@ function kind(b: Block): 'account' | 'ip' | 'range' | 'auto' {
   return 'account';
 }
 
-function matchesShow(b: Block, s: string): boolean {
+/**
+ * One `bkshow` value. 1.39 tests ipb_user = 0 and compares ipb_range_start/end, which are '' for
+ * accounts. 1.42+ keeps targets in block_target, where bt_user is NULL (not 0) for addresses and
+ * bt_range_start/end are NULL except for ranges, so `ip` and `!account` match nothing there,
+ * `!ip` means accounts and ranges, and `!range` nothing (ApiQueryBlocks::execute, 1.43).
+ */
+function matchesShow(b: Block, s: string, modern: boolean): boolean {
   const neg = s.startsWith('!');
   const what = neg ? s.slice(1) : s;
   const k = kind(b);
-  const yes = what === 'temp' ? b.expiry !== 'infinity' : what === k;
-  return neg ? !yes : yes;
+  if (what === 'temp') return (b.expiry !== 'infinity') !== neg;
+  if (!modern) {
+    const yes = what === k;
+    return neg ? !yes : yes;
+  }
+  switch (s) {
+    case 'account':
+      return k === 'account';
+    case '!ip':
+      return k === 'account' || k === 'range';
+    case 'range':
+      return k === 'range';
+    default: // ip, !account, !range
+      return false;
+  }
 }
 
 function filterIp(rows: Block[], ip: string): Block[] {
@@ -111,6 +136,13 @@ function filterIp(rows: Block[], ip: string): Block[] {
   });
 }
 
+/** An address block's bounds: as recorded, else from its target (IPUtils::formatHex of the parsed range). */
+function rangeOf(b: Block): { start: string; end: string } | null {
+  if (b.rangestart !== undefined) return { start: b.rangestart, end: b.rangeend ?? b.rangestart };
+  const r = b.user === undefined ? null : parseRange(b.user);
+  return r ? { start: formatHex(r.start), end: formatHex(r.end) } : null;
+}
+
 function blockInfo(ctx: ApiContext, b: Block, props: Set<string>): JsonObject {
   const out: JsonObject = {};
   const auto = b.automatic || b.user === undefined;
@@ -127,13 +159,14 @@ function blockInfo(ctx: ApiContext, b: Block, props: Set<string>): JsonObject {
   if (props.has('reason')) out['reason'] = b.reason;
   if (props.has('parsedreason')) out['parsedreason'] = b.parsedreason ?? b.reason;
   if (props.has('range') && !auto) {
-    if (b.rangestart !== undefined) {
-      out['rangestart'] = b.rangestart;
-      out['rangeend'] = b.rangeend ?? b.rangestart;
-    } else if (!atLeast(ctx.profile, '1.43')) {
-      // 1.39 formats the empty hex bounds of account blocks as 0.0.0.0.
-      out['rangestart'] = '0.0.0.0';
-      out['rangeend'] = '0.0.0.0';
+    const k = kind(b);
+    const range = rangeOf(b);
+    // 1.42+ keeps bt_range_start/end for ranges only; 1.39 formats the empty bounds of account
+    // blocks as 0.0.0.0.
+    const shown = atLeast(ctx.profile, '1.43') ? (k === 'range' ? range : null) : k === 'account' ? { start: '0.0.0.0', end: '0.0.0.0' } : range;
+    if (shown) {
+      out['rangestart'] = shown.start;
+      out['rangeend'] = shown.end;
     }
   }
   if (props.has('flags')) for (const f of FLAGS) out[f] = b[f];

@@ -14,9 +14,25 @@ const SLASHLESS = new Set(['bitcoin', 'geo', 'magnet', 'mailto', 'news', 'sip', 
 
 interface Row {
   page: Page;
-  id: number;
+  /** The link's el_id, or the bounds the known ids of its page set on it (equal when known). */
+  id: { lo: number; hi: number };
+  /** Its place among its page's links as recorded. */
+  pos: number;
   url: string;
   index: string;
+}
+
+/**
+ * Bounds on each link's el_id: ids of one page's links grow with their recorded order in 1.43
+ * (ORDER BY el_id), and are distinct integers, so a known id bounds its neighbours'.
+ */
+function idBounds(page: Page, modern: boolean): { lo: number; hi: number }[] {
+  const links = page.extlinks;
+  const out = links.map((l) => (l.id > 0 ? { lo: l.id, hi: l.id } : { lo: l.idMin ?? 1, hi: l.idMax ?? Number.MAX_SAFE_INTEGER }));
+  if (!modern) return out;
+  for (let i = 1; i < out.length; i++) out[i]!.lo = Math.max(out[i]!.lo, out[i - 1]!.lo + 1);
+  for (let i = out.length - 2; i >= 0; i--) out[i]!.hi = Math.min(out[i]!.hi, out[i + 1]!.hi - 1);
+  return out;
 }
 
 /** prop=extlinks (ApiQueryExternalLinks). */
@@ -39,17 +55,25 @@ export const extlinks: QueryModule = {
       ctx.addWarning('query+extlinks', apiMessage('deprecation', 'paramvalidator-param-deprecated', [{ plaintext: 'elexpandurl' }], { feature: 'action=query&prop=extlinks&elexpandurl' }));
       ctx.addWarning('main', apiMessage('deprecation-help', 'api-usage-mailinglist-ref'));
     }
+    const knows = ctx.model.knows;
+    if (knows && pages.good.some((p) => !knows.completeLinks.has(p.pageid))) ctx.unknown('extlinks.entries');
     let rows = collectRows(ctx, v, pages.good, modern);
+    const multi = pages.good.length > 1;
+    // Where ids are not all known, a single page's links are in the order recorded, which is id
+    // order in 1.43 and (index, id) order in 1.39; across pages 1.43 orders by id alone.
+    if (modern && multi && rows.some((r) => r.id.lo !== r.id.hi) && new Set(rows.map((r) => r.page.pageid)).size > 1) ctx.unknown('extlinks.id');
+    const allKnown = rows.every((r) => r.id.lo === r.id.hi);
+    const idKey = (r: Row): number => (allKnown ? r.id.lo : r.pos);
     const sortKey = (r: Row): SortKey =>
-      modern ? [r.id] : pages.good.length > 1 ? [r.page.pageid, index60(r.index), r.id] : [index60(r.index), r.id];
+      modern ? [idKey(r)] : multi ? [r.page.pageid, index60(r.index), idKey(r)] : [index60(r.index), idKey(r)];
     rows.sort((a, b) => compareKeys(sortKey(a), sortKey(b)));
     const cont = pv.str(v['continue']);
     if (cont !== null) {
       const parts = cont.split('|').map((p) => decodeURIComponentSafe(p));
-      const width = sortKey(rows[0] ?? { page: pages.good[0]!, id: 0, url: '', index: '' }).length;
+      const width = modern ? 1 : multi ? 3 : 2;
       if (parts.length !== width) throw badContinue();
       const c: SortKey = parts.map((p, i) => (i === width - 1 || (!modern && width === 3 && i === 0) ? Number(p) : p));
-      rows = rows.filter((r) => compareKeys(sortKey(r), c) >= 0);
+      rows = rows.filter((r) => atOrAfter(ctx, r, c, modern, multi));
     }
     const limit = pv.num(v['limit']) ?? 10;
     const page = rows.slice(0, limit);
@@ -64,9 +88,27 @@ export const extlinks: QueryModule = {
     }
     const next = rows[limit];
     if (!next) return {};
-    return { continueValue: sortKey(next).map((k) => String(k).replace(/%/g, '%25').replace(/\|/g, '%7C')).join('|') };
+    if (next.id.lo !== next.id.hi) ctx.unknown('extlinks.id');
+    const key: SortKey = modern ? [next.id.lo] : multi ? [next.page.pageid, index60(next.index), next.id.lo] : [index60(next.index), next.id.lo];
+    return { continueValue: key.map((k) => String(k).replace(/%/g, '%25').replace(/\|/g, '%7C')).join('|') };
   },
 };
+
+/**
+ * Whether a row is at or after the continuation point `c`: by page and index first (1.39), then
+ * by el_id. An id known only within bounds decides when the bounds do; otherwise the answer is
+ * flagged.
+ */
+function atOrAfter(ctx: ApiContext, r: Row, c: SortKey, modern: boolean, multi: boolean): boolean {
+  const head: SortKey = modern ? [] : multi ? [r.page.pageid, index60(r.index)] : [index60(r.index)];
+  const byHead = compareKeys(head, c.slice(0, head.length));
+  if (byHead !== 0) return byHead > 0;
+  const want = Number(c[c.length - 1]);
+  if (r.id.lo >= want) return true;
+  if (r.id.hi < want) return false;
+  ctx.unknown('extlinks.id');
+  return false;
+}
 
 function decodeURIComponentSafe(s: string): string {
   try {
@@ -83,7 +125,8 @@ function collectRows(ctx: ApiContext, v: ParamValues, good: Page[], modern: bool
   const like = query === null ? null : likePattern(ctx, query);
   const rows: Row[] = [];
   for (const page of good) {
-    for (const link of page.extlinks) {
+    const bounds = idBounds(page, modern);
+    for (const [pos, link] of page.extlinks.entries()) {
       const indexes = makeIndexes(link.url);
       // Protocol-relative links have an http and an https row: 1.39 lists them once (by the http
       // row) unless a protocol or query picks one; 1.41+ stores only the https row.
@@ -91,7 +134,7 @@ function collectRows(ctx: ApiContext, v: ParamValues, good: Page[], modern: bool
       for (const index of candidates) {
         const ok = (prefixes === null || prefixes.some((p) => index.startsWith(p))) && (like === null || prefixes!.some((p) => like(index, p)));
         if (ok) {
-          rows.push({ page, id: link.id, url: link.url, index });
+          rows.push({ page, id: bounds[pos]!, pos, url: link.url, index });
           break;
         }
       }

@@ -145,3 +145,18 @@ export function listWindow<T extends { timestamp: string }>(
   if (c[0] === '') c[0] = toMw(ctx.now);
   return out.filter((r) => (newer ? compareKeys(key(r), c) >= 0 : compareKeys(key(r), c) <= 0));
 }
+
+/**
+ * Flags each of `props` that no recording showed for this entity (an entity of a fixture, with no
+ * `known` list, is fully known).
+ */
+export function needProps(ctx: ApiContext, module: string, e: { known?: string[] }, props: Iterable<string>): void {
+  if (!e.known) return;
+  for (const p of props) if (!e.known.includes(p)) ctx.unknown(`${module}.${p}`);
+}
+
+/** A list's answer depends on every entry of it: flagged unless the recordings walked it completely. */
+export function needCompleteList(ctx: ApiContext, module: string): void {
+  const k = ctx.model.knows;
+  if (k && !k.completeLists.has(module)) ctx.unknown(`${module}.entries`);
+}

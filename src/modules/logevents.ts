@@ -9,7 +9,7 @@ import { escapeWikiText, htmlspecialchars } from '../util/escape.js';
 import { parseTitle } from '../wiki/title.js';
 import { requireMaxOneParameter } from './checks.js';
 import { LOG_ACTIONS, LOG_TYPES, HIDDEN_LOG_TYPES } from './log-types.js';
-import { compareKeys, isoToMw, listWindow, takePage, memoKey } from './list-support.js';
+import { compareKeys, isoToMw, listWindow, takePage, memoKey, needCompleteList, needProps } from './list-support.js';
 import { formatLogParams } from './log-params.js';
 
 const PROPS = ['ids', 'title', 'type', 'user', 'userid', 'timestamp', 'comment', 'parsedcomment', 'details', 'tags'];
@@ -37,12 +37,14 @@ export const logevents: QueryModule = {
   },
   execute(ctx, v) {
     requireMaxOneParameter(this.prefix, v, ['title', 'prefix', 'namespace']);
+    needCompleteList(ctx, 'logevents');
     const rows = filterRows(ctx, v);
     const newer = v['dir'] === 'newer';
     rows.sort((a, b) => compareKeys(key(a), key(b)) * (newer ? 1 : -1));
     const limit = pv.num(v['limit']) ?? 10;
     const { page, next } = takePage(rows, limit);
     const props = new Set(pv.list(v['prop']));
+    for (const e of page) needProps(ctx, 'logevents', e, props);
     ctx.result.query()['logevents'] = page.map((e) => extractRowInfo(ctx, e, props));
     return next ? { continueValue: `${isoToMw(next.timestamp)}|${next.logid}` } : {};
   },
@@ -53,7 +55,12 @@ const mainText = (e: LogEvent) => (e.ns === 0 ? e.title : e.title.slice(e.title.
 
 const key = memoKey((e: LogEvent) => [isoToMw(e.timestamp), e.logid] as const);
 
+/** The props each filter reads (a filter over a field nobody recorded cannot pick the right rows). */
+const FILTER_PROPS: Record<string, string> = { type: 'type', action: 'type', user: 'user', title: 'title', namespace: 'title', prefix: 'title', tag: 'tags' };
+
 function filterRows(ctx: ApiContext, v: ParamValues): LogEvent[] {
+  const read = ['type', 'timestamp', 'ids', ...Object.entries(FILTER_PROPS).filter(([f]) => v[f] !== null).map(([, p]) => p)];
+  for (const e of ctx.model.logevents) needProps(ctx, 'logevents', e, read);
   let rows = ctx.model.logevents.filter((e) => !HIDDEN_LOG_TYPES.includes(e.type));
   const tag = pv.str(v['tag']);
   if (tag !== null) rows = rows.filter((e) => e.tags.includes(tag));

@@ -1,4 +1,5 @@
 import type { ActionModule } from '../api/action-module.js';
+import { isRedirect, pageExists } from '../api/pageset.js';
 import type { ApiContext } from '../api/context.js';
 import { ApiUsageError, apiMessage } from '../api/errors.js';
 import { readParams } from '../api/param-reader.js';
@@ -70,14 +71,16 @@ export const parse: ActionModule = {
 };
 
 function pageId(ctx: ApiContext, t: Title): number {
-  return ctx.model.pages.find((p) => p.ns === t.ns && p.title === t.prefixedText)?.pageid ?? 0;
+  const page = ctx.model.pages.find((p) => p.ns === t.ns && p.title === t.prefixedText);
+  if (!page) pageExists(ctx, t); // flags a title a replayed wiki does not know
+  return page?.pageid ?? 0;
 }
 
 function buildParse(ctx: ApiContext, v: Record<string, unknown>, title: Title): JsonObject {
   const props = new Set(pv.list(v['prop'] as string[]));
   const started = process.hrtime.bigint();
   const out: JsonObject = { title: title.prefixedText, pageid: pageId(ctx, title) };
-  const exists = (t: Title) => ctx.model.pages.some((p) => p.ns === t.ns && p.title === t.prefixedText) || t.ns === -1;
+  const exists = (t: Title) => pageExists(ctx, t);
   if (props.has('text')) {
     const secs = Number(process.hrtime.bigint() - started) / 1e9 + 0.001;
     const report = v['disablelimitreport'] !== true && v['disablepp'] !== true;
@@ -85,7 +88,7 @@ function buildParse(ctx: ApiContext, v: Record<string, unknown>, title: Title): 
   }
   const summary = pv.str(v['summary'] as string | null);
   if (summary !== null) {
-    out['parsedsummary'] = formatSummary(summary, { profile: ctx.profile, userLang: ctx.userLang, selfTitle: title, samePage: v['section'] === 'new', pageExists: exists });
+    out['parsedsummary'] = formatSummary(summary, { profile: ctx.profile, userLang: ctx.userLang, selfTitle: title, samePage: v['section'] === 'new', pageExists: exists, isRedirect: (t: Title) => isRedirect(ctx, t) });
   }
   for (const k of ['langlinks', 'categories', 'links', 'templates', 'images', 'externallinks', 'sections'] as const) {
     if (props.has(k)) out[k] = [];

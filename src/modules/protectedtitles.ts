@@ -3,7 +3,7 @@ import { DIR_PARAM, LIMIT_PARAM, pv, type ParamValues } from '../api/param-spec.
 import type { QueryModule } from '../api/query-module.js';
 import type { JsonObject } from '../api/result.js';
 import type { ProtectedTitle } from '../wiki/model.js';
-import { compareKeys, isoToMw, listWindow, takePage, memoKey } from './list-support.js';
+import { compareKeys, isoToMw, listWindow, takePage, memoKey, needCompleteList, needProps } from './list-support.js';
 
 const PROPS = ['timestamp', 'user', 'userid', 'comment', 'parsedcomment', 'expiry', 'level'];
 
@@ -24,12 +24,16 @@ export const protectedtitles: QueryModule = {
     continue: { type: 'string' },
   },
   execute(ctx, v) {
+    needCompleteList(ctx, 'protectedtitles');
     const rows = filterRows(ctx, v);
     const newer = v['dir'] === 'newer';
     rows.sort((a, b) => compareKeys(key(a), key(b)) * (newer ? 1 : -1));
     const limit = pv.num(v['limit']) ?? 10;
     const { page, next } = takePage(rows, limit);
     const props = new Set(pv.list(v['prop']));
+    // B/C: userid comes with user too.
+    const shown = props.has('user') ? new Set([...props, 'userid']) : props;
+    for (const p of page) needProps(ctx, 'protectedtitles', p, shown);
     ctx.result.query()['protectedtitles'] = page.map((p) => titleInfo(p, props));
     if (!next) return {};
     const [ts, ns, dbkey] = key(next);
@@ -46,6 +50,7 @@ function dbkey(p: ProtectedTitle): string {
 const key = memoKey((p: ProtectedTitle) => [isoToMw(p.timestamp), p.ns, dbkey(p)] as const);
 
 function filterRows(ctx: ApiContext, v: ParamValues): ProtectedTitle[] {
+  for (const p of ctx.model.protectedtitles) needProps(ctx, 'protectedtitles', p, v['level'] !== null ? ['timestamp', 'level'] : ['timestamp']);
   let rows = [...ctx.model.protectedtitles];
   if (v['namespace'] !== null) {
     const ns = pv.nums(v['namespace']);

@@ -5,6 +5,7 @@ import { toIso } from '../util/timestamp.js';
 import { namespaceName } from '../wiki/namespaces.js';
 import type { WikiProfile } from '../wiki/profile.js';
 import { wfUrlencode } from '../wiki/url.js';
+import { siteInfoFromRecordings } from './recorded-meta-answer.js';
 
 const PROPS = ['general', 'namespaces', 'namespacealiases', 'specialpagealiases', 'magicwords', 'interwikimap', 'dbrepllag', 'statistics', 'usergroups', 'autocreatetempuser', 'libraries', 'extensions', 'fileextensions', 'rightsinfo', 'restrictions', 'languages', 'languagevariants', 'skins', 'extensiontags', 'functionhooks', 'showhooks', 'variables', 'protocols', 'defaultoptions', 'uploaddialog'];
 
@@ -32,9 +33,12 @@ export const siteinfo: QueryModule = {
   execute(ctx, v) {
     const props = pv.list(v['prop']);
     const q = ctx.result.query();
+    // A replayed wiki's parts as recorded (each part nobody recorded is flagged, then built in).
+    const recorded = siteInfoFromRecordings(ctx, props);
     const nsctx = { lang: ctx.profile.language, metaNamespace: ctx.profile.siteName.replace(/ /g, '_') };
     for (const p of props) {
-      if (p === 'general') q['general'] = general(ctx.profile, ctx.now);
+      if (recorded?.[p] !== undefined) q[p] = recorded[p]!;
+      else if (p === 'general') q['general'] = general(ctx.profile, ctx.now);
       else if (p === 'namespaces') {
         const out: JsonObject = {};
         for (let id = -2; id <= 15; id++) {

@@ -1,6 +1,7 @@
 import { pv } from '../api/param-spec.js';
 import type { QueryModule } from '../api/query-module.js';
 import type { JsonObject } from '../api/result.js';
+import { userInfoFromRecordings } from './recorded-meta-answer.js';
 
 const PROPS = ['blockinfo', 'hasmsg', 'rights', 'changeablegroups', 'options', 'editcount', 'ratelimits', 'theoreticalratelimits', 'email', 'realname', 'acceptlang', 'registrationdate', 'unreadcount', 'centralids', 'latestcontrib', 'cancreateaccount', 'groups', 'groupmemberships', 'implicitgroups'];
 
@@ -28,7 +29,8 @@ export const userinfo: QueryModule = {
     // The rights of group `*` on a default install.
     if (props.has('rights')) info['rights'] = ['createaccount', 'read', 'edit', 'createpage', 'createtalk', 'writeapi', 'viewmywatchlist', 'editmywatchlist', 'viewmyprivateinfo', 'editmyprivateinfo', 'editmyoptions'];
     if (props.has('changeablegroups')) info['changeablegroups'] = { add: [], remove: [], 'add-self': [], 'remove-self': [] };
-    ctx.result.query()['userinfo'] = info;
+    // A replayed wiki: what its recorded answers showed (every prop nobody recorded is flagged).
+    ctx.result.query()['userinfo'] = userInfoFromRecordings(ctx, [...props], info) ?? info;
     return {};
   },
 };

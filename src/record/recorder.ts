@@ -218,7 +218,7 @@ export class Recorder {
       const interaction = { key, request: Object.fromEntries(canonicalParams(params)), status, headers: kept, body, recordedAt: new Date().toISOString() };
       if (existing) c.interactions[at] = interaction;
       else c.interactions.splice(at, 0, interaction);
-      harvest(c.entities, body);
+      harvest(c.entities, body, interaction.request);
       learnProfile(c, debuginfo, site);
       c.meta = sortedKeys({ ...c.meta, recordedAt: new Date().toISOString() });
       this.applied++;

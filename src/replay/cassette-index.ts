@@ -80,6 +80,8 @@ export interface CassetteIndex {
   recordedAt: string | null;
   /** The wiki the cassettes were recorded from. */
   upstream: string | null;
+  /** Titles the recordings showed to be missing. */
+  missing: { ns: number; title: string }[];
 }
 
 /** Appends to `into` the items whose key was not seen yet. */
@@ -97,7 +99,8 @@ function addUnseen<T, K>(items: readonly T[], seen: Set<K>, keyOf: (x: T) => K, 
  * wikitape's own layout are scanned (cassette/scan.ts): their interactions are read when used.
  */
 export async function loadCassettes(store: CassetteStore): Promise<CassetteIndex> {
-  const index: CassetteIndex = { interactions: new InteractionTable(), model: emptyModel(), profile: {}, recordedAt: null, upstream: null };
+  const index: CassetteIndex = { interactions: new InteractionTable(), model: emptyModel(), profile: {}, recordedAt: null, upstream: null, missing: [] };
+  const missing = new Set<string>();
   const logids = new Set<number>();
   const blockids = new Set<number>();
   const ptitles = new Set<string>();
@@ -134,10 +137,8 @@ export async function loadCassettes(store: CassetteStore): Promise<CassetteIndex
     addUnseen(e.blocks, blockids, (x) => x.id, index.model.blocks);
     addUnseen(e.protectedtitles, ptitles, (x) => `${x.ns}|${x.title}`, index.model.protectedtitles);
     addUnseen(e.pages, pageids, (x) => x.pageid, index.model.pages);
+    addUnseen(e.missing ?? [], missing, (x) => `${x.ns}|${x.title}`, index.missing);
   }
-  // Links harvested without an id get ids in the order they were seen.
-  let next = 1;
-  for (const p of index.model.pages) for (const l of p.extlinks) if (l.id >= next) next = l.id + 1;
-  for (const p of index.model.pages) for (const l of p.extlinks) if (!l.id) l.id = next++;
+  // A link whose el_id no continuation token named keeps id 0: unknown (see wiki/model.ts ExtLink).
   return index;
 }

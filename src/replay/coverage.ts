@@ -84,6 +84,75 @@ export function computeCoverage(interactions: Iterable<Interaction>): Map<string
   return covered;
 }
 
+/**
+ * Pages whose external links the recordings hold completely: a walk of `prop=extlinks` alone
+ * (no protocol or query filter) from its first answer, following `elcontinue`, to an answer
+ * without one. Every page such a walk asked about is complete.
+ */
+export function completeLinkPages(interactions: Iterable<Interaction>): Set<number> {
+  const byWalk = new Map<string, Map<string, Interaction>>();
+  for (const i of interactions) {
+    const r = i.request;
+    if (r['action'] !== 'query' || r['prop'] !== 'extlinks' || r['list'] || r['meta'] || r['generator']) continue;
+    if (r['elprotocol'] || r['elquery'] !== undefined || i.status !== 200 || i.headers['mediawiki-api-error']) continue;
+    const { elcontinue, continue: _c, ...rest } = r;
+    const walk = JSON.stringify(Object.entries(rest).sort());
+    const pages = byWalk.get(walk) ?? new Map<string, Interaction>();
+    pages.set(elcontinue ?? '', i);
+    byWalk.set(walk, pages);
+  }
+  const complete = new Set<number>();
+  for (const pages of byWalk.values()) {
+    const seen: number[] = [];
+    let page = pages.get('');
+    for (let steps = 0; page && steps <= pages.size; steps++) {
+      const q = page.body['query'] as { pages?: { pageid?: number }[] } | undefined;
+      for (const p of q?.pages ?? []) if (typeof p.pageid === 'number') seen.push(p.pageid);
+      const next = (page.body['continue'] as Record<string, string> | undefined)?.['elcontinue'];
+      if (next === undefined) {
+        for (const id of seen) complete.add(id);
+        break;
+      }
+      page = pages.get(next);
+    }
+  }
+  return complete;
+}
+
+/**
+ * Namespaces whose every page (`all`) or every redirect (`redirects`) the recordings list: a
+ * complete walk of `list=allpages` for one namespace, unfiltered but for `apfilterredir`.
+ */
+export function completeNamespaces(interactions: Iterable<Interaction>): { all: Set<number>; redirects: Set<number> } {
+  const byWalk = new Map<string, Map<string, Interaction>>();
+  const paging = new Set(['action', 'list', 'apnamespace', 'apfilterredir', 'aplimit', 'apcontinue', 'continue', 'apdir']);
+  for (const i of interactions) {
+    const r = i.request;
+    if (r['action'] !== 'query' || r['list'] !== 'allpages' || r['prop'] || r['meta'] || r['generator']) continue;
+    if (Object.keys(r).some((k) => !paging.has(k)) || i.status !== 200 || i.headers['mediawiki-api-error']) continue;
+    const { apcontinue, continue: _c, ...rest } = r;
+    const walk = JSON.stringify(Object.entries(rest).sort());
+    const pages = byWalk.get(walk) ?? new Map<string, Interaction>();
+    pages.set(apcontinue ?? '', i);
+    byWalk.set(walk, pages);
+  }
+  const out = { all: new Set<number>(), redirects: new Set<number>() };
+  for (const pages of byWalk.values()) {
+    let page = pages.get('');
+    const r = page?.request;
+    const into = r?.['apfilterredir'] === 'redirects' ? out.redirects : (r?.['apfilterredir'] ?? 'all') === 'all' ? out.all : null;
+    for (let steps = 0; page && into && steps <= pages.size; steps++) {
+      const next = (page.body['continue'] as Record<string, string> | undefined)?.['apcontinue'];
+      if (next === undefined) {
+        into.add(Number(r!['apnamespace'] ?? '0'));
+        break;
+      }
+      page = pages.get(next);
+    }
+  }
+  return out;
+}
+
 /** Whether coverage proves the answer to this question (see the rule above). */
 export function isCovered(params: ParamMap, coverage: ReadonlyMap<string, ListCoverage>): boolean {
   const request = Object.fromEntries(params);

@@ -76,5 +76,6 @@ export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiP
     maxage: num('maxage'),
     smaxage: num('smaxage'),
     uselangGiven: uselang !== undefined,
+    unknown: [],
   };
 }

@@ -28,6 +28,8 @@ export interface LogEvent {
   tags: string[];
   /** log_deleted bits: 1 action, 2 comment, 4 user, 8 restricted. */
   deleted?: number;
+  /** The props recordings showed this entity with (see `Known`); absent: every field is known. */
+  known?: string[];
 }
 
 /** One block, as `list=blocks` shows it with every prop (formatversion=2). */
@@ -55,6 +57,8 @@ export interface Block {
   partial: boolean;
   /** `[]` for sitewide blocks; partial blocks: `{pages?, namespaces?, actions?}`. */
   restrictions: unknown;
+  /** The props recordings showed this entity with (see `Known`); absent: every field is known. */
+  known?: string[];
 }
 
 /** One create-protected title, as `list=protectedtitles` shows it with every prop. */
@@ -68,12 +72,20 @@ export interface ProtectedTitle {
   parsedcomment?: string;
   expiry: string;
   level: string;
+  /** The props recordings showed this entity with (see `Known`); absent: every field is known. */
+  known?: string[];
 }
 
-/** An external link row: its `el_id` decides order and continuation. */
+/**
+ * An external link row: its `el_id` decides order and continuation. The API shows an id only
+ * inside `elcontinue`, so a recorded link's id is 0 (unknown) until a continuation token names it.
+ */
 export interface ExtLink {
   id: number;
   url: string;
+  /** Bounds on an id not known exactly, from continuation requests (replay/link-ids.ts). */
+  idMin?: number;
+  idMax?: number;
 }
 
 /** A page: identity, existence and external links. */
@@ -94,6 +106,37 @@ export interface WikiModel {
   spamBlacklist: string[];
   /** Lines of MediaWiki:Spam-whitelist. */
   spamWhitelist: string[];
+  /**
+   * What the model knows for sure, for a model learned from recordings; absent for a model of
+   * fixtures only, which describe the whole wiki (every entity, field and pattern is known).
+   */
+  knows?: Knowledge;
+}
+
+/**
+ * Knowledge, not defaults: what recordings proved. An answer that needs anything else says so
+ * (`X-Wikitape-Unknown`) instead of inventing it.
+ */
+export interface Knowledge {
+  /** Lists whose every entry is in the model: the recordings hold a complete walk of them. */
+  completeLists: Set<string>;
+  /** Pages whose every external link is in the model (a complete walk of their links), by page id. */
+  completeLinks: Set<number>;
+  /** Titles recordings showed to be missing (`<ns>|<prefixed title>`). */
+  missingTitles: Set<string>;
+  /** Namespaces whose every page the model holds (a complete `list=allpages` walk): other titles are missing. */
+  completeNamespaces: Set<number>;
+  /** Namespaces whose every redirect the model marks (`redirect: true`): its other pages are no redirects. */
+  completeRedirects: Set<number>;
+  /** Whether the spam blacklist's and whitelist's lines are known (only fixtures can say). */
+  spamPatterns: boolean;
+  /** Recorded `meta=` answers, by module and prop: the fields that prop showed (see replay/recorded-meta.ts). */
+  meta: Map<string, Map<string, Record<string, unknown>>>;
+}
+
+/** Whether a recording showed `prop` of this entity (entities without `known` are fully known). */
+export function knows(e: { known?: string[] }, prop: string): boolean {
+  return e.known === undefined || e.known.includes(prop);
 }
 
 export function emptyModel(): WikiModel {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server.js';
-import { compare, normalize, report } from '../support/differential.js';
+import { compare, report } from '../support/differential.js';
 import { liveWiki, type LiveWiki } from '../support/live-wiki.js';
 import { QUESTIONS } from '../support/questions.js';
 
@@ -11,7 +11,7 @@ import { QUESTIONS } from '../support/questions.js';
  * Replay against the live wiki: a crawl at default limits is recorded through `wikitape record`,
  * then `wikitape replay` answers questions nobody recorded — other limits and whole walks in both
  * directions, filters, prop subsets, formats, errors — and each answer is compared with the
- * live wiki's. Differences are allowed only where no recording can know the answer (listed).
+ * live wiki's. An answer may differ only where it says what no recording showed (X-Wikitape-Unknown).
  */
 let live: LiveWiki;
 let replay: RunningServer;
@@ -41,18 +41,6 @@ async function walkQuestions(base: string, list: string, prefix: string, limit: 
   }
   return qs;
 }
-
-/** Differences no recording can avoid, each with how it is recognised. */
-const UNKNOWABLE: { why: string; explains: (question: string, live: string, ours: string) => boolean }[] = [
-  {
-    why: 'spam patterns are not shown by the API: an unrecorded spam check cannot know them',
-    explains: (q) => q.startsWith('action=spamblacklist'),
-  },
-  {
-    why: 'an external link\'s el_id shows only in elcontinue: a continuation point nobody recorded names an id never seen',
-    explains: (_q, live, ours) => live.replace(/("elcontinue":"[^"]*\|)\d+"/, '$1ID"') === ours.replace(/("elcontinue":"[^"]*\|)\d+"/, '$1ID"'),
-  },
-];
 
 beforeAll(async () => {
   live = await liveWiki();
@@ -84,10 +72,9 @@ describe('replay answers what the live wiki would have said', () => {
     expect(questions.length).toBeGreaterThanOrEqual(100);
     const c = await compare(live.apiUrl, replay.url, questions);
     report('replay vs live', c);
-    const liveAnswers = new Map<string, string>();
-    for (const d of c.differences) liveAnswers.set(d.question, normalize(await (await fetch(`${live.apiUrl}?${d.question}`)).text()));
-    const unexplained = c.differences.filter((d) => !UNKNOWABLE.some((u) => u.explains(d.question, liveAnswers.get(d.question)!, c.ours.get(d.question)!)));
-    for (const u of UNKNOWABLE) console.log(`allowed: ${u.why}`);
-    expect(unexplained).toEqual([]);
+    // Every answer that differs from the live wiki's must say what it could not know.
+    const silent = c.differences.filter((d) => !c.flags.has(d.question));
+    console.log(`replay vs live: ${c.equal} equal, ${c.differences.length - silent.length} flagged, ${silent.length} silently wrong`);
+    expect(silent).toEqual([]);
   });
 });

@@ -30,16 +30,21 @@ export interface Comparison {
   differences: { question: string; detail: string }[];
   /** What each side answered, by question (normalized). */
   ours: Map<string, string>;
+  /** What our answer said it could not know (`X-Wikitape-Unknown`, or `miss`), by question; absent when nothing. */
+  flags: Map<string, string>;
 }
 
 /** Asks both servers each question; bodies must match byte for byte (debuginfo aside), and the headers clients read. */
 export async function compare(liveUrl: string, oursUrl: string, questions: readonly string[]): Promise<Comparison> {
   const differences: Comparison['differences'] = [];
   const ours = new Map<string, string>();
+  const flags = new Map<string, string>();
   for (const q of questions) {
     const [a, b] = await Promise.all([fetch(`${liveUrl}?${q}`), fetch(`${oursUrl}?${q}`)]);
     const [ta, tb] = [normalize(await a.text()), normalize(await b.text())];
     ours.set(q, tb);
+    const flag = b.headers.get('x-wikitape-unknown') ?? (b.headers.get('x-wikitape-source') === 'miss' ? 'miss' : null);
+    if (flag !== null) flags.set(q, flag);
     const details: string[] = [];
     if (ta !== tb) {
       let i = 0;
@@ -51,7 +56,7 @@ export async function compare(liveUrl: string, oursUrl: string, questions: reado
     }
     if (details.length > 0) differences.push({ question: q, detail: details.join('\n  ') });
   }
-  return { asked: questions.length, equal: questions.length - differences.length, differences, ours };
+  return { asked: questions.length, equal: questions.length - differences.length, differences, ours, flags };
 }
 
 /** Prints a comparison the way the differential tests report it. */

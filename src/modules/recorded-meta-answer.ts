@@ -1,0 +1,84 @@
+import type { ApiContext } from '../api/context.js';
+import type { JsonObject } from '../api/result.js';
+import { toIso } from '../util/timestamp.js';
+import { isValid, parseRange } from '../util/ip.js';
+
+/** Which uiprop shows each field of ApiQueryUserInfo::getCurrentUserInfo. */
+export const USERINFO_FIELD_PROP: Readonly<Record<string, string>> = {
+  blockid: 'blockinfo', blockedby: 'blockinfo', blockedbyid: 'blockinfo', blockreason: 'blockinfo', blockedtimestamp: 'blockinfo',
+  blockexpiry: 'blockinfo', blockpartial: 'blockinfo', blocknocreate: 'blockinfo', blockanononly: 'blockinfo', blockemail: 'blockinfo',
+  blockowntalk: 'blockinfo', blockcomponents: 'blockinfo', blockedtimestampformatted: 'blockinfo', blockexpiryformatted: 'blockinfo',
+  blockexpiryrelative: 'blockinfo',
+  messages: 'hasmsg', groups: 'groups', groupmemberships: 'groupmemberships', implicitgroups: 'implicitgroups', rights: 'rights',
+  changeablegroups: 'changeablegroups', options: 'options', editcount: 'editcount', ratelimits: 'ratelimits',
+  theoreticalratelimits: 'theoreticalratelimits', email: 'email', emailauthenticated: 'email', realname: 'realname',
+  acceptlang: 'acceptlang', registrationdate: 'registrationdate', unreadcount: 'unreadcount', centralids: 'centralids',
+  attachedlocal: 'centralids', attachedwiki: 'centralids', latestcontrib: 'latestcontrib', cancreateaccount: 'cancreateaccount',
+  cancreateaccounterror: 'cancreateaccount',
+};
+/** ApiQueryUserInfo::getCurrentUserInfo's order of props. */
+const USERINFO_ORDER = ['blockinfo', 'hasmsg', 'groups', 'groupmemberships', 'implicitgroups', 'rights', 'changeablegroups', 'options', 'editcount', 'ratelimits', 'theoreticalratelimits', 'email', 'realname', 'acceptlang', 'registrationdate', 'unreadcount', 'centralids', 'latestcontrib', 'cancreateaccount'];
+
+/** The address the wiki sees for a caller on loopback, which names anonymous users. */
+const CALLER = '127.0.0.1';
+
+/**
+ * `meta=userinfo` on a replayed wiki: every prop from what a recorded answer showed (a wiki's
+ * rights and groups are its own configuration, never a default install's). `blockinfo` also
+ * follows from a complete walk of the blocks list (no block covers the caller: no block fields).
+ * Returns false when the model is not learned from recordings (the built-in answers); flags
+ * each prop nobody recorded.
+ */
+export function userInfoFromRecordings(ctx: ApiContext, props: readonly string[], builtin: JsonObject): JsonObject | null {
+  const k = ctx.model.knows;
+  if (!k) return null;
+  const recorded = k.meta.get('userinfo') ?? new Map<string, Record<string, unknown>>();
+  const base = recorded.get('') as JsonObject | undefined;
+  const info: JsonObject = base ? { ...base } : { id: builtin['id']!, name: builtin['name']!, anon: builtin['anon']! };
+  for (const p of USERINFO_ORDER) {
+    if (!props.includes(p)) continue;
+    const fields = recorded.get(p) ?? (p === 'blockinfo' ? blockInfoFromList(ctx) : undefined);
+    if (fields !== undefined) {
+      Object.assign(info, fields);
+      continue;
+    }
+    // Nobody recorded it: the built-in's value, flagged.
+    ctx.unknown(`userinfo.${p}`);
+    for (const [f, v] of Object.entries(builtin)) if (USERINFO_FIELD_PROP[f] === p) info[f] = v;
+  }
+  return info;
+}
+
+/** No block fields when the complete blocks list has no active block covering the caller; else unknown. */
+function blockInfoFromList(ctx: ApiContext): Record<string, unknown> | undefined {
+  if (!ctx.model.knows?.completeLists.has('blocks')) return undefined;
+  const me = parseRange(CALLER)!;
+  const covering = ctx.model.blocks.some((b) => {
+    if (b.user === undefined || b.automatic || !(b.expiry === 'infinity' || Date.parse(b.expiry) > ctx.now)) return false;
+    const r = isValid(b.user) || b.user.includes('/') ? parseRange(b.user) : null;
+    return r !== null && r.start.length === me.start.length && r.start <= me.start && r.end >= me.end;
+  });
+  return covering ? undefined : {};
+}
+
+/**
+ * `meta=siteinfo` on a replayed wiki: each requested part as a recorded answer showed it
+ * (`general.time` is the clock's). Null when the model is not learned from recordings; flags each
+ * part nobody recorded.
+ */
+export function siteInfoFromRecordings(ctx: ApiContext, props: readonly string[]): JsonObject | null {
+  const k = ctx.model.knows;
+  if (!k) return null;
+  const recorded = k.meta.get('siteinfo') ?? new Map<string, Record<string, unknown>>();
+  const out: JsonObject = {};
+  for (const p of props) {
+    const part = recorded.get(p);
+    if (part === undefined) {
+      ctx.unknown(`siteinfo.${p}`);
+      continue;
+    }
+    const value = part[p] as JsonObject;
+    out[p] = p === 'general' && typeof value['time'] === 'string' ? { ...value, time: toIso(ctx.now) } : value;
+  }
+  return out;
+}

@@ -1,0 +1,48 @@
+import type { Interaction } from '../cassette/format.js';
+import { isObject, type JsonObject } from '../api/result.js';
+import { MODULE_DEFAULTS, splitMulti } from '../request/canonical.js';
+import { USERINFO_FIELD_PROP } from '../modules/recorded-meta-answer.js';
+
+/**
+ * `meta=userinfo` and `meta=siteinfo` answers as recorded, taken apart by prop, so that a question
+ * combining them with other modules (mwclient adds `meta=userinfo&uiprop=blockinfo|hasmsg` to
+ * every query) is answered from what the wiki said rather than from a default install's values.
+ *
+ * userinfo: each prop's fields (`hasmsg` → `messages`; `blockinfo` → the block fields, none when
+ * the caller is not blocked), plus the base fields (`id`, `name`, `anon`) under ''.
+ * siteinfo: each prop's part of `query` (`general` → `query.general` …).
+ */
+export function recordedMeta(interactions: Iterable<Interaction>): Map<string, Map<string, Record<string, unknown>>> {
+  const out = new Map<string, Map<string, Record<string, unknown>>>([['userinfo', new Map()], ['siteinfo', new Map()]]);
+  for (const i of interactions) {
+    const r = i.request;
+    if (r['action'] !== 'query' || i.status !== 200 || i.headers['mediawiki-api-error'] || !r['meta']) continue;
+    const q = i.body['query'];
+    if (!isObject(q)) continue;
+    const metas = splitMulti(r['meta']);
+    if (metas.includes('userinfo') && isObject(q['userinfo'])) takeUserInfo(out.get('userinfo')!, q['userinfo'], splitMulti(r['uiprop'] ?? ''));
+    if (metas.includes('siteinfo')) {
+      const site = out.get('siteinfo')!;
+      for (const p of splitMulti(r['siprop'] ?? MODULE_DEFAULTS['siteinfo']?.['siprop'] ?? 'general')) {
+        if (q[p] !== undefined) site.set(p, { [p]: q[p] });
+      }
+    }
+  }
+  return out;
+}
+
+const BASE = new Set(['id', 'name', 'anon', 'temp']);
+/** Props whose fields are secrets (options carries `watchlisttoken`): never kept. */
+const SECRET_PROPS = new Set(['options']);
+
+function takeUserInfo(into: Map<string, Record<string, unknown>>, info: JsonObject, props: string[]): void {
+  const base: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(info)) if (BASE.has(k)) base[k] = v;
+  into.set('', base);
+  for (const p of props) {
+    if (SECRET_PROPS.has(p)) continue;
+    const fields: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(info)) if (USERINFO_FIELD_PROP[k] === p) fields[k] = v;
+    into.set(p, fields);
+  }
+}
