@@ -1,3 +1,6 @@
+import { domainToUnicode } from 'node:url';
+import { isIPv6 } from 'node:net';
+
 /**
  * LinkFilter's reversed-host index of an external link (`http://com.example.www./path`), as
  * MediaWiki 1.39 stores it in `el_index`, and the URL a 1.41+ schema gives back.
@@ -11,6 +14,10 @@ export interface UrlParts {
   user: string;
 }
 
+/** $wgUrlProtocols written without `//`. */
+export const SLASHLESS_PROTOCOLS: readonly string[] = ['bitcoin', 'geo', 'magnet', 'mailto', 'news', 'sip', 'sips', 'sms', 'tel', 'urn', 'xmpp'];
+const SLASHLESS = new Set(SLASHLESS_PROTOCOLS.map((p) => `${p}:`));
+
 export function splitUrl(url: string): UrlParts | null {
   const m = /^([a-z][a-z0-9+.-]*:)?(\/\/)?(.*)$/is.exec(url);
   if (!m) return null;
@@ -18,12 +25,15 @@ export function splitUrl(url: string): UrlParts | null {
   const slashes = m[2] ?? '';
   const rest = m[3] ?? '';
   if (!slashes) {
-    if (proto.toLowerCase() !== 'mailto:') return null;
-    const at = rest.indexOf('@');
+    // UrlUtils::parse: for a protocol without `//` (mailto:, news: …) all before `?` or `#` is the host.
+    const scheme = proto.toLowerCase();
+    if (!SLASHLESS.has(scheme)) return null;
     const end = rest.search(/[?#]/);
     const addr = end < 0 ? rest : rest.slice(0, end);
-    if (at < 0) return { scheme: 'mailto:', host: addr, port: '', path: end < 0 ? '' : rest.slice(end), user: '' };
-    return { scheme: 'mailto:', user: addr.slice(0, at), host: addr.slice(at + 1), port: '', path: end < 0 ? '' : rest.slice(end) };
+    const path = end < 0 ? '' : rest.slice(end);
+    const at = scheme === 'mailto:' ? addr.indexOf('@') : -1;
+    if (at < 0) return { scheme, host: addr, port: '', path, user: '' };
+    return { scheme, user: addr.slice(0, at), host: addr.slice(at + 1), port: '', path };
   }
   const end = rest.search(/[/?#]/);
   let authority = end < 0 ? rest : rest.slice(0, end);
@@ -38,19 +48,93 @@ export function splitUrl(url: string): UrlParts | null {
   return { scheme: proto.toLowerCase() + '//', host: pm?.[1] ?? authority, port: pm?.[2] ?? '', path, user };
 }
 
-/** LinkFilter::reverseDomain: `www.example.com` → `com.example.www.`; IPs are kept in order. */
+/** PHP's rawurldecode on a string's UTF-8 bytes: `%XX` becomes that byte (invalid UTF-8 stays bytes). */
+function rawurldecodeBytes(s: string): Buffer {
+  const b = Buffer.from(s, 'utf8');
+  const out: number[] = [];
+  for (let i = 0; i < b.length; i++) {
+    const hex = b[i] === 0x25 && i + 2 < b.length ? String.fromCharCode(b[i + 1]!, b[i + 2]!) : '';
+    if (/^[0-9a-fA-F]{2}$/.test(hex)) {
+      out.push(parseInt(hex, 16));
+      i += 2;
+    } else out.push(b[i]!);
+  }
+  return Buffer.from(out);
+}
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+const IPV4_PART = '(?:0*25[0-5]|0*2[0-4][0-9]|0*1[0-9][0-9]|0*[0-9]?[0-9])';
+const IPV4 = new RegExp(`^(?:${IPV4_PART}\\.){3}${IPV4_PART}$|^(?:${IPV4_PART}\\.){1,3}\\*$`);
+
+/**
+ * LinkFilter::indexifyHost (1.39): the host decoded, IDN labels turned to Unicode, lower-cased,
+ * bytes outside the safe set percent-encoded (valid UTF-8 is kept as it is), then `V4.1.2.3.4.`
+ * for IPv4, `V6.…` for IPv6, else the labels reversed: `www.example.com` → `com.example.www.`.
+ */
 export function reverseHost(host: string): string {
-  const h = host.toLowerCase().replace(/\.$/, '');
-  if (/^\d+\.\d+\.\d+\.\d+$/.test(h) || h.startsWith('[')) return `${h}.`;
+  const bytes = rawurldecodeBytes(host);
+  let text: string | null;
+  try {
+    text = STRICT_UTF8.decode(bytes);
+  } catch {
+    text = null;
+  }
+  // (Only for hosts idn_to_utf8 would change: the URL parser behind domainToUnicode also reads `1.2.3` as an IPv4 address.)
+  if (text !== null && /[^\x00-\x7f]|xn--/i.test(text)) {
+    // idn_to_utf8 (UTS #46): xn-- labels to Unicode, mapped to lower case; on failure the host stays.
+    const unicode = domainToUnicode(text);
+    if (unicode !== '') text = unicode;
+  }
+  const raw = text !== null ? Buffer.from(text, 'utf8') : bytes;
+  const utf8 = text !== null;
+  let h = '';
+  for (const byte of raw) {
+    const c = byte >= 0x41 && byte <= 0x5a ? byte + 32 : byte; // strtolower: ASCII only
+    const ok = /[a-z0-9\-._~!$&'()*+,;=]/.test(String.fromCharCode(c)) && c < 0x80;
+    if (ok || (utf8 && c >= 0x80 && c <= 0xf4)) h += String.fromCharCode(c);
+    else h += `%${c.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  // Back to a JS string: kept bytes are UTF-8 (or, for invalid input, encoded above).
+  h = Buffer.from(h, 'latin1').toString('utf8');
+  const v6 = /^\[([0-9a-f:*]+)\]$/.exec(decodeURIComponentSafe(h));
+  if (v6) {
+    const ip = sanitizeIPv6(v6[1]!);
+    if (ip !== null) return `V6.${ip.split(':').join('.')}.`;
+  }
+  if (h.endsWith('.')) h = h.slice(0, -1);
+  if (IPV4.test(h)) return `V4.${h.split('.').map((v) => (v === '*' ? v : String(Number(v)))).join('.')}.`;
   return `${h.split('.').reverse().join('.')}.`;
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** IPUtils::sanitizeIP for a full IPv6 address: upper case, `::` expanded, leading zeros dropped; null when invalid. */
+function sanitizeIPv6(ip: string): string | null {
+  if (ip.includes('*') || !isIPv6(ip)) return null;
+  let groups: string[];
+  if (ip.includes('::')) {
+    const [a, b] = ip.split('::') as [string, string];
+    const left = a === '' ? [] : a.split(':');
+    const right = b === '' ? [] : b.split(':');
+    groups = [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  } else groups = ip.split(':');
+  return groups.map((g) => parseInt(g, 16).toString(16).toUpperCase()).join(':');
 }
 
 /** The `el_index` rows of a URL: protocol-relative links are indexed as http and https. */
 export function makeIndexes(url: string): string[] {
   const p = splitUrl(url);
   if (!p) return [];
-  const tail = `${p.port}${p.path || (p.scheme === 'mailto:' ? '' : '/')}`;
-  if (p.scheme === 'mailto:') return [`mailto:${reverseHost(p.host)}${p.user ? '@' + p.user : ''}${p.path}`];
+  // mailto: `domain.reversed@localpart`; an address without `@` is all local part.
+  if (p.scheme === 'mailto:') return [`mailto:${p.user ? `${reverseHost(p.host)}@${p.user}` : `@${p.host}`}${p.path}`];
+  if (SLASHLESS.has(p.scheme)) return [`${p.scheme}${reverseHost(p.host)}${p.path}`];
+  const tail = `${p.port}${p.path || '/'}`;
   const idx = `${reverseHost(p.host)}${tail}`;
   if (p.scheme === '//') return [`http://${idx}`, `https://${idx}`];
   return [`${p.scheme}${idx}`];
@@ -60,7 +144,8 @@ export function makeIndexes(url: string): string[] {
 export function index60(index: string): string {
   const b = Buffer.from(index, 'utf8');
   if (b.length <= 60) return index;
-  return b.subarray(0, 60).toString('latin1');
+  // A character cut in two is shown as U+FFFD (ApiResult cleans invalid UTF-8 up).
+  return b.subarray(0, 60).toString('utf8');
 }
 
 /** The URL a 1.41+ schema reconstructs from domain index and path. */
