@@ -126,6 +126,12 @@ await yargs(hideBin(process.argv))
       });
       if (tty) process.stderr.write('\n');
       process.stdout.write(`snapshot ${argv.cassette}: ${done.requests} requests (${done.reused} from an earlier run), ${done.entries} entries recorded in ${argv.cassettes}/${argv.cassette}.json\n`);
+      // What no crawl can learn, so that nobody takes replay's flags for a fault of the snapshot.
+      const unknown = [
+        ...(done.unknownLinkIds > 0 ? [`extlinks.id: the el_id of ${done.unknownLinkIds} link(s) (continuation tokens naming them are flagged)`] : []),
+        'spamblacklist.patterns: the blacklist itself (the API never shows it; give it as fixtures, or record each spam check)',
+      ];
+      process.stdout.write(`still unknown to replay:\n${unknown.map((u) => `  ${u}\n`).join('')}`);
     },
   )
   .command(

@@ -6,11 +6,11 @@ import type { JsonObject } from '../api/result.js';
 import type { Page } from '../wiki/model.js';
 import { atLeast } from '../wiki/profile.js';
 import { badContinue, compareKeys, type SortKey } from './list-support.js';
-import { index60, makeIndexes, reconstructUrl, reverseHost, splitUrl } from './link-index.js';
+import { SLASHLESS_PROTOCOLS, index60, makeIndexes, reconstructUrl, reverseHost, splitUrl } from './link-index.js';
 
 /** $wgUrlProtocols of a default install, cut at `:` (ApiQueryExternalLinks' `elprotocol`). */
 const PROTOCOLS = ['bitcoin', 'ftp', 'ftps', 'geo', 'git', 'gopher', 'http', 'https', 'irc', 'ircs', 'magnet', 'mailto', 'matrix', 'mms', 'news', 'nntp', 'redis', 'sftp', 'sip', 'sips', 'sms', 'ssh', 'svn', 'tel', 'telnet', 'urn', 'worldwind', 'xmpp'];
-const SLASHLESS = new Set(['bitcoin', 'geo', 'magnet', 'mailto', 'news', 'sip', 'sips', 'sms', 'tel', 'urn', 'xmpp']);
+const SLASHLESS = new Set(SLASHLESS_PROTOCOLS);
 
 interface Row {
   page: Page;
@@ -20,13 +20,15 @@ interface Row {
   pos: number;
   url: string;
   index: string;
+  /** Whether it is 1.39's https row of a protocol-relative link (see ExtLink.httpsId). */
+  own: boolean;
 }
 
 /**
  * Bounds on each link's el_id: ids of one page's links grow with their recorded order in 1.43
  * (ORDER BY el_id), and are distinct integers, so a known id bounds its neighbours'.
  */
-function idBounds(page: Page, modern: boolean): { lo: number; hi: number }[] {
+export function idBounds(page: Page, modern: boolean): { lo: number; hi: number }[] {
   const links = page.extlinks;
   const out = links.map((l) => (l.id > 0 ? { lo: l.id, hi: l.id } : { lo: l.idMin ?? 1, hi: l.idMax ?? Number.MAX_SAFE_INTEGER }));
   if (!modern) return out;
@@ -63,6 +65,9 @@ export const extlinks: QueryModule = {
     // order in 1.43 and (index, id) order in 1.39; across pages 1.43 orders by id alone.
     if (modern && multi && rows.some((r) => r.id.lo !== r.id.hi) && new Set(rows.map((r) => r.page.pageid)).size > 1) ctx.unknown('extlinks.id');
     const allKnown = rows.every((r) => r.id.lo === r.id.hi);
+    // The recorded order places https rows of protocol-relative links by their http row: among
+    // rows of the same page and index, their place follows ids no recording showed.
+    if (!allKnown && rows.some((r) => r.own && r.id.lo !== r.id.hi && rows.some((o) => o !== r && o.page === r.page && index60(o.index) === index60(r.index)))) ctx.unknown('extlinks.id');
     const idKey = (r: Row): number => (allKnown ? r.id.lo : r.pos);
     const sortKey = (r: Row): SortKey =>
       modern ? [idKey(r)] : multi ? [r.page.pageid, index60(r.index), idKey(r)] : [index60(r.index), idKey(r)];
@@ -134,7 +139,10 @@ function collectRows(ctx: ApiContext, v: ParamValues, good: Page[], modern: bool
       for (const index of candidates) {
         const ok = (prefixes === null || prefixes.some((p) => index.startsWith(p))) && (like === null || prefixes!.some((p) => like(index, p)));
         if (ok) {
-          rows.push({ page, id: bounds[pos]!, pos, url: link.url, index });
+          // 1.39's https row of a protocol-relative link has an id of its own, known only when a token named it.
+          const own = !modern && link.url.startsWith('//') && index.startsWith('https://');
+          const id = own ? (link.httpsId !== undefined ? { lo: link.httpsId, hi: link.httpsId } : { lo: 1, hi: Number.MAX_SAFE_INTEGER }) : bounds[pos]!;
+          rows.push({ page, id, pos, url: link.url, index, own });
           break;
         }
       }

@@ -2,6 +2,7 @@ import type { JsonObject } from '../api/result.js';
 import { FileCassetteStore } from '../cassette/store.js';
 import { canonicalKey } from '../request/canonical.js';
 import { startServer } from '../server.js';
+import { recordLinkIds } from './snapshot-link-ids.js';
 
 export interface SnapshotOptions {
   /** The live wiki's api.php URL. */
@@ -21,7 +22,14 @@ export interface SnapshotProgress {
   /** Requests answered from the cassette (a resumed snapshot asks the wiki only for what is missing). */
   reused: number;
   entries: number;
+  /** Links whose `el_id` the crawl could not learn (their continuation tokens stay flagged in replay). */
+  unknownLinkIds: number;
 }
+
+/** Every siteinfo part a client may ask (parts a version lacks are only warned about). */
+const SITEINFO_PROPS = 'general|namespaces|namespacealiases|specialpagealiases|magicwords|interwikimap|statistics|usergroups|libraries|extensions|fileextensions|rightsinfo|restrictions|languages|languagevariants|skins|extensiontags|functionhooks|showhooks|variables|protocols|defaultoptions|uploaddialog';
+/** Every userinfo prop of an anonymous caller but `options`, which holds a secret token. */
+const USERINFO_PROPS = 'blockinfo|hasmsg|groups|groupmemberships|implicitgroups|rights|changeablegroups|editcount|ratelimits|theoreticalratelimits|email|realname|acceptlang|registrationdate|unreadcount|centralids|latestcontrib|cancreateaccount';
 
 const LISTS = [
   { list: 'logevents', prefix: 'le', props: 'ids|title|type|user|userid|timestamp|comment|parsedcomment|details|tags' },
@@ -41,7 +49,7 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotProgre
   const db = await new FileCassetteStore(cassettes).open(name, options.upstream);
   const recorded = new Map(db.data.interactions.map((i) => [i.key, i.body]));
   const recorder = await startServer({ mode: 'record', upstream: options.upstream, cassettes, cassette: name });
-  const progress: SnapshotProgress = { step: '', requests: 0, reused: 0, entries: 0 };
+  const progress: SnapshotProgress = { step: '', requests: 0, reused: 0, entries: 0, unknownLinkIds: 0 };
 
   const ask = async (params: Record<string, string>): Promise<JsonObject> => {
     progress.requests++;
@@ -82,8 +90,19 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotProgre
       const pages = (await walk({ list: 'allpages', apnamespace: String(ns), aplimit: 'max' }, (b) => query(b)['allpages'] ?? [])) as { title: string }[];
       titles.push(...pages.map((p) => p.title));
     }
+    progress.step = 'redirects';
+    for (let ns = 0; ns <= 15; ns++) await walk({ list: 'allpages', apnamespace: String(ns), aplimit: 'max', apfilterredir: 'redirects' }, (b) => query(b)['allpages'] ?? []);
     progress.step = 'extlinks';
-    for (const title of titles) await walk({ prop: 'extlinks', titles: title, ellimit: 'max' }, (b) => ((query(b)['pages'] ?? []) as { extlinks?: unknown[] }[]).flatMap((p) => p.extlinks ?? []));
+    const linked: string[] = [];
+    for (const title of titles) {
+      const links = await walk({ prop: 'extlinks', titles: title, ellimit: 'max' }, (b) => ((query(b)['pages'] ?? []) as { extlinks?: unknown[] }[]).flatMap((p) => p.extlinks ?? []));
+      if (links.length > 0) linked.push(title);
+    }
+    progress.step = 'extlinks ids';
+    progress.unknownLinkIds = await recordLinkIds((p) => ask(p), linked);
+    progress.step = 'siteinfo and userinfo';
+    await ask({ action: 'query', meta: 'siteinfo', siprop: SITEINFO_PROPS });
+    await ask({ action: 'query', meta: 'userinfo', uiprop: USERINFO_PROPS });
   } finally {
     await recorder.close();
   }

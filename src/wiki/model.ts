@@ -86,6 +86,8 @@ export interface ExtLink {
   /** Bounds on an id not known exactly, from continuation requests (replay/link-ids.ts). */
   idMin?: number;
   idMax?: number;
+  /** 1.39 stores a protocol-relative link twice (an http and an https row): the https row's id, when a token named it. */
+  httpsId?: number;
 }
 
 /** A page: identity, existence and external links. */
