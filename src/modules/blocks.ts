@@ -63,10 +63,11 @@ function filterRows(ctx: ApiContext, v: ParamValues): Block[] {
   // Expired and hidden blocks never show to a caller without `hideuser`.
   let rows = ctx.model.blocks.filter((b) => !b.hidden && (b.expiry === 'infinity' || Date.parse(b.expiry) > ctx.now));
   rows = listWindow(ctx, v, rows, key, ['timestamp', 'int']);
+  // addWhereFld adds no condition for an empty list (`bkids=`, `bkusers=`): every block shows.
   const ids = pv.nums(v['ids']);
-  if (v['ids'] !== null) rows = rows.filter((b) => ids.includes(b.id));
+  if (ids.length > 0) rows = rows.filter((b) => ids.includes(b.id));
   const users = pv.list(v['users']);
-  if (v['users'] !== null) rows = rows.filter((b) => b.user !== undefined && users.includes(b.user) && !b.automatic);
+  if (users.length > 0) rows = rows.filter((b) => b.user !== undefined && users.includes(b.user) && !b.automatic);
   const ip = pv.str(v['ip']);
   if (ip !== null) rows = filterIp(rows, ip);
   const show = pv.list(v['show']);

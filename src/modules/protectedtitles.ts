@@ -50,16 +50,14 @@ function dbkey(p: ProtectedTitle): string {
 const key = memoKey((p: ProtectedTitle) => [isoToMw(p.timestamp), p.ns, dbkey(p)] as const);
 
 function filterRows(ctx: ApiContext, v: ParamValues): ProtectedTitle[] {
-  for (const p of ctx.model.protectedtitles) needProps(ctx, 'protectedtitles', p, v['level'] !== null ? ['timestamp', 'level'] : ['timestamp']);
+  // addWhereFld adds no condition for an empty list: a filter whose every value was dropped with a
+  // warning (`ptlevel=superuser`) filters nothing.
+  const ns = v['namespace'] !== null ? pv.nums(v['namespace']) : [];
+  const levels = v['level'] !== null ? pv.list(v['level']) : [];
+  for (const p of ctx.model.protectedtitles) needProps(ctx, 'protectedtitles', p, levels.length > 0 ? ['timestamp', 'level'] : ['timestamp']);
   let rows = [...ctx.model.protectedtitles];
-  if (v['namespace'] !== null) {
-    const ns = pv.nums(v['namespace']);
-    rows = rows.filter((p) => ns.includes(p.ns));
-  }
-  if (v['level'] !== null) {
-    const levels = pv.list(v['level']);
-    rows = rows.filter((p) => levels.includes(p.level));
-  }
+  if (ns.length > 0) rows = rows.filter((p) => ns.includes(p.ns));
+  if (levels.length > 0) rows = rows.filter((p) => levels.includes(p.level));
   return listWindow(ctx, v, rows, key, ['timestamp', 'int', 'string']);
 }
 
