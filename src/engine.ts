@@ -87,6 +87,14 @@ function expiring(i: Interaction): boolean {
   return recordedBlocks(i).some((b) => typeof b.expiry === 'string' && b.expiry !== 'infinity');
 }
 
+/**
+ * What the printer cannot print as the wiki does: `format=rawfm` shows ApiResult's internal
+ * structure (metadata, every boolean), which wikitape does not keep; it prints it as jsonfm.
+ */
+function printerUnknown(params: ParamMap): string[] {
+  return params.get('format') === 'rawfm' ? ['format.rawfm'] : [];
+}
+
 /** What `--track-usage` notes for a computed answer: the lists it read (`list:<module>`, see cassettes prune). */
 function usageOf(params: ParamMap): string | null {
   const lists = (params.get('list') ?? '').split('|').filter((l) => l !== '');
@@ -230,6 +238,8 @@ export class ReplayEngine {
       const rendered = render({ profile: this.profile, outcome, http, now, ...(marks ? { marks } : {}), ...this.encodedFor(recorded, params) });
       // curtimestamp, and an Expires counted from now (maxage and smaxage), follow the clock
       const clocked = params.has('curtimestamp') || outcome.maxage > 0 || outcome.smaxage > 0 || (!this.clockFixed && expiring(recorded));
+      const printed = printerUnknown(params);
+      if (printed.length > 0) rendered.headers.push(['X-Wikitape-Unknown', printed.join(', ')]);
       return { ...rendered, source: 'cassette', key, usage: key, userLang: outcome.userLang, clocked };
     }
     const env = { profile: this.profile, model: this.model, now, actions: ACTION_MODULES };
@@ -237,7 +247,7 @@ export class ReplayEngine {
     // Learn what the recordings prove before any module reads the entities (replay/knowledge.ts).
     const learned = this.model.knows !== undefined;
     let outcome = runApi(request, env);
-    const unknown = outcome.unknown;
+    const unknown = [...outcome.unknown, ...printerUnknown(params)];
     const miss = unknown.length > 0 && this.onMiss === 'error';
     if (miss) {
       const message = apiMessage('wikitape-miss', 'wikitape-miss', [key, this.cassettes?.upstream ?? 'URL', unknown.join(', ')]);

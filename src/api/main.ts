@@ -108,7 +108,7 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
     }
     // maxlag never trips: like a single-database wiki (no replicas), there is no lag to exceed,
     // even for a negative maxlag (checked on MediaWiki 1.39).
-    checkAsserts(pv.str(v['assert']));
+    checkAsserts(pv.str(v['assert']), pv.str(v['assertuser']));
     action.execute(ctx);
     reportUnusedParams(ctx, outcome.printer);
     checkPrinterParams(request, outcome.printer);
@@ -189,8 +189,11 @@ function checkPrinterParams(request: ApiRequest, printer: Printer): void {
   );
 }
 
-/** Callers are anonymous: `assert=user` and `assert=bot` fail. */
-function checkAsserts(assert: string | null): void {
+/** Callers are anonymous: `assertuser=<name>`, `assert=user` and `assert=bot` fail (ApiMain::checkAsserts). */
+function checkAsserts(assert: string | null, assertuser: string | null): void {
+  if (assertuser !== null && assertuser !== '') {
+    throw new ApiUsageError(apiMessage('assertnameduserfailed', 'apierror-assertnameduserfailed', [escapeWikiText(assertuser)]));
+  }
   if (assert === 'user') throw new ApiUsageError(apiMessage('assertuserfailed', 'apierror-assertuserfailed'));
   if (assert === 'bot') throw new ApiUsageError(apiMessage('assertbotfailed', 'apierror-assertbotfailed'));
 }

@@ -110,7 +110,7 @@ function readOne(ctx: ApiContext, mod: ModuleInfo, name: string, spec: ParamSpec
       apiMessage(
         'unrecognizedvalues',
         'paramvalidator-unrecognizedvalues',
-        [{ plaintext: name }, { plaintext: raw }, { list: bad, type: 'comma' }, { num: bad.length }],
+        [{ plaintext: name }, { plaintext: raw }, { list: bad, type: 'comma', plaintextItems: true }, { num: bad.length }],
         { values: bad },
       ),
     );

@@ -171,3 +171,26 @@ describe('several modules in one query', () => {
     expect(Object.keys(next['query'] as object)).toEqual(['blocks']);
   });
 });
+
+describe('filters whose every value is gone', () => {
+  it('filter nothing, as addWhereFld adds no condition for an empty list (bkids=, bkusers=, a ptlevel dropped with a warning)', async () => {
+    const count = async (params: Record<string, string>, list: string) => ((data(await api({ action: 'query', formatversion: '2', ...params }))['query'] as Record<string, Item[]>)[list] ?? []).length;
+    const blocks = await count({ list: 'blocks', bklimit: 'max' }, 'blocks');
+    expect(blocks).toBeGreaterThan(1);
+    expect(await count({ list: 'blocks', bklimit: 'max', bkids: '' }, 'blocks')).toBe(blocks);
+    expect(await count({ list: 'blocks', bklimit: 'max', bkusers: '' }, 'blocks')).toBe(blocks);
+    const titles = await count({ list: 'protectedtitles', ptlimit: 'max' }, 'protectedtitles');
+    const dropped = data(await api({ action: 'query', formatversion: '2', list: 'protectedtitles', ptlimit: 'max', ptlevel: 'superuser' }));
+    expect((dropped['query'] as Record<string, Item[]>)['protectedtitles']).toHaveLength(titles);
+    expect(JSON.stringify(dropped['warnings'])).toContain('superuser');
+  });
+});
+
+describe('assertuser', () => {
+  it('fails with assertnameduserfailed for an anonymous caller, naming the user as MediaWiki normalizes it; an IP or an empty name is no user name', async () => {
+    const body = data(await api({ action: 'query', list: 'blocks', assertuser: 'admin' }));
+    expect(body['error']).toMatchObject({ code: 'assertnameduserfailed', info: 'You are no longer logged in as "Admin", so the action could not be completed.' });
+    expect(data(await api({ action: 'query', list: 'blocks', assertuser: '127.0.0.1' }))['error']).toMatchObject({ code: 'baduser' });
+    expect(data(await api({ action: 'query', list: 'blocks', assertuser: '' }))['error']).toMatchObject({ code: 'baduser' });
+  });
+});

@@ -1,0 +1,140 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import type { JsonObject } from '../../src/api/result.js';
+import { createApp } from '../../src/app.js';
+import { emptyHarvest, type Cassette, type Interaction } from '../../src/cassette/format.js';
+import { harvest } from '../../src/record/harvest.js';
+import { canonicalKey } from '../../src/request/canonical.js';
+
+/**
+ * Knowledge, not defaults (docs/decisions/0005): an answer computed from recordings either is the
+ * wiki's, or says in X-Wikitape-Unknown what no recording showed. Cassettes here are built the way
+ * record mode builds them: the recorded answers (formatversion=2), and the entities harvested from them.
+ */
+const HEADERS = { 'cache-control': 'private, must-revalidate, max-age=0', vary: 'Accept-Encoding, Treat-as-Untrusted, Cookie' };
+
+function recorded(params: Record<string, string>, body: JsonObject): Interaction {
+  const req = { action: 'query', ...params };
+  return { key: canonicalKey(new Map(Object.entries(req))), request: req, status: 200, headers: HEADERS, body: { batchcomplete: true, ...body }, recordedAt: '2024-01-05T00:00:00Z' };
+}
+
+async function cassettes(version: string, interactions: Interaction[]): Promise<string> {
+  const entities = emptyHarvest();
+  for (const i of interactions) harvest(entities, i.body, i.request);
+  const cassette: Cassette = {
+    meta: { format: 1, upstream: 'http://wiki.test/w/api.php', recordedAt: '2024-01-05T00:00:00Z', profile: { version, language: 'ru', scriptPath: '/w', server: 'http://wiki.test', debugInfo: true } },
+    interactions: interactions.sort((a, b) => (a.key < b.key ? -1 : 1)),
+    entities,
+  };
+  const dir = await mkdtemp(join(tmpdir(), 'wikitape-knowledge-'));
+  await writeFile(join(dir, 'wiki.json'), JSON.stringify(cassette, null, 2));
+  return dir;
+}
+
+async function ask(dir: string, query: Record<string, string>, options = {}) {
+  const res = await request(createApp({ cassettes: dir, ...options })).get('/w/api.php').query({ action: 'query', format: 'json', formatversion: '2', ...query });
+  const body = JSON.parse(res.text) as { query?: Record<string, JsonObject[]>; continue?: Record<string, string>; error?: { code: string; info: string } };
+  return { source: res.headers['x-wikitape-source'], unknown: res.headers['x-wikitape-unknown'] as string | undefined, body };
+}
+
+/** A block as list=blocks shows it with the props asked. */
+const vandal = { id: 2, user: 'Вандал', by: 'Admin', timestamp: '2024-01-02T00:00:00Z', expiry: 'infinity', reason: 'спам' };
+const range = { id: 1, user: '192.0.2.0/24', by: 'Admin', timestamp: '2024-01-01T00:00:00Z', expiry: 'infinity', reason: 'прокси' };
+
+describe('what replay knows from recordings', () => {
+  it('flags a field no recording showed, and fills it once another answer shows it', async () => {
+    const walk = recorded({ list: 'blocks', bkprop: 'id|user|by|timestamp|expiry|reason' }, { query: { blocks: [vandal, range] } });
+    const dir = await cassettes('1.39.17', [walk]);
+    const byid = await ask(dir, { list: 'blocks', bkprop: 'id|byid', bklimit: '1' });
+    expect(byid.unknown).toBe('blocks.byid');
+    expect(byid.source).toBe('builtin');
+    // The same question under --on-miss error names what is missing and how to record it.
+    const miss = await ask(dir, { list: 'blocks', bkprop: 'id|byid', bklimit: '1' }, { onMiss: 'error' });
+    expect(miss.source).toBe('miss');
+    expect(miss.body.error?.code).toBe('wikitape-miss');
+    expect(miss.body.error?.info).toContain('blocks.byid');
+    expect(miss.body.error?.info).toContain('wikitape snapshot --upstream http://wiki.test/w/api.php');
+    // A log event that shows Admin's id settles every block Admin made.
+    const log = recorded({ list: 'logevents', leprop: 'ids|user|userid|timestamp|type' }, { query: { logevents: [{ logid: 5, ns: 0, title: 'X', pageid: 3, logpage: 3, type: 'block', action: 'block', user: 'Admin', userid: 1, timestamp: '2024-01-02T00:00:00Z' }] } });
+    const known = await ask(await cassettes('1.39.17', [walk, log]), { list: 'blocks', bkprop: 'id|byid', bklimit: '1' });
+    expect(known.unknown).toBeUndefined();
+    expect(known.source).toBe('synthesized');
+    expect(known.body.query?.['blocks']).toEqual([{ id: 2, byid: 1 }]);
+  });
+
+  it('works out a range from the block target, a sitewide block from its flags, and an IP user id of 0', async () => {
+    const flags = { automatic: false, anononly: false, nocreate: true, autoblock: true, noemail: false, hidden: false, allowusertalk: false, partial: false };
+    const walk = recorded({ list: 'blocks', bkprop: 'id|user|by|timestamp|expiry|reason|flags' }, { query: { blocks: [{ ...vandal, ...flags }, { ...range, ...flags, anononly: true, autoblock: false }] } });
+    const dir = await cassettes('1.39.17', [walk]);
+    const r = await ask(dir, { list: 'blocks', bkprop: 'id|range|restrictions', bkdir: 'newer' });
+    expect(r.unknown).toBeUndefined();
+    expect(r.body.query?.['blocks']).toEqual([
+      { id: 1, rangestart: '192.0.2.0', rangeend: '192.0.2.255', restrictions: [] },
+      { id: 2, rangestart: '0.0.0.0', rangeend: '0.0.0.0', restrictions: [] },
+    ]);
+    expect((await ask(dir, { list: 'blocks', bkprop: 'id|userid', bkdir: 'newer', bklimit: '1' })).body.query?.['blocks']).toEqual([{ id: 1, userid: 0 }]);
+    // The account's id was never shown.
+    expect((await ask(dir, { list: 'blocks', bkprop: 'id|userid' })).unknown).toBe('blocks.userid');
+  });
+
+  it('knows a list only from a complete walk: a filtered recording leaves other entries possible', async () => {
+    const filtered = recorded({ list: 'blocks', bkusers: 'Вандал', bkprop: 'id|user|by|timestamp|expiry|reason' }, { query: { blocks: [vandal] } });
+    const dir = await cassettes('1.39.17', [filtered]);
+    const r = await ask(dir, { list: 'blocks', bkprop: 'id' });
+    expect(r.unknown).toContain('blocks.entries');
+    expect(r.source).toBe('builtin');
+  });
+
+  it('learns el_ids from the tokens of a walk (1.43: the id; 1.39: page, index and id) and continues where MediaWiki does', async () => {
+    const page = (links: string[]) => ({ query: { pages: [{ pageid: 7, ns: 0, title: 'Ссылки', extlinks: links.map((url) => ({ url })) }] } });
+    const urls = ['https://a.example/', 'https://b.example/', 'https://c.example/'];
+    // 1.43: ellimit=1 walk; each token names the next link's id. The first link's id stays unknown.
+    const walk43 = [
+      recorded({ prop: 'extlinks', titles: 'Ссылки', ellimit: '1' }, { continue: { elcontinue: '41', continue: '||' }, ...page(urls.slice(0, 1)) }),
+      recorded({ prop: 'extlinks', titles: 'Ссылки', ellimit: '1', elcontinue: '41' }, { continue: { elcontinue: '45', continue: '||' }, ...page(urls.slice(1, 2)) }),
+      recorded({ prop: 'extlinks', titles: 'Ссылки', ellimit: '1', elcontinue: '45' }, page(urls.slice(2))),
+    ];
+    const dir43 = await cassettes('1.43.5', walk43);
+    const two = await ask(dir43, { prop: 'extlinks', titles: 'Ссылки', ellimit: '2' });
+    expect(two.unknown).toBeUndefined();
+    expect(two.source).toBe('synthesized');
+    expect(two.body.continue).toEqual({ elcontinue: '45', continue: '||' });
+    // A continuation point between two known ids: the first link at or after it is the third.
+    const from = await ask(dir43, { prop: 'extlinks', titles: 'Ссылки', elcontinue: '43' });
+    expect(from.unknown).toBeUndefined();
+    expect(from.body.query?.['pages']?.[0]?.['extlinks']).toEqual([{ url: 'https://c.example/' }]);
+    // Below the second link's id, the first link's unknown id decides: flagged.
+    expect((await ask(dir43, { prop: 'extlinks', titles: 'Ссылки', elcontinue: '20' })).unknown).toBe('extlinks.id');
+
+    // 1.39, several pages: tokens `<pageid>|<el_index_60>|<el_id>`.
+    const two39 = (links: string[], pageid: number, title: string) => ({ pageid, ns: 0, title, ...(links.length ? { extlinks: links.map((url) => ({ url })) } : {}) });
+    const titles = 'Ссылки|Другая';
+    const walk39 = [
+      recorded({ prop: 'extlinks', titles, ellimit: '1' }, { continue: { elcontinue: '7|https://example.b./|12', continue: '||' }, query: { pages: [two39([urls[0]!], 7, 'Ссылки'), two39([], 8, 'Другая')] } }),
+      recorded({ prop: 'extlinks', titles, ellimit: '1', elcontinue: '7|https://example.b./|12' }, { continue: { elcontinue: '8|http://org.example./|30', continue: '||' }, query: { pages: [two39([urls[1]!], 7, 'Ссылки'), two39([], 8, 'Другая')] } }),
+      recorded({ prop: 'extlinks', titles, ellimit: '1', elcontinue: '8|http://org.example./|30' }, { query: { pages: [two39([], 7, 'Ссылки'), two39(['http://example.org/'], 8, 'Другая')] } }),
+    ];
+    const dir39 = await cassettes('1.39.17', walk39);
+    const next = await ask(dir39, { prop: 'extlinks', titles, ellimit: '2' });
+    expect(next.unknown).toBeUndefined();
+    expect(next.body.continue).toEqual({ elcontinue: '8|http://org.example./|30', continue: '||' });
+    const single = await ask(dir39, { prop: 'extlinks', titles: 'Другая', ellimit: '1' });
+    expect(single.source).toBe('synthesized');
+  });
+
+  it('flags a spam check whose answer depends on the blacklist no recording showed', async () => {
+    const dir = await cassettes('1.39.17', [recorded({ list: 'blocks' }, { query: { blocks: [] } })]);
+    const res = await request(createApp({ cassettes: dir })).get('/w/api.php').query({ action: 'spamblacklist', url: 'http://casino.example/', format: 'json' });
+    expect(res.headers['x-wikitape-unknown']).toBe('spamblacklist.patterns');
+  });
+
+  it('flags format=rawfm, which prints what wikitape does not keep', async () => {
+    const walk = recorded({ list: 'blocks', bkprop: 'id|user|by|timestamp|expiry|reason' }, { query: { blocks: [vandal] } });
+    const dir = await cassettes('1.39.17', [walk]);
+    const res = await request(createApp({ cassettes: dir })).get('/w/api.php').query({ action: 'query', list: 'blocks', bkprop: 'id', format: 'rawfm' });
+    expect(res.headers['x-wikitape-unknown']).toBe('format.rawfm');
+  });
+});
