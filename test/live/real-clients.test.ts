@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { snapshot } from '../../src/record/snapshot.js';
 import { startServer } from '../../src/server.js';
 import { liveWiki, type LiveWiki } from '../support/live-wiki.js';
 
@@ -28,8 +29,8 @@ beforeAll(async () => {
   live = await liveWiki();
 });
 
-async function walk(client: (typeof clients)[number], apiUrl: string): Promise<Record<string, unknown>> {
-  const { stdout } = await run(client.cmd, client.args, { env: { ...process.env, API_URL: apiUrl, LIMIT: '5' }, maxBuffer: 64 << 20 });
+async function walk(client: (typeof clients)[number], apiUrl: string, limit = '5'): Promise<Record<string, unknown>> {
+  const { stdout } = await run(client.cmd, client.args, { env: { ...process.env, API_URL: apiUrl, LIMIT: limit }, maxBuffer: 64 << 20 });
   // The parser's limit report carries the time of each parse; it differs between any two answers.
   const steady = stdout.replace(/Cached time: \d+/g, 'Cached time: T').replace(/(CPU|Real) time usage: [\d.]+ seconds?/g, '$1 time usage: S').replace(/100\.00% +[\d.]+ +\d+ -total/g, 'total');
   const out = JSON.parse(steady) as Record<string, unknown>;
@@ -53,4 +54,26 @@ describe.each(clients)('$name', (client) => {
     expect(recorded).toEqual(direct);
     expect(replayed).toEqual(direct);
   });
+});
+
+/**
+ * Walks nobody recorded: after `wikitape snapshot` and the client's own walk at limit 5, replay
+ * (refusing anything it cannot answer exactly) must give the client at other limits what the
+ * live wiki gives it: every page of every list, and of the links, computed from the recordings.
+ */
+describe.each(clients.filter((c) => /^(mwn|mwclient)/.test(c.name)))('$name at limits nobody recorded', (client) => {
+  it('gets from replay what the live wiki gives, every answer a recording or computed from one', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-client-limits-'));
+    await snapshot({ upstream: live.apiUrl, cassettes: dir });
+    const recorder = await startServer({ mode: 'record', upstream: live.apiUrl, cassettes: dir });
+    await walk(client, recorder.url);
+    await recorder.close();
+    const sources = new Map<string, number>();
+    const replay = await startServer({ cassettes: dir, onMiss: 'error', clock: 'real', onRequest: (e) => void sources.set(e.source, (sources.get(e.source) ?? 0) + 1) });
+    for (const limit of ['3', '7']) expect(await walk(client, replay.url, limit)).toEqual(await walk(client, live.apiUrl, limit));
+    await replay.close();
+    console.log(`${client.name} at limits 3 and 7: ${[...sources].map(([s, n]) => `${n} ${s}`).join(', ')}`);
+    expect(sources.get('synthesized')).toBeGreaterThan(0);
+    expect(sources.has('miss')).toBe(false);
+  }, 300_000);
 });
