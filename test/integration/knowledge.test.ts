@@ -1,8 +1,8 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/api/result.js';
 import { createApp } from '../../src/app.js';
 import { emptyHarvest, type Cassette, type Interaction } from '../../src/cassette/format.js';
@@ -21,6 +21,11 @@ function recorded(params: Record<string, string>, body: JsonObject): Interaction
   return { key: canonicalKey(new Map(Object.entries(req))), request: req, status: 200, headers: HEADERS, body: { batchcomplete: true, ...body }, recordedAt: '2024-01-05T00:00:00Z' };
 }
 
+const made: string[] = [];
+afterAll(async () => {
+  for (const dir of made) await rm(dir, { recursive: true, force: true });
+});
+
 async function cassettes(version: string, interactions: Interaction[]): Promise<string> {
   const entities = emptyHarvest();
   for (const i of interactions) harvest(entities, i.body, i.request);
@@ -30,6 +35,7 @@ async function cassettes(version: string, interactions: Interaction[]): Promise<
     entities,
   };
   const dir = await mkdtemp(join(tmpdir(), 'wikitape-knowledge-'));
+  made.push(dir);
   await writeFile(join(dir, 'wiki.json'), JSON.stringify(cassette, null, 2));
   return dir;
 }
