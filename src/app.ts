@@ -1,22 +1,28 @@
+import { stat } from 'node:fs/promises';
 import express from 'express';
 import type { Request, Response } from 'express';
 import { ReplayEngine } from './engine.js';
 import { DEFAULTS, type WikitapeOptions } from './options.js';
 import { readBody } from './request/body.js';
 import { canonicalKey } from './request/canonical.js';
-import { parseUrlEncoded } from './request/params.js';
+import { redactQuery } from './util/secrets.js';
 import { sendBody } from './output/send.js';
 import { loadFixtures } from './wiki/fixtures.js';
 import type { Knowledge, WikiModel } from './wiki/model.js';
 import { loadCassettes, type CassetteIndex } from './replay/cassette-index.js';
 import { buildKnowledge } from './replay/knowledge.js';
 import { makeProfile } from './wiki/profile.js';
-import { FileCassetteStore } from './cassette/store.js';
+import { CassetteError, FileCassetteStore } from './cassette/store.js';
 import { Recorder } from './record/recorder.js';
 
 /** Loads what the options point at and builds the engine that answers requests. */
 export async function loadEngine(options: WikitapeOptions): Promise<ReplayEngine> {
-  const cassettes = await loadCassettes(new FileCassetteStore(options.cassettes ?? DEFAULTS.cassettes));
+  const store = new FileCassetteStore(options.cassettes ?? DEFAULTS.cassettes);
+  // A folder named on purpose must be there: a typo would otherwise replay nothing, quietly.
+  if (options.cassettes !== undefined && !(await isFolder(store.dir))) {
+    throw new CassetteError(`no cassettes folder ${store.dir} (replay reads recordings from there; "wikitape record --cassettes ${options.cassettes}" makes it)`);
+  }
+  const cassettes = await loadCassettes(store);
   const fixtures = await loadFixtures(options.fixtures ?? []);
   const model = cassettes.model;
   mergeModel(model, fixtures.model);
@@ -33,6 +39,14 @@ export async function loadEngine(options: WikitapeOptions): Promise<ReplayEngine
   const engine = new ReplayEngine(makeProfile({ ...profile, ...options.profile }), model, fixed === null ? Date.now : () => fixed, cassettes, options.onMiss ?? 'builtin');
   engine.clockFixed = fixed !== null;
   return engine;
+}
+
+async function isFolder(dir: string): Promise<boolean> {
+  try {
+    return (await stat(dir)).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -81,7 +95,13 @@ export function createApp(options: WikitapeOptions = {}): express.Express {
   app.set('etag', false);
   app.locals['ready'] = ready;
   app.use(async (req: Request, res: Response) => {
-    const engine = await ready;
+    let engine: ReplayEngine;
+    try {
+      engine = await ready;
+    } catch (e) {
+      // What stopped the start (a cassette file named with what is wrong with it), never a stack.
+      return sendSetupError(res, e);
+    }
     const path = req.path;
     if (path !== `${engine.profile.scriptPath}/api.php`) {
       res.status(404).type('text/plain').send(`wikitape: no such path ${path}; the API is at ${engine.profile.scriptPath}/api.php\n`);
@@ -97,6 +117,16 @@ export function createApp(options: WikitapeOptions = {}): express.Express {
     options.onRequest?.({ method: req.method, key: out.key, source: out.source, status: out.status, ms: Number(process.hrtime.bigint() - startedAt) / 1e6 });
   });
   return app;
+}
+
+/**
+ * A request that cannot be answered because replay could not start: a 500 in MediaWiki's error
+ * shape whose info is the reason (it names the file or folder), never a stack trace.
+ */
+function sendSetupError(res: Response, e: unknown): void {
+  const info = (e instanceof Error ? e.message : String(e)).replace(/^wikitape: /, '');
+  res.status(500).setHeader('MediaWiki-API-Error', 'wikitape-setup');
+  res.type('application/json').send(JSON.stringify({ error: { code: 'wikitape-setup', info } }));
 }
 
 /** Record mode: every request to the upstream's api.php path goes through the recorder. */
@@ -115,6 +145,7 @@ function createRecordApp(options: WikitapeOptions): express.Express {
     ...(options.cassette ? { cassette: options.cassette } : {}),
     ...(options.reRecord ? { reRecord: true } : {}),
     ...(options.upstreamTimeoutMs ? { timeoutMs: options.upstreamTimeoutMs } : {}),
+    ...(options.onError ? { onError: options.onError } : {}),
   });
   const app = express();
   app.disable('x-powered-by');
@@ -127,14 +158,18 @@ function createRecordApp(options: WikitapeOptions): express.Express {
       return;
     }
     const startedAt = process.hrtime.bigint();
+    const params = recorder.handle(req, res);
+    params.catch(() => undefined);
     if (options.onRequest) {
       const log = options.onRequest;
-      const q = req.originalUrl.indexOf('?');
+      // The question as recorded (query and body), secrets shown as the marker.
       res.on('finish', () =>
-        log({ method: req.method, key: canonicalKey(parseUrlEncoded(q < 0 ? '' : req.originalUrl.slice(q + 1))), source: 'upstream', status: res.statusCode, ms: Number(process.hrtime.bigint() - startedAt) / 1e6 }),
+        void params.then(
+          (p) => log({ method: req.method, key: redactQuery(canonicalKey(p)), source: 'upstream', status: res.statusCode, ms: Number(process.hrtime.bigint() - startedAt) / 1e6 }),
+          () => undefined,
+        ),
       );
     }
-    void recorder.handle(req, res);
   });
   return app;
 }

@@ -3,11 +3,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { listCassettes, pruneCassettes, readUsage, showInteraction, verifyCassettes } from './cassette/commands.js';
+import { listCassettes, pruneCassettes, readUsage, redactInteraction, showInteraction, verifyCassettes } from './cassette/commands.js';
 import { FileCassetteStore } from './cassette/store.js';
 import { snapshot } from './record/snapshot.js';
 import { startServer } from './server.js';
-import type { WikitapeOptions } from './options.js';
+import { DEFAULTS, type WikitapeOptions } from './options.js';
 
 /** Fixture data served when neither fixtures nor cassettes are given: crawled from a real MediaWiki 1.39. */
 const BUNDLED_WIKI = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'default-wiki.json');
@@ -40,10 +40,22 @@ function requestLogger(argv: { quiet: boolean; 'log-format': 'text' | 'json' }):
 }
 
 async function serve(options: WikitapeOptions): Promise<void> {
-  const server = await startServer(options);
+  // A recording that could not be stored is said at once (stderr) and decides the exit code.
+  let failed = false;
+  const onError = (line: string) => {
+    failed = true;
+    process.stderr.write(`${line}\n`);
+  };
+  const server = await startServer({ ...options, onError });
   process.stdout.write(`wikitape ${options.mode ?? 'replay'}: ${server.url}\n`);
   const stop = () => {
-    void server.close().then(() => process.exit(0));
+    void server.close().then(
+      () => process.exit(failed ? 1 : 0),
+      (e: unknown) => {
+        process.stderr.write(`${(e as Error).message}\n`);
+        process.exit(1);
+      },
+    );
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
@@ -58,6 +70,7 @@ await yargs(hideBin(process.argv))
     (y) =>
       y
         .options(serveFlags)
+        .option('cassettes', { type: 'string', describe: 'Folder of cassette files (default ./cassettes; one named here must exist)' })
         .option('fixtures', { type: 'string', array: true, describe: 'Fixture files with wiki data (JSON)' })
         .option('clock', { type: 'string', describe: '"now": real, recorded, or an ISO time (default: recorded when there are recordings, else real)' })
         .option('on-miss', { choices: ['builtin', 'error'] as const, default: 'builtin' as const, describe: 'What answers an unrecorded question' })
@@ -69,12 +82,12 @@ await yargs(hideBin(process.argv))
         mode: 'replay',
         port: argv.port,
         host: argv.host,
-        cassettes: argv.cassettes,
+        ...(argv.cassettes !== undefined ? { cassettes: argv.cassettes } : {}),
         clock: argv.clock,
         onMiss: argv['on-miss'],
         ...(argv['track-usage'] ? { trackUsage: argv['track-usage'] } : {}),
         ...withLogger(argv),
-        fixtures: await defaultFixtures(argv.fixtures, argv.cassettes),
+        fixtures: await defaultFixtures(argv.fixtures, argv.cassettes ?? DEFAULTS.cassettes),
       }),
   )
   .command(
@@ -171,7 +184,7 @@ await yargs(hideBin(process.argv))
         if (!argv.name || argv.which === undefined) throw new Error('show needs a cassette name and an interaction key or index');
         const i = await showInteraction(dir, argv.name, argv.which);
         if (!i) throw new Error(`no interaction "${argv.which}" in cassette ${argv.name}; "wikitape cassettes list" shows what is recorded`);
-        process.stdout.write(`${JSON.stringify(i, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify(redactInteraction(i), null, 2)}\n`);
       }
     },
   )

@@ -21,6 +21,7 @@ import type { WikiModel } from './wiki/model.js';
 import type { Lang, WikiProfile } from './wiki/profile.js';
 import type { Source } from './options.js';
 import { canonicalKey } from './request/canonical.js';
+import { redactQuery } from './util/secrets.js';
 import type { CassetteIndex } from './replay/cassette-index.js';
 import { recordedOutcome } from './replay/render-recorded.js';
 import { MARK_PREFIX, MARKS, makeTemplate, type HitTemplate } from './replay/hit-template.js';
@@ -250,7 +251,7 @@ export class ReplayEngine {
     const unknown = [...outcome.unknown, ...printerUnknown(params)];
     const miss = unknown.length > 0 && this.onMiss === 'error';
     if (miss) {
-      const message = apiMessage('wikitape-miss', 'wikitape-miss', [key, this.cassettes?.upstream ?? 'URL', unknown.join(', ')]);
+      const message = apiMessage('wikitape-miss', 'wikitape-miss', [redactQuery(key), this.cassettes?.upstream ?? 'URL', unknown.join(', ')]);
       outcome = failWith(request, env, new ApiUsageError(message));
     }
     // Computed from recordings: `synthesized`; from fixtures or the built-in rules: `builtin`. Only an
@@ -261,6 +262,7 @@ export class ReplayEngine {
     if (usage) this.noteUsage(usage);
     const rendered = render({ profile: this.profile, outcome, http, now, ...(marks ? { marks } : {}) });
     if (unknown.length > 0) rendered.headers.push(['X-Wikitape-Unknown', unknown.join(', ')]);
-    return { ...rendered, source, key, usage, userLang: outcome.userLang, clocked: true };
+    // The key is what logs and onRequest show of the question: secrets never reach them.
+    return { ...rendered, source, key: redactQuery(key), usage, userLang: outcome.userLang, clocked: true };
   }
 }

@@ -13,7 +13,7 @@ export const CLOCKS = ['real', 'recorded'] as const;
 export interface WikitapeOptions {
   /** `replay` answers offline; `record` proxies to `upstream` and stores cassettes. Default `replay`. */
   mode?: Mode;
-  /** Folder of cassette files. Default `./cassettes`. */
+  /** Folder of cassette files. Default `./cassettes` (when given, replay requires it to exist). */
   cassettes?: string;
   /** Fixture files (JSON) with wiki data for the built-in modules. Default none. */
   fixtures?: string[];
@@ -29,6 +29,11 @@ export interface WikitapeOptions {
   trackUsage?: string;
   /** Called once per answered api.php request (the CLI prints it). Default none. */
   onRequest?: (entry: RequestLogEntry) => void;
+  /**
+   * Record mode: called with a line for each recording that could not be stored (the cassette file
+   * and why). Default: the line is written to stderr. `flush()` and `close()` reject as well.
+   */
+  onError?: (message: string) => void;
   /** Port for `startServer`; 0 picks a free one. Default 8080 in the CLI, 0 in the library. */
   port?: number;
   /** Address to bind. Default `127.0.0.1`. */

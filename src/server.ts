@@ -104,9 +104,13 @@ export async function startServer(options: WikitapeOptions = {}): Promise<Runnin
         server.closeAllConnections();
         server.close(() => resolve());
       });
-      // Recordings still being written are finished before close resolves.
-      await recorder?.flush();
-      recorder?.close();
+      // Recordings still being written are finished before close resolves; one that could not be
+      // stored makes close reject (after everything is closed).
+      try {
+        await recorder?.flush();
+      } finally {
+        recorder?.close();
+      }
       if (hot && options.trackUsage) await writeUsage(options.trackUsage, hot.used);
       hot?.close();
     },

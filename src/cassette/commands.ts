@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { canonicalKey } from '../request/canonical.js';
+import { redactJson, redactParams, redactQuery } from '../util/secrets.js';
 import { walkList } from '../replay/coverage.js';
 import type { Cassette, Interaction } from './format.js';
-import { CassetteError, checkName, FileCassetteStore } from './store.js';
+import { CassetteError, FileCassetteStore, notACassette } from './store.js';
 
 /** What `wikitape cassettes list` shows of one cassette. */
 export interface CassetteSummary {
@@ -24,21 +24,31 @@ function moduleOf(i: Interaction): string {
   return `query+${parts}`;
 }
 
+/** A cassette file, read and checked; a CassetteError naming the file says what is wrong with it. */
 async function readCassette(dir: string, name: string): Promise<Cassette> {
+  const file = new FileCassetteStore(dir).fileOf(name);
   let text: string;
   try {
-    text = await readFile(join(dir, `${checkName(name)}.json`), 'utf8');
-  } catch {
-    throw new CassetteError(`no cassette "${name}" in ${dir}; "wikitape cassettes list" shows the cassettes there`);
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new CassetteError(`no cassette "${name}" in ${dir}; "wikitape cassettes list" shows the cassettes there`);
+    throw new CassetteError(`cassette file ${file} cannot be read: ${(e as Error).message}`);
   }
-  return JSON.parse(text) as Cassette;
+  let c: unknown;
+  try {
+    c = JSON.parse(text);
+  } catch (e) {
+    throw new CassetteError(`cassette file ${file} cannot be read: it is not JSON (${(e as Error).message})`);
+  }
+  const problem = notACassette(c);
+  if (problem) throw new CassetteError(`cassette file ${file} is not a cassette: ${problem}`);
+  return c as Cassette;
 }
 
 export async function listCassettes(dir: string): Promise<CassetteSummary[]> {
   const out: CassetteSummary[] = [];
   for (const name of await new FileCassetteStore(dir).list()) {
     const c = await readCassette(dir, name);
-    if (!Array.isArray(c?.interactions)) continue; // not a cassette: `verify` reports it
     const modules: Record<string, number> = {};
     for (const i of c.interactions) modules[moduleOf(i)] = (modules[moduleOf(i)] ?? 0) + 1;
     out.push({
@@ -62,11 +72,7 @@ export async function verifyCassettes(dir: string): Promise<string[]> {
     try {
       c = await readCassette(dir, name);
     } catch (e) {
-      problems.push(`${name}: does not load as JSON (${(e as Error).message})`);
-      continue;
-    }
-    if (!c || typeof c !== 'object' || !Array.isArray(c.interactions) || !c.meta || !c.entities) {
-      problems.push(`${name}: not a cassette (meta, interactions and entities are required)`);
+      problems.push(`${name}: ${(e as Error).message.replace(/^wikitape: /, '')}`);
       continue;
     }
     const seen = new Set<string>();
@@ -86,6 +92,11 @@ export async function showInteraction(dir: string, name: string, which: string):
   const c = await readCassette(dir, name);
   const n = Number(which);
   return c.interactions.find((i) => i.key === which) ?? (Number.isInteger(n) ? (c.interactions[n] ?? null) : null);
+}
+
+/** An interaction as `cassettes show` prints it: secrets (a cassette edited by hand may hold some) as the marker. */
+export function redactInteraction(i: Interaction): Interaction {
+  return { ...i, key: redactQuery(i.key), request: Object.fromEntries(redactParams(Object.entries(i.request ?? {}))), body: redactJson(i.body) };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
-import { Low, Memory } from 'lowdb';
+import { Low } from 'lowdb';
 import { DataFile } from 'lowdb/node';
 import { parseKeepingKeyOrder, stringifyKeepingKeyOrder } from '../util/ordered-json.js';
 import { type Cassette, emptyCassette } from './format.js';
@@ -20,6 +20,8 @@ export interface CassetteStore {
   list(): Promise<string[]>;
   /** Opens a cassette (created empty, not yet written, when absent). */
   open(name: string, upstream: string): Promise<Low<Cassette>>;
+  /** Where a cassette is kept, for messages (its file). */
+  locate?(name: string): string;
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -54,30 +56,35 @@ export class FileCassetteStore implements CassetteStore {
     return file;
   }
 
+  locate(name: string): string {
+    return this.fileOf(name);
+  }
+
+  /** Opens a cassette file; one that cannot be read, is not JSON or is not a cassette is a CassetteError naming it. */
   async open(name: string, upstream: string): Promise<Low<Cassette>> {
     const file = this.fileOf(name);
     await mkdir(this.dir, { recursive: true });
     // Pretty JSON written atomically (steno: temp file + rename), integer-like keys kept in order.
     const adapter = new DataFile<Cassette>(file, { parse: (t) => parseKeepingKeyOrder(t) as Cassette, stringify: (d) => `${stringifyKeepingKeyOrder(d, 2)}\n` });
     const db = new Low<Cassette>(adapter, emptyCassette(upstream, new Date()));
-    await db.read();
+    try {
+      await db.read();
+    } catch (e) {
+      const why = e instanceof SyntaxError ? `it is not JSON (${e.message})` : (e as Error).message;
+      throw new CassetteError(`cassette file ${file} cannot be read: ${why}`);
+    }
+    const problem = notACassette(db.data);
+    if (problem) throw new CassetteError(`cassette file ${file} is not a cassette: ${problem}`);
     return db;
   }
 }
 
-/** Cassettes in memory, for tests. */
-export class MemoryCassetteStore implements CassetteStore {
-  private readonly dbs = new Map<string, Low<Cassette>>();
-  async list(): Promise<string[]> {
-    return [...this.dbs.keys()].sort();
-  }
-  async open(name: string, upstream: string): Promise<Low<Cassette>> {
-    checkName(name);
-    let db = this.dbs.get(name);
-    if (!db) {
-      db = new Low<Cassette>(new Memory<Cassette>(), emptyCassette(upstream, new Date()));
-      this.dbs.set(name, db);
-    }
-    return db;
-  }
+/** What makes a parsed file no cassette, or null: the members every reader relies on. */
+export function notACassette(c: unknown): string | null {
+  if (!c || typeof c !== 'object' || Array.isArray(c)) return 'it is not a JSON object';
+  const o = c as Record<string, unknown>;
+  if (!Array.isArray(o['interactions'])) return '"interactions" is not a list';
+  if (!o['meta'] || typeof o['meta'] !== 'object') return '"meta" is missing';
+  if (!o['entities'] || typeof o['entities'] !== 'object') return '"entities" is missing';
+  return null;
 }

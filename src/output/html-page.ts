@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { redactParams } from '../util/secrets.js';
 import { atLeast, type Lang, type WikiProfile } from '../wiki/profile.js';
 import { encodeJson, withFrozenMembers } from './json.js';
 import { outputTexts, specialNames } from './texts.js';
@@ -144,7 +145,8 @@ export function nonHtmlUrl(profile: WikiProfile, requestUrl: string, lcformat: s
   else pairs[i] = ['format', lcformat];
   let server = profile.server;
   if (https !== undefined) server = server.replace(/^https?:/, https ? 'https:' : 'http:');
-  return `${server}${path}?${pairs.map(([k, v]) => `${phpUrlencode(k)}=${phpUrlencode(v)}`).join('&')}`;
+  // A secret in the query is written as the marker (util/secrets.ts), not echoed into the page.
+  return `${server}${path}?${redactParams(pairs).map(([k, v]) => `${phpUrlencode(k)}=${phpUrlencode(v)}`).join('&')}`;
 }
 
 /** wfUrlencode: urlencode with `;@$!*(),/~:` kept (and spaces already `_`). */

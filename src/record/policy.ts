@@ -1,4 +1,5 @@
 import type { ParamMap } from '../request/params.js';
+import { isSecretParam } from '../util/secrets.js';
 
 /**
  * What record mode may store. Only read actions are recorded; anything that carries a secret
@@ -7,11 +8,6 @@ import type { ParamMap } from '../request/params.js';
  */
 export const RECORDED_ACTIONS: ReadonlySet<string> = new Set(['query', 'parse', 'spamblacklist', 'expandtemplates', 'compare', 'paraminfo', 'opensearch']);
 
-/** Parameter names that are secrets themselves. */
-export function isSecretParam(name: string): boolean {
-  const n = name.toLowerCase();
-  return n.endsWith('token') || n.includes('password') || n === 'retype' || n === 'oauth_signature';
-}
 
 /** Why a request is not recorded, or null when it may be. */
 export function notRecordable(params: ParamMap): string | null {

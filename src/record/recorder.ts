@@ -11,6 +11,7 @@ import { canonicalKey, canonicalParams } from '../request/canonical.js';
 import { parseBody, readBody } from '../request/body.js';
 import { mergeParams, parseUrlEncoded, type ParamMap } from '../request/params.js';
 import { harvest } from './harvest.js';
+import { redactJson } from '../util/secrets.js';
 import { parseKeepingKeyOrder } from '../util/ordered-json.js';
 import { KEPT_HEADERS, notRecordable } from './policy.js';
 import { sendUpstreamError } from './upstream-error.js';
@@ -33,6 +34,29 @@ export interface RecorderOptions {
    * as soon as the limit is passed. Default 256 MB (`MAX_UPSTREAM_BYTES`).
    */
   maxBodyBytes?: number;
+  /**
+   * Called with a line for each recording that could not be stored (which cassette file, why).
+   * Default: written to stderr. `flush()` and `close()` reject as well.
+   */
+  onError?: (message: string) => void;
+}
+
+/** A recording that could not be stored: which file, and why. */
+export class RecordingError extends Error {
+  readonly code = 'WIKITAPE_RECORDING';
+  constructor(
+    readonly file: string,
+    readonly why: string,
+    readonly lost: number,
+  ) {
+    super(`wikitape: could not store ${lost} recording(s) in ${file}: ${why}`);
+    this.name = 'RecordingError';
+  }
+}
+
+/** An error's own words, without a stack: `EACCES: permission denied, open '…'`. */
+function reason(e: unknown): string {
+  return e instanceof Error ? e.message.replace(/^wikitape: /, '') : String(e);
 }
 
 /** The default limit on an upstream answer: 256 MB. */
@@ -76,6 +100,10 @@ export class Recorder {
   /** The cassette write under way (one at a time), or null. */
   private writer: Promise<void> | null = null;
   private checkedOrder = false;
+  /** Recordings lost before they reached the cassette (not yet reported by flush), and the last reason. */
+  private dropped = 0;
+  private lastWhy: string | null = null;
+  private readonly file: string;
   private siteInfo: Promise<Partial<WikiProfile>> | null = null;
 
   constructor(readonly options: RecorderOptions) {
@@ -94,7 +122,9 @@ export class Recorder {
       // An answer already given (a refused or cut-off one included) is left alone.
       if ('writeHead' in res && !res.writableEnded) sendUpstreamError(res, err.message);
     });
-    this.db = options.store.open(checkName(options.cassette ?? 'default'), options.upstream);
+    const name = checkName(options.cassette ?? 'default');
+    this.file = options.store.locate?.(name) ?? `cassette ${name}`;
+    this.db = options.store.open(name, options.upstream);
     // A cassette that cannot be opened fails each store (and is reported there), never the process.
     this.db.catch(() => undefined);
   }
@@ -104,14 +134,38 @@ export class Recorder {
     return this.target.pathname;
   }
 
-  /** Resolves once every recording started so far has been applied and written to the cassette. */
+  /**
+   * Resolves once every recording started so far has been applied and written to the cassette;
+   * rejects (a RecordingError: which file, why, how many recordings) when one could not be.
+   * A write that failed is tried again here, so what flush() calls saved is on disk.
+   */
   async flush(): Promise<void> {
     await Promise.all([...this.storing]);
     const target = this.applied;
-    while (this.saved < target && this.writer) await this.writer;
+    const dropped = this.dropped;
+    const droppedWhy = this.lastWhy;
+    this.dropped = 0;
+    this.lastWhy = null;
+    while (this.saved < target) {
+      if (!this.writer) this.write(await this.db);
+      await this.writer;
+      if (this.saved < target && this.lastWhy !== null) break;
+    }
+    if (dropped > 0 || this.saved < target) {
+      throw new RecordingError(this.file, this.lastWhy ?? droppedWhy ?? 'the write failed', dropped + (this.applied - this.saved));
+    }
   }
 
-  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** Notes a recording that could not be stored, and says so at once. */
+  private fail(why: string, lost: number): void {
+    this.lastWhy = why;
+    const line = `wikitape: could not store ${lost === 1 ? 'a recording' : `${lost} recordings`} in ${this.file}: ${why}`;
+    if (this.options.onError) this.options.onError(line);
+    else process.stderr.write(`${line}\n`);
+  }
+
+  /** Proxies one request; resolves to its parameters once the body is read (for the log line). */
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<ParamMap> {
     const body = (await readBody(req)) ?? Buffer.alloc(0);
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -121,6 +175,7 @@ export class Recorder {
     // Only the configured upstream: its origin and its api.php path; the client's path is ignored.
     req.url = `${this.target.pathname}${query ? `?${query}` : ''}`;
     this.proxy.web(req, res, { target: this.target.origin, buffer: Readable.from(body) });
+    return params;
   }
 
   private async relay(proxyRes: IncomingMessage, res: ServerResponse, params: ParamMap, cookie: string | undefined): Promise<void> {
@@ -200,7 +255,8 @@ export class Recorder {
       if (!data) return;
       const site = await this.learnSiteInfo();
       // From here on nothing awaits: finding and inserting cannot interleave with another recording.
-      const { debuginfo, ...body } = data;
+      // A secret an answer hands out (a token among user options, say) is stored as the marker.
+      const { debuginfo, ...body } = redactJson(data);
       const c = db.data;
       if (!this.checkedOrder) {
         // Written files are sorted by key; one edited by hand is sorted once, as every write did before.
@@ -223,7 +279,10 @@ export class Recorder {
       c.meta = sortedKeys({ ...c.meta, recordedAt: new Date().toISOString() });
       this.applied++;
       this.write(db);
-    })().catch(() => undefined);
+    })().catch((e: unknown) => {
+      this.dropped++;
+      this.fail(reason(e), 1);
+    });
     this.storing.add(task);
     void task.then(() => this.storing.delete(task));
   }
@@ -239,8 +298,11 @@ export class Recorder {
         try {
           // lowdb serialises the document when write() is called, so it holds every change up to `upTo`.
           await db.write();
-        } catch {
-          // The document stays in memory; the next write has it all again. flush() does not hang.
+        } catch (e) {
+          // The document stays in memory and the next write (or flush) tries it all again; nothing
+          // is called saved that is not on disk.
+          this.fail(reason(e), upTo - this.saved);
+          break;
         }
         this.saved = upTo;
       } while (this.saved < this.applied);

@@ -1,7 +1,7 @@
 import { closeSync, openSync } from 'node:fs';
 import type { Cassette, Interaction } from '../cassette/format.js';
 import { readInteraction, scanCassette, type ScannedInteraction } from '../cassette/scan.js';
-import { FileCassetteStore, type CassetteStore } from '../cassette/store.js';
+import { CassetteError, FileCassetteStore, type CassetteStore } from '../cassette/store.js';
 import { emptyModel, type WikiModel } from '../wiki/model.js';
 import type { WikiProfile } from '../wiki/profile.js';
 
@@ -108,7 +108,12 @@ export async function loadCassettes(store: CassetteStore): Promise<CassetteIndex
   for (const name of await store.list()) {
     let c: Partial<Cassette> | undefined;
     if (store instanceof FileCassetteStore) {
-      const fd = openSync(store.fileOf(name), 'r');
+      let fd: number;
+      try {
+        fd = openSync(store.fileOf(name), 'r');
+      } catch (e) {
+        throw new CassetteError(`cassette file ${store.fileOf(name)} cannot be read: ${(e as Error).message}`);
+      }
       let scanned: ReturnType<typeof scanCassette> = null;
       try {
         scanned = scanCassette(fd);
@@ -122,9 +127,8 @@ export async function loadCassettes(store: CassetteStore): Promise<CassetteIndex
       } else closeSync(fd);
     }
     if (!c) {
-      const db = await store.open(name, '');
-      const data = db.data;
-      if (!data || !Array.isArray(data.interactions)) continue;
+      // A file that is not JSON, or not a cassette, stops replay with a message naming it (store.open).
+      const data = (await store.open(name, '')).data;
       for (const i of data.interactions) index.interactions.add(i);
       c = data;
     }

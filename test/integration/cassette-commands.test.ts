@@ -31,7 +31,7 @@ describe('wikitape cassettes', () => {
     expect(problems).toHaveLength(3);
     expect(problems[0]).toMatch(/^bad: key "list=blocks&action=query" is not canonical; its request gives "action=query&bkdir=older/);
     expect(problems[1]).toBe(`bad: "${interaction.key}" stores debuginfo`);
-    expect(problems[2]).toMatch(/^broken: does not load as JSON/);
+    expect(problems[2]).toMatch(/^broken: cassette file \/.*\/broken\.json cannot be read: it is not JSON \(/);
   });
 });
 

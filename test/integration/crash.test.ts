@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server.js';
-import { MINI_WIKI, TEST_CLOCK } from '../support/app.js';
+import { MINI_WIKI, NO_CASSETTES, TEST_CLOCK } from '../support/app.js';
 
 /**
  * Crash safety: a recorder process is killed with SIGKILL at a random moment during a burst of
@@ -20,7 +20,7 @@ const REPORT_WRITES = join(import.meta.dirname, '..', 'support', 'report-writes.
 let upstream: RunningServer;
 beforeAll(async () => {
   // The upstream is a wikitape replay of the test wiki: a real api.php for the recorder to call.
-  upstream = await startServer({ fixtures: [MINI_WIKI], clock: TEST_CLOCK, cassettes: join(tmpdir(), 'wikitape-no-cassettes') });
+  upstream = await startServer({ fixtures: [MINI_WIKI], clock: TEST_CLOCK, cassettes: NO_CASSETTES });
 });
 afterAll(async () => upstream?.close());
 

@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,9 +40,9 @@ function randomQuery(next: () => number): string {
   return parts.join('&');
 }
 
-function send(url: URL, method: string, path: string, body?: string, contentType?: string): Promise<{ status: number; text: string }> {
+function send(url: URL, method: string, path: string, body?: string, contentType?: string, extra: Record<string, string> = {}): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, method, path, headers: contentType ? { 'content-type': contentType } : {} }, (res) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, method, path, headers: { ...(contentType ? { 'content-type': contentType } : {}), ...extra } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
@@ -112,5 +112,52 @@ describe('malformed requests', () => {
   const recordCount = Math.min(COUNT, 25_000);
   it(`get MediaWiki answers through record mode, never a 5xx (${recordCount} requests)`, { timeout: 30_000 + recordCount * 40 }, async () => {
     expect(await fuzz(recorder.url, recordCount)).toEqual([]);
+  });
+});
+
+/** Parameters whose values are secrets, spelled as clients and attackers spell them. */
+const SECRET_PARAMS = ['lgpassword', 'password', 'retype', 'token', 'lgtoken', 'logintoken', 'csrftoken', 'wltoken', 'OATHToken', 'oauth_signature', 'oauth_token', 'lgpassword[]', 'lg%70assword', 'botpassword', 'newpassword'];
+/** A planted secret: unique, and found by one pattern in any output. */
+const planted = (n: number) => `Zq9sekrit${n}x`;
+const PLANTED = /Zq9sekrit\d+x/;
+
+describe('secrets planted in fuzzed requests', () => {
+  const count = Math.max(200, Math.floor(COUNT / 4));
+  it(`reach no output: log entries, error texts, answers, the HTML page, cassettes (${count} requests)`, { timeout: 60_000 + count * 40 }, async () => {
+    const logs: string[] = [];
+    const onRequest = (e: object) => logs.push(JSON.stringify(e));
+    // debuginfo off: its request block is the one place that echoes the request (to its sender, as MediaWiki's does).
+    const replay = await startServer({ fixtures: [MINI_WIKI], clock: TEST_CLOCK, cassettes: 'cassettes', profile: { debugInfo: false }, onMiss: 'error', onRequest });
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-fuzz-secrets-'));
+    const rec = await startServer({ mode: 'record', upstream: replay.url, cassettes: dir, onRequest });
+    const next = rng(11);
+    const found: string[] = [];
+    let n = 0;
+    try {
+      for (let i = 0; i < count; i++) {
+        const target = new URL(i % 2 === 0 ? replay.url : rec.url);
+        const query = randomQuery(next);
+        const secrets = Array.from({ length: 1 + Math.floor(next() * 3) }, () => [SECRET_PARAMS[Math.floor(next() * SECRET_PARAMS.length)]!, planted(n++)] as const);
+        const pairs = secrets.map(([k, v]) => `${k}=${v}`).join('&');
+        const headers = { cookie: `wikidb_session=${planted(n++)}; wikidbUserID=${planted(n++)}`, authorization: `Bearer ${planted(n++)}` };
+        const roll = next();
+        const r =
+          roll < 0.5
+            ? await send(target, 'GET', `${target.pathname}?${query}&${pairs}`, undefined, undefined, headers)
+            : roll < 0.8
+              ? await send(target, 'POST', target.pathname, `${query}&${pairs}`, 'application/x-www-form-urlencoded', headers)
+              : await send(target, 'POST', target.pathname, `--B\r\nContent-Disposition: form-data; name="format"\r\n\r\njsonfm\r\n${secrets.map(([k, v]) => `--B\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join('')}--B--\r\n`, 'multipart/form-data; boundary=B', headers);
+        if (PLANTED.test(r.text)) found.push(`answer to ${query.slice(0, 80)}&${pairs}: …${r.text.slice(Math.max(0, r.text.search(PLANTED) - 60), r.text.search(PLANTED) + 20)}…`);
+      }
+      await rec.flush();
+    } finally {
+      await rec.close();
+      await replay.close();
+    }
+    for (const line of logs) if (PLANTED.test(line)) found.push(`log: ${line.slice(0, 200)}`);
+    for (const f of await readdir(dir)) if (PLANTED.test(await readFile(join(dir, f), 'utf8'))) found.push(`cassette ${f}`);
+    console.log(`secrets planted: ${n} in ${count} requests; found in an output: ${found.length} of ${n}`);
+    expect(logs.length).toBeGreaterThanOrEqual(count);
+    expect(found).toEqual([]);
   });
 });

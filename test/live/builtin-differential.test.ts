@@ -8,6 +8,7 @@ import { startServer, type RunningServer } from '../../src/server.js';
 import { liveWiki, type LiveWiki } from '../support/live-wiki.js';
 import { compare, report } from '../support/differential.js';
 import { QUESTIONS } from '../support/questions.js';
+import { NO_CASSETTES } from '../support/app.js';
 
 /**
  * The built-in wiki against a real MediaWiki 1.39: the live wiki is crawled into a fixture, then
@@ -24,7 +25,7 @@ beforeAll(async () => {
   const fixture = join(dir, 'live.json');
   await run('node', ['scripts/crawl-fixture.mjs', live.apiUrl, fixture, join(live.dir, 'spam-blacklist.txt')]);
   // The built-in modules alone: no cassettes.
-  ours = await startServer({ fixtures: [fixture], cassettes: join(dir, 'no-cassettes') });
+  ours = await startServer({ fixtures: [fixture], cassettes: NO_CASSETTES });
 });
 afterAll(async () => ours?.close());
 

@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,10 +11,14 @@ export const MINI_WIKI = join(dirname(fileURLToPath(import.meta.url)), '..', 'fi
 /** "Now" for tests: after every fixture entry, before any fixture expiry in 2099. */
 export const TEST_CLOCK = '2024-03-10T00:00:00Z';
 
+/** An empty cassettes folder: tests about the built-in wiki alone point replay at it. */
+export const NO_CASSETTES = join(tmpdir(), 'wikitape-no-cassettes');
+mkdirSync(NO_CASSETTES, { recursive: true });
+
 /** A supertest agent on the built-in wiki with the mini-wiki fixture (profile 1.39.17 unless overridden). */
 export function builtin(profile: Partial<WikiProfile> = {}) {
   // No cassettes: these tests are about the built-in wiki alone.
-  return request(createApp({ fixtures: [MINI_WIKI], clock: TEST_CLOCK, profile, cassettes: join(tmpdir(), 'wikitape-no-cassettes') }));
+  return request(createApp({ fixtures: [MINI_WIKI], clock: TEST_CLOCK, profile, cassettes: NO_CASSETTES }));
 }
 
 /** GET api.php with the given parameters and format=json (unless `format` is given). */

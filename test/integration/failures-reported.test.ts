@@ -1,0 +1,166 @@
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Low } from 'lowdb';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app.js';
+import type { Cassette } from '../../src/cassette/format.js';
+import { FileCassetteStore, type CassetteStore } from '../../src/cassette/store.js';
+import { Recorder, RecordingError } from '../../src/record/recorder.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { MINI_WIKI, TEST_CLOCK } from '../support/app.js';
+import { runCli, startCli } from '../support/cli.js';
+
+/**
+ * Failures a user must see: a recording that could not be stored (on the log, from flush() and
+ * close(), in the CLI's exit code), a missing cassettes folder, a cassette file that is not one.
+ */
+let upstream: RunningServer;
+beforeAll(async () => {
+  upstream = await startServer({ fixtures: [MINI_WIKI], clock: TEST_CLOCK, cassettes: await mkdtemp(join(tmpdir(), 'wikitape-empty-')) });
+});
+afterAll(async () => upstream?.close());
+
+const QUESTION = '?action=query&list=logevents&lelimit=2&format=json&formatversion=2';
+
+/** A cassette store on a disk that is full until `heal()`: every write fails with ENOSPC. */
+class FullDiskStore implements CassetteStore {
+  full = true;
+  constructor(private readonly inner: FileCassetteStore) {}
+  list(): Promise<string[]> {
+    return this.inner.list();
+  }
+  locate(name: string): string {
+    return this.inner.locate(name);
+  }
+  async open(name: string, upstreamUrl: string): Promise<Low<Cassette>> {
+    const db = await this.inner.open(name, upstreamUrl);
+    const write = db.write.bind(db);
+    db.write = async () => {
+      if (this.full) throw Object.assign(new Error(`ENOSPC: no space left on device, write`), { code: 'ENOSPC' });
+      return write();
+    };
+    return db;
+  }
+}
+
+async function recordThrough(recorder: Recorder): Promise<{ status: number; body: string; close(): Promise<void> }> {
+  const { createServer } = await import('node:http');
+  const server = createServer((req, res) => void recorder.handle(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  const r = await fetch(`http://127.0.0.1:${port}${recorder.path}${QUESTION}`);
+  return { status: r.status, body: await r.text(), close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+describe('a recording that cannot be stored', () => {
+  it('library, full disk: the client gets the live answer; the log line, flush() and the error name the file and why; once the disk has room, flush() stores it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-full-'));
+    const store = new FullDiskStore(new FileCassetteStore(dir));
+    const lines: string[] = [];
+    const recorder = new Recorder({ upstream: upstream.url, store, cassette: 'suite', onError: (l) => lines.push(l) });
+    const served = await recordThrough(recorder);
+    expect(served.status).toBe(200);
+    expect(JSON.parse(served.body)).toHaveProperty('query.logevents');
+    const file = join(dir, 'suite.json');
+    const failure = await recorder.flush().then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(failure).toBeInstanceOf(RecordingError);
+    expect((failure as RecordingError).message).toBe(`wikitape: could not store 1 recording(s) in ${file}: ENOSPC: no space left on device, write`);
+    expect(lines).toContain(`wikitape: could not store a recording in ${file}: ENOSPC: no space left on device, write`);
+    await expect(readFile(file, 'utf8')).rejects.toThrow(/ENOENT/);
+    // Nothing was called saved that is not on disk: with room again, the same recording is written.
+    store.full = false;
+    await recorder.flush();
+    const saved = JSON.parse(await readFile(file, 'utf8')) as Cassette;
+    expect(saved.interactions.map((i) => i.key)).toEqual(['action=query&ledir=older&lelimit=2&leprop=comment%7Cdetails%7Cids%7Ctimestamp%7Ctitle%7Ctype%7Cuser&list=logevents']);
+    await served.close();
+    recorder.close();
+  });
+
+  it('library, unwritable file: startServer close() rejects naming the file, after answering live', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-unwritable-'));
+    // The temporary file of the atomic write is a folder: no write can succeed, whoever runs the test.
+    await mkdir(join(dir, '.suite.json.tmp'));
+    const lines: string[] = [];
+    const rec = await startServer({ mode: 'record', upstream: upstream.url, cassettes: dir, cassette: 'suite', onError: (l) => lines.push(l) });
+    const r = await fetch(`${rec.url}${QUESTION}`);
+    expect(r.status).toBe(200);
+    await expect(rec.flush()).rejects.toThrow(`could not store 1 recording(s) in ${join(dir, 'suite.json')}: EISDIR`);
+    await fetch(`${rec.url}${QUESTION.replace('lelimit=2', 'lelimit=3')}`);
+    await expect(rec.close()).rejects.toThrow(/could not store 2 recording\(s\) in .*suite\.json: EISDIR/);
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    expect(lines.every((l) => l.includes(join(dir, 'suite.json')) && l.includes('EISDIR'))).toBe(true);
+  });
+
+  it('library, a cassette file that is not JSON: each recording is reported naming the file; the file is left as it was', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-notjson-'));
+    await writeFile(join(dir, 'suite.json'), 'my notes, not a cassette');
+    const lines: string[] = [];
+    const rec = await startServer({ mode: 'record', upstream: upstream.url, cassettes: dir, cassette: 'suite', onError: (l) => lines.push(l) });
+    expect((await fetch(`${rec.url}${QUESTION}`)).status).toBe(200);
+    await expect(rec.close()).rejects.toThrow(/could not store 1 recording\(s\) in .*suite\.json: cassette file .*suite\.json cannot be read: it is not JSON/);
+    expect(lines).toHaveLength(1);
+    expect(await readFile(join(dir, 'suite.json'), 'utf8')).toBe('my notes, not a cassette');
+  });
+
+  it('CLI: the failure is printed when it happens and the exit code is 1', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-cli-unwritable-'));
+    await mkdir(join(dir, '.default.json.tmp'));
+    const cli = await startCli(['record', '--upstream', upstream.url, '--cassettes', dir]);
+    expect((await fetch(`${cli.url}${QUESTION}`)).status).toBe(200);
+    for (let i = 0; i < 50 && !cli.stderr().includes('could not store'); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(cli.stderr()).toContain(`wikitape: could not store a recording in ${join(dir, 'default.json')}: EISDIR`);
+    expect(await cli.stop()).toBe(1);
+    expect(cli.stderr()).not.toMatch(/\n\s+at /); // no stack trace
+  });
+});
+
+describe('a setup that cannot work', () => {
+  it('replay --cassettes naming a missing folder: exit 2, the folder named', async () => {
+    const r = await runCli(['replay', '--cassettes', '/nonexistent/cassettes', '--port', '0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^wikitape: no cassettes folder \/nonexistent\/cassettes /);
+  });
+
+  it('record --cassettes naming a new folder is fine: it is made', async () => {
+    const dir = join(await mkdtemp(join(tmpdir(), 'wikitape-new-')), 'sub', 'cassettes');
+    const cli = await startCli(['record', '--upstream', upstream.url, '--cassettes', dir, '--quiet']);
+    expect((await fetch(`${cli.url}${QUESTION}`)).status).toBe(200);
+    expect(await cli.stop()).toBe(0);
+    expect(JSON.parse(await readFile(join(dir, 'default.json'), 'utf8'))).toHaveProperty('interactions.length', 1);
+  });
+
+  it('a cassette that is not JSON or not a cassette: replay exits 2 naming the file and what is wrong; verify says the same', async () => {
+    for (const [text, why] of [
+      ['{"meta": ', /cannot be read: it is not JSON \(/],
+      ['{"interactions": {}}', /is not a cassette: "interactions" is not a list/],
+      ['[]', /is not a cassette: it is not a JSON object/],
+    ] as const) {
+      const dir = await mkdtemp(join(tmpdir(), 'wikitape-bad-'));
+      await writeFile(join(dir, 'bad.json'), text);
+      const r = await runCli(['replay', '--cassettes', dir, '--port', '0']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`cassette file ${join(dir, 'bad.json')} `);
+      expect(r.stderr).toMatch(why);
+      const v = await runCli(['cassettes', 'verify', '--cassettes', dir]);
+      expect(v.code).toBe(1);
+      expect(v.stderr).toContain(`bad: cassette file ${join(dir, 'bad.json')} `);
+      expect(v.stderr).toMatch(why);
+    }
+  });
+
+  it('library: startServer rejects, and an app that could not load answers each request with the reason in MediaWiki\'s shape, no stack', async () => {
+    await expect(startServer({ cassettes: '/nonexistent/cassettes' })).rejects.toThrow('no cassettes folder /nonexistent/cassettes');
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-bad-app-'));
+    await writeFile(join(dir, 'bad.json'), 'nope');
+    const res = await request(createApp({ cassettes: dir })).get('/wiki/api.php?action=query&format=json');
+    expect(res.status).toBe(500);
+    expect(res.headers['mediawiki-api-error']).toBe('wikitape-setup');
+    expect(JSON.parse(res.text)).toEqual({ error: { code: 'wikitape-setup', info: expect.stringContaining(`cassette file ${join(dir, 'bad.json')} cannot be read: it is not JSON`) } });
+    expect(res.text).not.toMatch(/at .*\.(ts|js):\d+/);
+  });
+});
