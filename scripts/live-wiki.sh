@@ -1,17 +1,24 @@
 #!/usr/bin/env bash
-# A real MediaWiki 1.39 (Debian's package) on loopback, filled with data, for the live test tier
+# A real MediaWiki (Debian's packages) on loopback, filled with data, for the live test tier
 # (which also needs Debian's python3-mwclient and chromium: installed here too).
 #   live-wiki.sh start   install if needed, start, populate once; prints the api.php URL last
 #   live-wiki.sh stop    stop the server
 #   live-wiki.sh reset   stop, wipe, start again
-# Env: WIKITAPE_LIVE_DIR (default /tmp/wikitape-live), WIKITAPE_LIVE_PORT (default 8088).
+# Env: WIKITAPE_LIVE_MW: 1.39 (default: bookworm's package) or 1.43 (trixie's mediawiki and
+#        mediawiki-classes unpacked by livewiki/get-mw143.sh, run by bookworm's PHP 8.2);
+#      WIKITAPE_LIVE_DIR (default /tmp/wikitape-live, for 1.43 /tmp/wikitape-live143),
+#      WIKITAPE_LIVE_PORT (default 8088, for 1.43 8089), MW_HOME (the MediaWiki files; default
+#        /usr/share/mediawiki, for 1.43 /tmp/wikitape-mw143/mediawiki).
 # Needs bash, coreutils, util-linux and node; everything else comes from apt (as root, or via sudo).
 set -euo pipefail
-DIR=${WIKITAPE_LIVE_DIR:-/tmp/wikitape-live}
+VERSION=${WIKITAPE_LIVE_MW:-1.39}
+case "$VERSION" in
+  1.39) DIR=${WIKITAPE_LIVE_DIR:-/tmp/wikitape-live}; PORT=${WIKITAPE_LIVE_PORT:-8088}; MW=${MW_HOME:-/usr/share/mediawiki} ;;
+  1.43) DIR=${WIKITAPE_LIVE_DIR:-/tmp/wikitape-live143}; PORT=${WIKITAPE_LIVE_PORT:-8089}; MW=${MW_HOME:-/tmp/wikitape-mw143/mediawiki} ;;
+  *) echo "live-wiki: WIKITAPE_LIVE_MW must be 1.39 or 1.43, not $VERSION" >&2; exit 2 ;;
+esac
 DIR=${DIR%/}
 [[ $DIR == /* ]] || DIR="$PWD/$DIR"
-PORT=${WIKITAPE_LIVE_PORT:-8088}
-MW=${MW_HOME:-/usr/share/mediawiki}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 API="http://127.0.0.1:$PORT/wiki/api.php"
 # Debian's MediaWiki reads the settings file from this variable (maintenance scripts and the server)
@@ -53,6 +60,14 @@ install_packages() {
   as_root apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
     mediawiki php-cli php-sqlite3 php-intl php-mbstring php-xml python3-mwclient chromium >/dev/null
+}
+
+install_mw143() { # trixie's MediaWiki 1.43 files, once, beside bookworm's PHP (and 1.39's dependencies)
+  [ "$VERSION" = 1.43 ] && [ ! -f "$MW/api.php" ] || return 0
+  [ "$(basename "$MW")" = mediawiki ] || die "MW_HOME for 1.43 must end in /mediawiki (get-mw143.sh unpacks into DIR/mediawiki)"
+  log "unpacking MediaWiki 1.43 from Debian trixie's packages into $MW"
+  as_root bash "$HERE/livewiki/get-mw143.sh" "$(dirname "$MW")" >"$DIR.get-mw143.log" 2>&1 \
+    || { tail_of "$DIR.get-mw143.log"; die "could not get MediaWiki 1.43; see $DIR.get-mw143.log"; }
 }
 
 install_wiki() {
@@ -166,6 +181,7 @@ start() {
   if running; then [ -f "$DIR/populated" ] && [ -f "$DIR/bot-credentials.json" ] && return
   elif listening; then die "port $PORT is taken by something other than the wiki in $DIR; set WIKITAPE_LIVE_PORT (or WIKITAPE_LIVE_DIR to that wiki's directory)"; fi
   install_packages
+  install_mw143
   if [ -f "$DIR/populating" ]; then log "a previous fill did not finish: starting afresh"; stop_server; wipe; fi
   install_wiki
   start_server

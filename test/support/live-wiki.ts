@@ -7,36 +7,54 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const SCRIPT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'scripts', 'live-wiki.sh');
 
-/** The real MediaWiki 1.39 that `scripts/live-wiki.sh` installs, starts and fills. */
+/** The MediaWiki versions `scripts/live-wiki.sh` runs: 1.39 LTS (bookworm) and 1.43 LTS (trixie's packages). */
+export type LiveVersion = '1.39' | '1.43';
+
+/**
+ * The versions the live tier tests against: `WIKITAPE_LIVE_VERSIONS` (comma-separated), default both.
+ * `npm run test:live` starts both wikis first.
+ */
+export const LIVE_VERSIONS: LiveVersion[] = (process.env['WIKITAPE_LIVE_VERSIONS'] ?? '1.39,1.43').split(',').map((v) => v.trim()).filter((v): v is LiveVersion => v === '1.39' || v === '1.43');
+
+/** A real MediaWiki that `scripts/live-wiki.sh` installs, starts and fills. */
 export interface LiveWiki {
-  /** Its api.php, e.g. `http://127.0.0.1:8088/wiki/api.php`. */
+  version: LiveVersion;
+  /** Its api.php, e.g. `http://127.0.0.1:8088/wiki/api.php` (1.43: port 8089). */
   apiUrl: string;
-  /** Its directory (`WIKITAPE_LIVE_DIR`, default `/tmp/wikitape-live`): settings, database, logs. */
+  /** Its directory (`/tmp/wikitape-live`, 1.43: `/tmp/wikitape-live143`): settings, database, logs. */
   dir: string;
   /** The bot password (grants basic, highvolume) the script made for tests that log in. */
   credentials(): Promise<{ user: string; password: string }>;
 }
 
-let started: Promise<LiveWiki> | undefined;
+const started = new Map<LiveVersion, Promise<LiveWiki>>();
 
 /**
- * Starts the live wiki once per process (a no-op of a few milliseconds when it already runs) and
+ * Starts a live wiki once per process (a no-op of a few milliseconds when it already runs) and
  * returns where it is. The script's progress lines go to its stderr, which is kept out of the test
  * output and shown only in the error if it fails.
  */
-export async function liveWiki(): Promise<LiveWiki> {
-  started ??= start();
-  return started;
+export async function liveWiki(version: LiveVersion = '1.39'): Promise<LiveWiki> {
+  let s = started.get(version);
+  if (!s) started.set(version, (s = start(version)));
+  return s;
 }
 
-async function start(): Promise<LiveWiki> {
-  const { stdout } = await run('bash', [SCRIPT, 'start'], { maxBuffer: 16 << 20, env: process.env });
+async function start(version: LiveVersion): Promise<LiveWiki> {
+  // WIKITAPE_LIVE_DIR and _PORT name the 1.39 wiki; the 1.43 one always takes the script's defaults.
+  const env: NodeJS.ProcessEnv = { ...process.env, WIKITAPE_LIVE_MW: version };
+  if (version !== '1.39') {
+    delete env['WIKITAPE_LIVE_DIR'];
+    delete env['WIKITAPE_LIVE_PORT'];
+  }
+  const { stdout } = await run('bash', [SCRIPT, 'start'], { maxBuffer: 16 << 20, env });
   const apiUrl = stdout.trim().split('\n').pop() ?? '';
   if (!/^http:\/\/127\.0\.0\.1:\d+\/wiki\/api\.php$/.test(apiUrl)) {
-    throw new Error(`live-wiki: scripts/live-wiki.sh start printed no api.php URL (got ${JSON.stringify(apiUrl)})`);
+    throw new Error(`live-wiki: scripts/live-wiki.sh start (MediaWiki ${version}) printed no api.php URL (got ${JSON.stringify(apiUrl)})`);
   }
-  const dir = (process.env['WIKITAPE_LIVE_DIR'] ?? '/tmp/wikitape-live').replace(/\/+$/, '');
+  const dir = (version === '1.39' ? (process.env['WIKITAPE_LIVE_DIR'] ?? '/tmp/wikitape-live') : '/tmp/wikitape-live143').replace(/\/+$/, '');
   return {
+    version,
     apiUrl,
     dir,
     credentials: async () => JSON.parse(await readFile(join(dir, 'bot-credentials.json'), 'utf8')) as { user: string; password: string },
