@@ -3,7 +3,7 @@ import type { QueryModule } from '../api/query-module.js';
 import type { JsonObject } from '../api/result.js';
 import { toIso } from '../util/timestamp.js';
 import { namespaceName } from '../wiki/namespaces.js';
-import type { WikiProfile } from '../wiki/profile.js';
+import { atLeast, type WikiProfile } from '../wiki/profile.js';
 import { wfUrlencode } from '../wiki/url.js';
 import { siteInfoFromRecordings } from './recorded-meta-answer.js';
 
@@ -84,7 +84,8 @@ function general(profile: WikiProfile, now: number): JsonObject {
     linkprefix: '',
     linktrail: ru ? '/^([a-zабвгдеёжзийклмнопрстуфхцчшщъыьэюя]+)(.*)$/sDu' : '/^([a-z]+)(.*)$/sD',
     legaltitlechars: " %!\"$&'()*,\\-.\\/0-9:;=?@A-Z\\\\^_`a-z~\\x80-\\xFF+",
-    invalidusernamechars: '@:>',
+    // $wgInvalidUsernameCharacters: '@:>' in 1.39, '@:>=' in 1.43 (both read from the real wikis)
+    invalidusernamechars: atLeast(profile, '1.43') ? '@:>=' : '@:>',
     allunicodefixes: false,
     fixarabicunicode: true,
     fixmalayalamunicode: true,

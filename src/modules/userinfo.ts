@@ -1,6 +1,7 @@
 import { pv } from '../api/param-spec.js';
 import type { QueryModule } from '../api/query-module.js';
 import type { JsonObject } from '../api/result.js';
+import { atLeast } from '../wiki/profile.js';
 import { userInfoFromRecordings } from './recorded-meta-answer.js';
 
 const PROPS = ['blockinfo', 'hasmsg', 'rights', 'changeablegroups', 'options', 'editcount', 'ratelimits', 'theoreticalratelimits', 'email', 'realname', 'acceptlang', 'registrationdate', 'unreadcount', 'centralids', 'latestcontrib', 'cancreateaccount', 'groups', 'groupmemberships', 'implicitgroups'];
@@ -26,8 +27,13 @@ export const userinfo: QueryModule = {
     if (props.has('groups')) info['groups'] = ['*'];
     if (props.has('groupmemberships')) info['groupmemberships'] = [];
     if (props.has('implicitgroups')) info['implicitgroups'] = ['*'];
-    // The rights of group `*` on a default install.
-    if (props.has('rights')) info['rights'] = ['createaccount', 'read', 'edit', 'createpage', 'createtalk', 'writeapi', 'viewmywatchlist', 'editmywatchlist', 'viewmyprivateinfo', 'editmyprivateinfo', 'editmyoptions'];
+    // The rights of group `*` on a default install (read from real 1.39 and 1.43 wikis: 1.43 has no
+    // `writeapi`, and its watchlist rights belong to `user`).
+    if (props.has('rights')) {
+      info['rights'] = atLeast(ctx.profile, '1.43')
+        ? ['createaccount', 'read', 'edit', 'createpage', 'createtalk', 'viewmyprivateinfo', 'editmyprivateinfo', 'editmyoptions']
+        : ['createaccount', 'read', 'edit', 'createpage', 'createtalk', 'writeapi', 'viewmywatchlist', 'editmywatchlist', 'viewmyprivateinfo', 'editmyprivateinfo', 'editmyoptions'];
+    }
     if (props.has('changeablegroups')) info['changeablegroups'] = { add: [], remove: [], 'add-self': [], 'remove-self': [] };
     // A replayed wiki: what its recorded answers showed (every prop nobody recorded is flagged).
     ctx.result.query()['userinfo'] = userInfoFromRecordings(ctx, [...props], info) ?? info;

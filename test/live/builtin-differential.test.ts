@@ -5,34 +5,34 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server.js';
-import { liveWiki, type LiveWiki } from '../support/live-wiki.js';
+import { LIVE_VERSIONS, liveWiki, type LiveWiki } from '../support/live-wiki.js';
 import { compare, report } from '../support/differential.js';
 import { QUESTIONS } from '../support/questions.js';
 import { NO_CASSETTES } from '../support/app.js';
 
 /**
- * The built-in wiki against a real MediaWiki 1.39: the live wiki is crawled into a fixture, then
+ * The built-in wiki against a real MediaWiki (1.39 and 1.43): the live wiki is crawled into a fixture, then
  * both answer the same questions; bodies must be byte-identical apart from debuginfo, and the
  * headers clients read must match.
  */
 const run = promisify(execFile);
-let live: LiveWiki;
-let ours: RunningServer;
 
-beforeAll(async () => {
-  live = await liveWiki();
-  const dir = await mkdtemp(join(tmpdir(), 'wikitape-diff-'));
-  const fixture = join(dir, 'live.json');
-  await run('node', ['scripts/crawl-fixture.mjs', live.apiUrl, fixture, join(live.dir, 'spam-blacklist.txt')]);
-  // The built-in modules alone: no cassettes.
-  ours = await startServer({ fixtures: [fixture], cassettes: NO_CASSETTES });
-});
-afterAll(async () => ours?.close());
+describe.each(LIVE_VERSIONS)('the built-in wiki answers like MediaWiki %s', (version) => {
+  let live: LiveWiki;
+  let ours: RunningServer;
+  beforeAll(async () => {
+    live = await liveWiki(version);
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-diff-'));
+    const fixture = join(dir, 'live.json');
+    await run('node', ['scripts/crawl-fixture.mjs', live.apiUrl, fixture, join(live.dir, 'spam-blacklist.txt')]);
+    // The built-in modules alone: no cassettes.
+    ours = await startServer({ fixtures: [fixture], cassettes: NO_CASSETTES });
+  });
+  afterAll(async () => ours?.close());
 
-describe('the built-in wiki answers like MediaWiki 1.39', () => {
   it(`gives the live wiki's answer to ${QUESTIONS.length} questions`, async () => {
     const c = await compare(live.apiUrl, ours.url, QUESTIONS);
-    report('built-in vs live', c);
+    report(`built-in vs live ${version}`, c);
     expect(c.differences).toEqual([]);
   });
 });
