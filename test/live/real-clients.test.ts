@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { snapshot } from '../../src/record/snapshot.js';
 import { startServer } from '../../src/server.js';
-import { liveWiki, type LiveWiki } from '../support/live-wiki.js';
+import { LIVE_VERSIONS, liveWiki } from '../support/live-wiki.js';
 
 /**
  * Real client libraries walk the lists (with their own continuation), extlinks and a parsed
@@ -24,10 +24,8 @@ const clients = [
   { name: 'wikijs (npm)', cmd: process.execPath, args: [join(CLIENTS, 'wikijs-walk.mjs')] },
 ];
 
-let live: LiveWiki;
-beforeAll(async () => {
-  live = await liveWiki();
-});
+/** Each client against each live version. */
+const runs = LIVE_VERSIONS.flatMap((version) => clients.map((client) => ({ ...client, version })));
 
 async function walk(client: (typeof clients)[number], apiUrl: string, limit = '5'): Promise<Record<string, unknown>> {
   const { stdout } = await run(client.cmd, client.args, { env: { ...process.env, API_URL: apiUrl, LIMIT: limit }, maxBuffer: 64 << 20 });
@@ -38,8 +36,9 @@ async function walk(client: (typeof clients)[number], apiUrl: string, limit = '5
   return out;
 }
 
-describe.each(clients)('$name', (client) => {
+describe.each(runs)('$name on MediaWiki $version', (client) => {
   it('gets the same results from the live wiki, from wikitape record and from wikitape replay', async () => {
+    const live = await liveWiki(client.version);
     const direct = await walk(client, live.apiUrl);
     const dir = await mkdtemp(join(tmpdir(), 'wikitape-client-'));
     const recorder = await startServer({ mode: 'record', upstream: live.apiUrl, cassettes: dir });
@@ -61,8 +60,9 @@ describe.each(clients)('$name', (client) => {
  * (refusing anything it cannot answer exactly) must give the client at other limits what the
  * live wiki gives it: every page of every list, and of the links, computed from the recordings.
  */
-describe.each(clients.filter((c) => /^(mwn|mwclient)/.test(c.name)))('$name at limits nobody recorded', (client) => {
+describe.each(runs.filter((c) => /^(mwn|mwclient)/.test(c.name)))('$name on MediaWiki $version at limits nobody recorded', (client) => {
   it('gets from replay what the live wiki gives, every answer a recording or computed from one', async () => {
+    const live = await liveWiki(client.version);
     const dir = await mkdtemp(join(tmpdir(), 'wikitape-client-limits-'));
     await snapshot({ upstream: live.apiUrl, cassettes: dir });
     const recorder = await startServer({ mode: 'record', upstream: live.apiUrl, cassettes: dir });
@@ -72,7 +72,7 @@ describe.each(clients.filter((c) => /^(mwn|mwclient)/.test(c.name)))('$name at l
     const replay = await startServer({ cassettes: dir, onMiss: 'error', clock: 'real', onRequest: (e) => void sources.set(e.source, (sources.get(e.source) ?? 0) + 1) });
     for (const limit of ['3', '7']) expect(await walk(client, replay.url, limit)).toEqual(await walk(client, live.apiUrl, limit));
     await replay.close();
-    console.log(`${client.name} at limits 3 and 7: ${[...sources].map(([s, n]) => `${n} ${s}`).join(', ')}`);
+    console.log(`${client.name} on MediaWiki ${client.version} at limits 3 and 7: ${[...sources].map(([s, n]) => `${n} ${s}`).join(', ')}`);
     expect(sources.get('synthesized')).toBeGreaterThan(0);
     expect(sources.has('miss')).toBe(false);
   }, 300_000);

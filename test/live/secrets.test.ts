@@ -1,11 +1,11 @@
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../src/options.js';
 import { startServer } from '../../src/server.js';
 import { runCli, startCli } from '../support/cli.js';
-import { liveWiki, type LiveWiki } from '../support/live-wiki.js';
+import { LIVE_VERSIONS, liveWiki } from '../support/live-wiki.js';
 
 /**
  * Logins against a real MediaWiki through wikitape — bot password and main password, action=login
@@ -18,10 +18,6 @@ import { liveWiki, type LiveWiki } from '../support/live-wiki.js';
 const MAIN_PASSWORD = 'Adm1n-Passw0rd!'; // scripts/live-wiki.sh installs Admin with it
 const AUTHORIZATION = 'Bearer Zq9-authorization-secret';
 
-let live: LiveWiki;
-beforeAll(async () => {
-  live = await liveWiki();
-});
 
 /** A client session: cookies kept as a browser keeps them, each secret value it saw collected. */
 class Session {
@@ -96,8 +92,9 @@ function outsideDebuginfo(text: string): string {
   }
 }
 
-describe('secrets through record and replay of real logins', () => {
+describe.each(LIVE_VERSIONS)('secrets through record and replay of real logins (MediaWiki %s)', (version) => {
   it('are in no output wikitape writes (0 of N)', { timeout: 240_000 }, async () => {
+    const live = await liveWiki(version);
     const bot = await live.credentials();
     const secrets = new Set<string>([bot.password, MAIN_PASSWORD, 'Zq9-wrong-password', AUTHORIZATION.slice('Bearer '.length)]);
     const outputs: { where: string; text: string }[] = [];
@@ -144,7 +141,7 @@ describe('secrets through record and replay of real logins', () => {
     // The flows saw real secrets: passwords, tokens of every type, session cookies.
     expect(secrets.size).toBeGreaterThanOrEqual(20);
     const found = outputs.flatMap((o) => [...secrets].filter((s) => o.text.includes(s) || o.text.includes(encodeURIComponent(s))).map((s) => `${o.where}: ${s.slice(0, 4)}… in …${o.text.slice(Math.max(0, o.text.indexOf(s) - 80), o.text.indexOf(s)).replace(s, '')}`));
-    console.log(`secrets: ${secrets.size} values (2 passwords, a wrong one, the Authorization value, tokens, session cookies) looked for in ${outputs.length} outputs; found ${found.length} of ${secrets.size * outputs.length}`);
+    console.log(`MediaWiki ${version}: secrets: ${secrets.size} values (2 passwords, a wrong one, the Authorization value, tokens, session cookies) looked for in ${outputs.length} outputs; found ${found.length} of ${secrets.size * outputs.length}`);
     expect(found).toEqual([]);
     // The log lines show what was asked, secrets as the marker.
     expect(logged.map((e) => e.key)).toContain(`action=login&lgname=${encodeURIComponent(bot.user)}&lgpassword=***&lgtoken=***`);

@@ -5,11 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { snapshot } from '../../src/record/snapshot.js';
 import { startServer } from '../../src/server.js';
 import { normalize } from '../support/differential.js';
-import { liveWiki } from '../support/live-wiki.js';
+import { LIVE_VERSIONS, liveWiki } from '../support/live-wiki.js';
 
-describe('wikitape snapshot', () => {
+describe.each(LIVE_VERSIONS)('wikitape snapshot of MediaWiki %s', (version) => {
   it('records a complete cassette that replay synthesizes from, and resumes without asking again', async () => {
-    const live = await liveWiki();
+    const live = await liveWiki(version);
     const dir = await mkdtemp(join(tmpdir(), 'wikitape-snapshot-'));
     const first = await snapshot({ upstream: live.apiUrl, cassettes: dir });
     expect(first.reused).toBe(0);
