@@ -169,6 +169,9 @@ function helpAnchorOpen(profile: WikiProfile, special: string): string {
 const DEPRECATION_WARN_139 =
   'mw.log.warn("This page is using the deprecated ResourceLoader module \\"mediawiki.skinning.interface\\".\\n[1.37] The use of the `content` feature with ResourceLoaderSkinModule is deprecated. Use `content-media` instead. [1.37] The use of the `legacy` feature with ResourceLoaderSkinModule is deprecated(T89981) and is a NOOP since 1.39 (T304325). This should be urgently omited to retain compatibility with future MediaWiki versionsMore information can be found at [[mw:Manual:ResourceLoaderSkinModule]]. ");';
 
+const DEPRECATION_WARN_143 =
+  'mw.log.warn("This page is using the deprecated ResourceLoader module \\"mediawiki.skinning.interface\\".\\n[1.43] The use of the `interface-message-box` feature with SkinModule is deprecated in favor of CodexModule. Please remove this feature.More information can be found at [[mw:Manual:ResourceLoaderSkinModule]]. ");';
+
 const scriptJson = (v: unknown): string => encodeJson(v, { ascii: false, pretty: false, hexTagAmp: true });
 
 /** The whole page, as OutputPage::output prints it. */
@@ -198,7 +201,8 @@ export function renderPrettyPage(opts: PrettyPageOptions): string {
   }
   content += `<pre class="api-pretty-content">${escapePreText(opts.json)}</pre>`;
 
-  // --- head
+  // --- head (1.43 as the real 1.43.9 prints it: HTML5 void tags, the page in safe mode without
+  // the site and user modules, the user language as the view language)
   const rlconf = scriptJson({
     wgBreakFrames: false,
     wgSeparatorTransformTable: t.separatorTransformTable,
@@ -206,7 +210,7 @@ export function renderPrettyPage(opts: PrettyPageOptions): string {
     wgDefaultDateFormat: 'dmy',
     wgMonthNames: t.monthNames,
     wgRequestId: requestId,
-    wgCSPNonce: false,
+    ...(modern ? {} : { wgCSPNonce: false }),
     wgCanonicalNamespace: 'Special',
     wgCanonicalSpecialPageName: 'ApiHelp',
     wgNamespaceNumber: -1,
@@ -221,6 +225,7 @@ export function renderPrettyPage(opts: PrettyPageOptions): string {
     wgUserName: null,
     wgUserGroups: ['*'],
     wgCategories: [],
+    ...(modern ? { wgPageViewLanguage: userLang } : {}),
     wgPageContentLanguage: userLang,
     wgPageContentModel: 'wikitext',
     wgRelevantPageName: pageName,
@@ -228,29 +233,29 @@ export function renderPrettyPage(opts: PrettyPageOptions): string {
     wgIsProbablyEditable: false,
     wgRelevantPageIsProbablyEditable: false,
   });
+  const end = modern ? '>' : '/>';
   const pageModules = profile.debugInfo ? '["site","mediawiki.page.ready","mediawiki.debug"]' : '["site","mediawiki.page.ready"]';
-  const userOptions = modern
-    ? '<script>(RLQ=window.RLQ||[]).push(function(){mw.loader.impl(function(){return["user.options@12s5i",function($,jQuery,require,module){mw.user.tokens.set({"patrolToken":"+\\\\","watchToken":"+\\\\","csrfToken":"+\\\\"});}];});});</script>'
-    : '<script>(RLQ=window.RLQ||[]).push(function(){mw.loader.implement("user.options@12s5i",function($,jQuery,require,module){mw.user.tokens.set({"patrolToken":"+\\\\","watchToken":"+\\\\","csrfToken":"+\\\\"});});});</script>';
+  const rlScripts = modern
+    ? `<script>document.documentElement.className="client-js";RLCONF=${rlconf};RLSTATE={"mediawiki.apipretty":"ready","mediawiki.skinning.interface":"ready"};</script>\n`
+    : `<script>document.documentElement.className="client-js";RLCONF=${rlconf};RLSTATE={"site.styles":"ready","user.styles":"ready","user":"ready","user.options":"loading","mediawiki.apipretty":"ready","mediawiki.skinning.interface":"ready"};\nRLPAGEMODULES=${pageModules};</script>\n` +
+      '<script>(RLQ=window.RLQ||[]).push(function(){mw.loader.implement("user.options@12s5i",function($,jQuery,require,module){mw.user.tokens.set({"patrolToken":"+\\\\","watchToken":"+\\\\","csrfToken":"+\\\\"});});});</script>\n';
   const rcTitle = wfUrlencode(`${names.special}:${names.recentChanges}`);
   const head =
-    `<!DOCTYPE html>\n<html class="client-nojs" lang="${userLang}" dir="ltr">\n<head>\n<meta charset="UTF-8"/>\n` +
+    `<!DOCTYPE html>\n<html class="client-nojs" lang="${userLang}" dir="ltr">\n<head>\n<meta charset="UTF-8"${end}\n` +
     `<title>${escAttr(t.pageTitle(t.apiFormatTitle, profile.siteName))}</title>\n` +
-    `<script>document.documentElement.className="client-js";RLCONF=${rlconf};RLSTATE={"site.styles":"ready","user.styles":"ready","user":"ready","user.options":"loading","mediawiki.apipretty":"ready","mediawiki.skinning.interface":"ready"};\nRLPAGEMODULES=${pageModules};</script>\n` +
-    `${userOptions}\n` +
-    `<link rel="stylesheet" href="${sp}/load.php?lang=${userLang}&amp;modules=mediawiki.apipretty%7Cmediawiki.skinning.interface&amp;only=styles&amp;skin=apioutput"/>\n` +
-    `<script async="" src="${sp}/load.php?lang=${userLang}&amp;modules=startup&amp;only=scripts&amp;raw=1&amp;skin=apioutput"></script>\n` +
-    `<meta name="generator" content="MediaWiki ${escAttr(profile.version)}"/>\n` +
-    `<meta name="robots" content="noindex,nofollow"/>\n` +
-    `<meta name="format-detection" content="telephone=no"/>\n` +
-    `<meta name="viewport" content="width=1000"/>\n` +
-    `<link rel="icon" href="/favicon.ico"/>\n` +
-    `<link rel="search" type="application/opensearchdescription+xml" href="${sp}/opensearch_desc.php" title="${site} (${contentLang})"/>\n` +
-    `<link rel="EditURI" type="application/rsd+xml" href="${escAttr(profile.server)}${sp}/api.php?action=rsd"/>\n` +
-    `<link rel="alternate" type="application/atom+xml" title="${escAttr(t.atomFeed(profile.siteName))}" href="${sp}/index.php?title=${rcTitle}&amp;feed=atom"/>\n` +
+    rlScripts +
+    `<link rel="stylesheet" href="${sp}/load.php?lang=${userLang}&amp;modules=mediawiki.apipretty%7Cmediawiki.skinning.interface&amp;only=styles&amp;skin=apioutput"${end}\n` +
+    `<script async="" src="${sp}/load.php?lang=${userLang}&amp;modules=startup&amp;only=scripts&amp;raw=1${modern ? '&amp;safemode=1' : ''}&amp;skin=apioutput"></script>\n` +
+    `<meta name="generator" content="MediaWiki ${escAttr(profile.version)}"${end}\n` +
+    `<meta name="robots" content="${modern ? 'noindex,nofollow,max-image-preview:standard' : 'noindex,nofollow'}"${end}\n` +
+    `<meta name="format-detection" content="telephone=no"${end}\n` +
+    `<meta name="viewport" content="width=${modern ? 1120 : 1000}"${end}\n` +
+    (modern ? '' : `<link rel="icon" href="/favicon.ico"${end}\n`) +
+    `<link rel="search" type="application/opensearchdescription+xml" href="${sp}/${modern ? 'rest.php/v1/search' : 'opensearch_desc.php'}" title="${site} (${contentLang})"${end}\n` +
+    `<link rel="EditURI" type="application/rsd+xml" href="${escAttr(profile.server)}${sp}/api.php?action=rsd"${end}\n` +
+    `<link rel="alternate" type="application/atom+xml" title="${escAttr(t.atomFeed(profile.siteName))}" href="${sp}/index.php?title=${rcTitle}&amp;feed=atom"${end}\n` +
     `</head>\n` +
-    `<body class="mediawiki ltr sitedir-ltr mw-hide-empty-elt ns--1 ns-special mw-special-ApiHelp page-${escAttr(names.special)}_ApiHelp rootpage-${escAttr(names.special)}_ApiHelp skin-apioutput action-view">` +
-    (modern ? '\n' : '');
+    `<body class="mediawiki ltr sitedir-ltr mw-hide-empty-elt ns--1 ns-special mw-special-ApiHelp page-${escAttr(names.special)}_ApiHelp rootpage-${escAttr(names.special)}_ApiHelp skin-apioutput action-view">`;
 
   // --- body
   const canonical = `${profile.server}${profile.scriptPath}/index.php/${pageName}`;
@@ -260,7 +265,7 @@ export function renderPrettyPage(opts: PrettyPageOptions): string {
     `\t<h1 id="firstHeading">${escapePreText(t.apiFormatTitle)}</h1>\n` +
     `\t<div class="mw-body-content">\n` +
     `\t\t<div id="mw-content-text" class="mw-body-content">${content}\n` +
-    `<div class="printfooter" data-nosnippet="">${t.retrievedFrom(footerLink)}</div></div>\n` +
+    `<div class="printfooter" data-nosnippet=""${modern && userLang !== contentLang ? ` lang="${userLang}" dir="ltr"` : ''}>${t.retrievedFrom(footerLink)}</div></div>\n` +
     `\t</div>\n` +
     `</div>\n`;
 
@@ -272,7 +277,7 @@ export function renderPrettyPage(opts: PrettyPageOptions): string {
     const info = withFrozenMembers({ ...opts.debugInfo, log: [...log, { msg: 'MWDebug output complete', type: 'log', caller }] });
     rlq += `mw.config.set(${scriptJson({ debugInfo: info })});`;
   }
-  if (!modern) rlq += DEPRECATION_WARN_139;
+  rlq += modern ? DEPRECATION_WARN_143 : DEPRECATION_WARN_139;
   rlq += `mw.config.set({"wgBackendResponseTime":${Math.round(opts.backendResponseTimeMs ?? 100)}});`;
   const tail = `<script>(RLQ=window.RLQ||[]).push(function(){${rlq}});</script>\n</body>\n</html>`;
 

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { escapePreText, nonHtmlUrl, phpUrlencode, renderPrettyPage } from '../../../src/output/html-page.js';
 import { makeProfile } from '../../../src/wiki/profile.js';
@@ -112,11 +114,13 @@ describe('renderPrettyPage', () => {
     expect(page.endsWith('mw.config.set({"wgBackendResponseTime":188});});</script>\n</body>\n</html>')).toBe(true);
   });
 
-  it('1.43+: generator, mw.loader.impl, newline after <body>, no 1.39 deprecation warning', () => {
-    const page = renderPrettyPage({ profile: makeProfile({ version: '1.44.0' }), userLang: 'ru', json: '{}', requestUrl: '/wiki/api.php', method: 'GET', formatName: 'json' });
-    expect(page).toContain('<meta name="generator" content="MediaWiki 1.44.0"/>');
-    expect(page).toContain('mw.loader.impl(function(){return["user.options@12s5i",');
-    expect(page).toContain('skin-apioutput action-view">\n<div class="mw-body" role="main">');
-    expect(page).not.toContain('mw.log.warn');
+  it('1.43: the real 1.43.9 page around the content, byte for byte (HTML5 void tags, safe mode, no site or user modules)', () => {
+    const real = JSON.parse(readFileSync(join(import.meta.dirname, 'html-page-143.json'), 'utf8')) as { requestId: string; head: string; foot: string; last: string };
+    const profile = makeProfile({ version: '1.43.9', language: 'ru', siteName: 'Тестовая вики', server: 'http://127.0.0.1:8089', scriptPath: '/wiki', debugInfo: true });
+    const page = renderPrettyPage({ profile, userLang: 'ru', json: '{}', requestUrl: '/wiki/api.php?action=query&list=protectedtitles&ptlimit=1&format=jsonfm', method: 'GET', formatName: 'json', requestId: real.requestId, backendResponseTimeMs: 100, debugInfo: { mwVersion: '1.43.9', log: [] } });
+    expect(page.slice(0, page.indexOf('<pre class="api-pretty-content">'))).toBe(real.head);
+    const end = page.slice(page.indexOf('</pre>'));
+    expect(end.slice(0, end.indexOf('<script>(RLQ'))).toBe(real.foot);
+    expect(end.slice(end.indexOf('mw.log.warn'))).toBe(real.last);
   });
 });
