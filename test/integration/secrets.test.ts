@@ -27,7 +27,7 @@ function requests(url: string): Promise<string>[] {
     post({ action: 'login', lgname: 'Admin', lgpassword: SECRETS.lgpassword, lgtoken: SECRETS.lgtoken, format: 'json' }),
     post({ action: 'clientlogin', username: 'Admin', password: SECRETS.password, retype: SECRETS.retype, logintoken: SECRETS.logintoken, loginreturnurl: 'http://x/', format: 'json' }),
     get({ action: 'query', meta: 'tokens', type: '*', format: 'json' }),
-    get({ action: 'query', list: 'logevents', lelimit: '3', token: SECRETS.token, oauth_signature: SECRETS.oauth_signature, format: 'json' }),
+    get({ action: 'query', list: 'allusers', aulimit: '3', token: SECRETS.token, oauth_signature: SECRETS.oauth_signature, format: 'json' }),
     get({ action: 'query', list: 'allusers', token: SECRETS.token, format: 'jsonfm' }),
     get({ action: 'login', lgname: 'Admin', lgpassword: SECRETS.lgpassword, format: 'jsonfm' }),
   ];
