@@ -24,10 +24,13 @@ afterAll(async () => upstream?.close());
 
 const QUESTION = '?action=query&list=logevents&lelimit=2&format=json&formatversion=2';
 
-/** A cassette store on a disk that is full until `heal()`: every write fails with ENOSPC. */
+/** A cassette store whose every write fails (a full disk, a folder mounted read-only) until `full` is cleared. */
 class FullDiskStore implements CassetteStore {
   full = true;
-  constructor(private readonly inner: FileCassetteStore) {}
+  constructor(
+    private readonly inner: FileCassetteStore,
+    private readonly fault = { code: 'ENOSPC', text: 'no space left on device' },
+  ) {}
   list(): Promise<string[]> {
     return this.inner.list();
   }
@@ -38,7 +41,7 @@ class FullDiskStore implements CassetteStore {
     const db = await this.inner.open(name, upstreamUrl);
     const write = db.write.bind(db);
     db.write = async () => {
-      if (this.full) throw Object.assign(new Error(`ENOSPC: no space left on device, write`), { code: 'ENOSPC' });
+      if (this.full) throw Object.assign(new Error(`${this.fault.code}: ${this.fault.text}, write`), { code: this.fault.code });
       return write();
     };
     return db;
@@ -55,9 +58,12 @@ async function recordThrough(recorder: Recorder): Promise<{ status: number; body
 }
 
 describe('a recording that cannot be stored', () => {
-  it('library, full disk: the client gets the live answer; the log line, flush() and the error name the file and why; once the disk has room, flush() stores it', async () => {
+  it.each([
+    { code: 'ENOSPC', text: 'no space left on device' },
+    { code: 'EROFS', text: 'read-only file system' },
+  ])('library, $text: the client gets the live answer; the log line, flush() and the error name the file and why; once writable, flush() stores it', async (fault) => {
     const dir = await mkdtemp(join(tmpdir(), 'wikitape-full-'));
-    const store = new FullDiskStore(new FileCassetteStore(dir));
+    const store = new FullDiskStore(new FileCassetteStore(dir), fault);
     const lines: string[] = [];
     const recorder = new Recorder({ upstream: upstream.url, store, cassette: 'suite', onError: (l) => lines.push(l) });
     const served = await recordThrough(recorder);
@@ -69,8 +75,8 @@ describe('a recording that cannot be stored', () => {
       (e: unknown) => e,
     );
     expect(failure).toBeInstanceOf(RecordingError);
-    expect((failure as RecordingError).message).toBe(`wikitape: could not store 1 recording(s) in ${file}: ENOSPC: no space left on device, write`);
-    expect(lines).toContain(`wikitape: could not store a recording in ${file}: ENOSPC: no space left on device, write`);
+    expect((failure as RecordingError).message).toBe(`wikitape: could not store 1 recording(s) in ${file}: ${fault.code}: ${fault.text}, write`);
+    expect(lines).toContain(`wikitape: could not store a recording in ${file}: ${fault.code}: ${fault.text}, write`);
     await expect(readFile(file, 'utf8')).rejects.toThrow(/ENOENT/);
     // Nothing was called saved that is not on disk: with room again, the same recording is written.
     store.full = false;
