@@ -70,6 +70,21 @@ async function unrecordedQuestions(liveUrl: string): Promise<string[]> {
     { prop: 'extlinks', titles: 'Список ссылок|Beta|Alpha', ellimit: '4' },
     { prop: 'extlinks', titles: 'Список ссылок', ellimit: '7', elprotocol: 'https' },
   ];
+  // Time windows between entries of this wiki's own log and block list (each wiki was filled at its own time).
+  const events = ((await (await fetch(`${liveUrl}?action=query&list=logevents&lelimit=max&format=json&formatversion=2`)).json()) as Record<string, any>)['query']['logevents'] as { timestamp: string }[];
+  const blocks = ((await (await fetch(`${liveUrl}?action=query&list=blocks&bklimit=max&format=json&formatversion=2`)).json()) as Record<string, any>)['query']['blocks'] as { timestamp: string }[];
+  const [late, early] = [events[20]!.timestamp, events[55]!.timestamp];
+  walks.push(
+    { list: 'logevents', lestart: late, leend: early, lelimit: '9' },
+    { list: 'logevents', lestart: early, leend: late, ledir: 'newer', lelimit: '12', letype: 'block' },
+    { list: 'logevents', lestart: late, lelimit: '15', leprop: 'ids|title|timestamp|type' },
+    { list: 'blocks', bkstart: blocks[3]!.timestamp, bkend: blocks[10]!.timestamp, bklimit: '2' },
+    // What client libraries add: mwclient's userinfo on every query and its continue, mwn's
+    // formatversion=2 and maxlag, wikijs's redirects and origin.
+    { list: 'logevents', leprop: 'ids|title|type|user|userid|timestamp|comment|parsedcomment|details|tags', ledir: 'older', lelimit: '6', continue: '', meta: 'userinfo', uiprop: 'blockinfo|hasmsg' },
+    { list: 'blocks', bklimit: '4', bkprop: 'id|user|userid|by|byid|timestamp|expiry|reason|range|flags|restrictions', formatversion: '2', maxlag: '5' },
+    { list: 'protectedtitles', ptlimit: '3', ptprop: 'timestamp|user|comment|expiry|level', redirects: '1', origin: '*', continue: '' },
+  );
   const qs = [...QUESTIONS];
   for (const w of walks) qs.push(...(await walkQuestions(liveUrl, w)));
   return qs;
