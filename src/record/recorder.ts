@@ -11,7 +11,7 @@ import { canonicalKey, canonicalParams } from '../request/canonical.js';
 import { parseBody, readBody } from '../request/body.js';
 import { mergeParams, parseUrlEncoded, type ParamMap } from '../request/params.js';
 import { harvest } from './harvest.js';
-import { redactJson } from '../util/secrets.js';
+import { redactJson, redactQuery } from '../util/secrets.js';
 import { parseKeepingKeyOrder } from '../util/ordered-json.js';
 import { KEPT_HEADERS, notRecordable } from './policy.js';
 import { sendUpstreamError } from './upstream-error.js';
@@ -157,9 +157,10 @@ export class Recorder {
   }
 
   /** Notes a recording that could not be stored, and says so at once. */
-  private fail(why: string, lost: number): void {
+  private fail(why: string, lost: number, key?: string): void {
     this.lastWhy = why;
-    const line = `wikitape: could not store ${lost === 1 ? 'a recording' : `${lost} recordings`} in ${this.file}: ${why}`;
+    const what = key !== undefined ? `the recording of ${redactQuery(key)}` : lost === 1 ? 'a recording' : `${lost} recordings`;
+    const line = `wikitape: could not store ${what} in ${this.file}: ${why}`;
     if (this.options.onError) this.options.onError(line);
     else process.stderr.write(`${line}\n`);
   }
@@ -281,7 +282,7 @@ export class Recorder {
       this.write(db);
     })().catch((e: unknown) => {
       this.dropped++;
-      this.fail(reason(e), 1);
+      this.fail(reason(e), 1, key);
     });
     this.storing.add(task);
     void task.then(() => this.storing.delete(task));
