@@ -30,6 +30,8 @@ export interface ApiOutcome {
   status: number;
   headers: Record<string, string>;
   cacheMode: CacheMode;
+  /** The mode the modules asked ApiMain::setCacheMode for (before its uselang downgrade); null when none did. */
+  requestedCacheMode: CacheMode | null;
   printer: Printer;
   userLang: Lang;
   /** Module that ran (`query`, `parse` …) or `main` when the call failed early. */
@@ -59,6 +61,7 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
   const formatter = new ErrorFormatter(errorFormat, errorLang, profile.version);
   const result = new ApiResult();
   let cacheMode: CacheMode = 'private';
+  let requestedCacheMode: CacheMode | null = null;
   const unknown = new Set<string>();
   const notImplemented: string[] = [];
   const ctx: ApiContext = {
@@ -73,6 +76,7 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
     highLimits: false,
     addWarning: (module: string, msg: ApiMessage) => formatter.addWarning(result, { ...msg, module }),
     setCacheMode: (mode) => {
+      requestedCacheMode = mode;
       // ApiMain::setCacheMode: public becomes anon-public-user-private unless uselang was given.
       cacheMode = mode === 'public' && (request.params.get('uselang') ?? 'user') === 'user' ? 'anon-public-user-private' : mode;
     },
@@ -85,6 +89,7 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
     status: 200,
     headers: {},
     cacheMode,
+    requestedCacheMode: null,
     printer: readPrinter(request),
     userLang,
     action: 'main',
@@ -125,6 +130,7 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
   }
   outcome.data = result.data;
   outcome.cacheMode = cacheMode;
+  outcome.requestedCacheMode = requestedCacheMode;
   // An error answer follows from the request alone, whatever the modules had needed before it,
   // except that a module wikitape does not implement is itself what the recordings lack.
   outcome.unknown = outcome.isError ? [...notImplemented] : [...unknown].sort();

@@ -19,7 +19,8 @@ export const logevents: QueryModule = {
   name: 'logevents',
   prefix: 'le',
   group: 'list',
-  cacheMode: 'public',
+  // ApiQueryLogEvents::getCacheMode: comments formatted into HTML use the user's language.
+  cacheMode: (v) => (pv.list(v['prop']).includes('parsedcomment') ? 'anon-public-user-private' : 'public'),
   params: {
     prop: { type: 'enum', multi: true, values: PROPS, default: 'ids|title|type|user|timestamp|comment|details' },
     type: { type: 'enum', values: LOG_TYPES },

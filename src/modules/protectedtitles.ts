@@ -12,7 +12,8 @@ export const protectedtitles: QueryModule = {
   name: 'protectedtitles',
   prefix: 'pt',
   group: 'list',
-  cacheMode: 'public',
+  // ApiQueryProtectedTitles::getCacheMode: comments formatted into HTML use the user's language.
+  cacheMode: (v) => (pv.list(v['prop']).includes('parsedcomment') ? 'anon-public-user-private' : 'public'),
   params: {
     namespace: { type: 'namespace', multi: true },
     level: { type: 'enum', multi: true, values: ['autoconfirmed', 'sysop'] },

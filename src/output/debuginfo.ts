@@ -55,6 +55,8 @@ export interface DebugInfoInput {
   spamBlacklistFile?: string;
   /** Replaces the module-specific debug log lines. */
   moduleLog?: readonly string[];
+  /** The cache mode the modules asked for (ApiOutcome.requestedCacheMode); default the module's usual one. */
+  cacheMode?: 'public' | 'private' | 'anon-public-user-private' | null;
   /**
    * Builds a template instead (see replay/hit-template.ts): the parts that change from one
    * request to the next are these marks, which the template fills in per request.
@@ -362,7 +364,7 @@ function debugLog(input: DebugInfoInput, mod: ModuleKey, nowMs: number): string[
     '[objectcache] MainWANObjectCache using store EmptyBagOStuff',
     ...sessionLines(input, session, nowMs),
   ];
-  const mode = MODULE_CACHE_MODE[mod];
+  const mode = input.cacheMode !== undefined ? input.cacheMode : MODULE_CACHE_MODE[mod];
   if (input.moduleLog) {
     log.push(...queryLines(input, server), ...input.moduleLog);
   } else if (mod === 'parse') {

@@ -96,6 +96,7 @@ export function render(input: RenderInput): Rendered {
         elapsedSeconds: Number(process.hrtime.bigint() - http.startedAt) / 1e9,
         queries: typicalQueries(debugModule(outcome, params), plain, profile, now, http.method, marks?.nowMw),
         moduleName: debugModule(outcome, params),
+        ...(outcome.requestedCacheMode ? { cacheMode: outcome.requestedCacheMode } : {}),
         session: marks ? { ...session, sessionId: marks.session } : session,
         nowMs: now,
         ...(marks ? { marks } : {}),

@@ -70,6 +70,8 @@ export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiP
     status: i.status,
     headers: {},
     cacheMode,
+    // What the modules asked for is not recorded: debuginfo prints the module's usual mode.
+    requestedCacheMode: null,
     printer: readPrinter(request),
     userLang,
     action: params.get('action') ?? 'help',

@@ -194,3 +194,20 @@ describe('assertuser', () => {
     expect(data(await api({ action: 'query', list: 'blocks', assertuser: '' }))['error']).toMatchObject({ code: 'baduser' });
   });
 });
+
+describe('cache mode per request (getCacheMode of ApiQueryLogEvents and ApiQueryProtectedTitles)', () => {
+  /** The cache-mode lines of debuginfo's log. */
+  const modeLines = async (params: Record<string, string>) =>
+    ((JSON.parse((await api({ action: 'query', formatversion: '2', ...params })).text) as { debuginfo: { debugLog: string[] } }).debuginfo.debugLog).filter((l) => l.startsWith('ApiMain::setCacheMode'));
+
+  // Each expectation as the real MediaWiki 1.39 logs it for the same request.
+  it.each([
+    [{ list: 'logevents', leprop: 'parsedcomment', uselang: 'en' }, ['ApiMain::setCacheMode: setting cache mode anon-public-user-private']],
+    [{ list: 'logevents', leprop: 'parsedcomment' }, ['ApiMain::setCacheMode: setting cache mode anon-public-user-private']],
+    [{ list: 'protectedtitles', ptprop: 'parsedcomment', uselang: 'ru' }, ['ApiMain::setCacheMode: setting cache mode anon-public-user-private']],
+    [{ list: 'logevents', uselang: 'en' }, ['ApiMain::setCacheMode: setting cache mode public']],
+    [{ list: 'protectedtitles' }, ["ApiMain::setCacheMode: downgrading cache mode 'public' to 'anon-public-user-private' due to uselang=user", 'ApiMain::setCacheMode: setting cache mode anon-public-user-private']],
+  ])('%j logs %j', async (params, lines) => {
+    expect(await modeLines(params)).toEqual(lines);
+  });
+});
