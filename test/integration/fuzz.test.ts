@@ -1,4 +1,9 @@
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Low } from 'lowdb';
+import type { Cassette } from '../../src/cassette/format.js';
+import { FileCassetteStore, type CassetteStore } from '../../src/cassette/store.js';
+import { Recorder } from '../../src/record/recorder.js';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -159,5 +164,90 @@ describe('secrets planted in fuzzed requests', () => {
     console.log(`secrets planted: ${n} in ${count} requests; found in an output: ${found.length} of ${n}`);
     expect(logs.length).toBeGreaterThanOrEqual(count);
     expect(found).toEqual([]);
+  });
+});
+
+/** A cassette store whose writes fail at random (seeded): a disk that fills up and frees again. */
+class FlakyDiskStore implements CassetteStore {
+  failures = 0;
+  failing = true;
+  constructor(
+    private readonly inner: FileCassetteStore,
+    private readonly next: () => number,
+  ) {}
+  list(): Promise<string[]> {
+    return this.inner.list();
+  }
+  locate(name: string): string {
+    return this.inner.locate(name);
+  }
+  async open(name: string, upstreamUrl: string): Promise<Low<Cassette>> {
+    const db = await this.inner.open(name, upstreamUrl);
+    const write = db.write.bind(db);
+    db.write = async () => {
+      if (this.failing && this.next() < 0.3) {
+        this.failures++;
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      }
+      return write();
+    };
+    return db;
+  }
+}
+
+describe('a recorder whose disk writes fail at random', () => {
+  const count = Math.max(200, Math.floor(COUNT / 10));
+  it(`reports every failure and loses nothing it called saved (${count} fuzzed requests)`, { timeout: 60_000 + count * 40 }, async () => {
+    const upstream = await startServer({ fixtures: [MINI_WIKI], clock: TEST_CLOCK, cassettes: 'cassettes' });
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-fuzz-disk-'));
+    const next = rng(23);
+    const store = new FlakyDiskStore(new FileCassetteStore(dir), next);
+    const lines: string[] = [];
+    const recorder = new Recorder({ upstream: upstream.url, store, onError: (l) => lines.push(l) });
+    const server = createServer((req, res) => void recorder.handle(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}${recorder.path}`);
+    const file = join(dir, 'default.json');
+    const keysOnDisk = async () => {
+      const text = await readFile(file, 'utf8').catch(() => null);
+      return new Set(text === null ? [] : (JSON.parse(text) as Cassette).interactions.map((i) => i.key));
+    };
+    /** Every key on disk when a flush() resolved: each must still be there at the end. */
+    const promised = new Set<string>();
+    let rejected = 0;
+    let statusFailures = 0;
+    try {
+      for (let i = 0; i < count; i++) {
+        // A question the recorder stores (a list at some limit), with fuzzed parameters beside it now and then.
+        const list = ['logevents', 'blocks', 'protectedtitles'][Math.floor(next() * 3)]!;
+        const base = `action=query&format=json&list=${list}&${list.slice(0, 1)}${list === 'logevents' ? 'e' : list === 'blocks' ? 'k' : 't'}limit=${1 + Math.floor(next() * 40)}`;
+        const r = await send(url, 'GET', `${url.pathname}?${base}${next() < 0.3 ? `&${randomQuery(next)}` : ''}`);
+        if (r.status >= 500 && r.status !== 502) statusFailures++;
+        if (i % 25 === 24) {
+          try {
+            await recorder.flush();
+            for (const k of await keysOnDisk()) promised.add(k);
+          } catch (e) {
+            rejected++;
+            expect((e as Error).message).toContain(`in ${file}: ENOSPC`);
+          }
+        }
+      }
+      store.failing = false;
+      await recorder.flush();
+      const final = await keysOnDisk();
+      const lost = [...promised].filter((k) => !final.has(k));
+      console.log(`disk writes failed ${store.failures} times; flush() rejected ${rejected} times; ${lines.length} failure lines; ${final.size} recordings on disk at the end, ${lost.length} of the ${promised.size} called saved missing`);
+      expect(statusFailures).toBe(0);
+      expect(store.failures).toBeGreaterThan(0);
+      expect(lines.length).toBe(store.failures);
+      expect(lines.every((l) => l.includes(file) && l.includes('ENOSPC'))).toBe(true);
+      expect(lost).toEqual([]);
+      expect(final.size).toBeGreaterThan(0);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      recorder.close();
+      await upstream.close();
+    }
   });
 });
