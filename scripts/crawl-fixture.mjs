@@ -60,7 +60,12 @@ for (const page of withLinks) {
   page.extlinks = links.map((l, k) => ({ id: ids[k], url: l.url }));
   previous = page;
 }
-const si = (await get({ action: 'query', meta: 'siteinfo', siprop: 'general' })).query.general;
+const siAnswer = await get({ action: 'query', meta: 'siteinfo', siprop: 'general' });
+const si = siAnswer.query.general;
+// Where the wiki is installed and what its DB server is called, as its debuginfo shows them.
+const debug = siAnswer.debuginfo;
+const installPath = debug?.includes?.[0]?.name?.replace(/\/api\.php$/, '');
+const dbServer = debug?.queries?.[0]?.sql?.split(': ')[0];
 const url = new URL(api);
 const doc = {
   profile: {
@@ -70,6 +75,8 @@ const doc = {
     server: si.server,
     scriptPath: si.scriptpath,
     runtimeVersion: si.phpversion,
+    ...(installPath ? { installPath } : {}),
+    ...(dbServer ? { dbServer } : {}),
   },
   logevents: logevents.map((e) => ({ ...e, tags: e.tags ?? [] })),
   blocks,
@@ -77,6 +84,7 @@ const doc = {
   pages: [...pageIndex.values()],
   spamBlacklist: spamFile ? readFileSync(spamFile, 'utf8').split('\n').filter(Boolean) : [],
   spamWhitelist: [],
+  ...(spamFile ? { spamBlacklistFile: spamFile } : {}),
 };
 writeFileSync(out, JSON.stringify(doc, null, 2) + '\n');
 process.stderr.write(`crawled ${url.host}: ${logevents.length} log events, ${blocks.length} blocks, ${protectedtitles.length} protected titles, ${pageIndex.size} pages\n`);

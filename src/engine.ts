@@ -2,17 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { failWith, runApi } from './api/main.js';
 import { ApiUsageError, apiMessage } from './api/errors.js';
 import { ApiRequest } from './api/request.js';
-import type { ActionModule } from './api/action-module.js';
-import type { QueryModules } from './api/query.js';
-import { runQuery } from './api/query.js';
-import { blocks } from './modules/blocks.js';
-import { extlinks } from './modules/extlinks.js';
-import { logevents } from './modules/logevents.js';
-import { parse } from './modules/parse.js';
-import { protectedtitles } from './modules/protectedtitles.js';
-import { spamblacklist } from './modules/spamblacklist.js';
-import { userinfo } from './modules/userinfo.js';
-import { siteinfo } from './modules/siteinfo.js';
+import { MODULES } from './modules/index.js';
 import { render, type Rendered } from './output/render.js';
 import { parseBody } from './request/body.js';
 import { mergeParams, parseUrlEncoded, type ParamMap } from './request/params.js';
@@ -38,20 +28,6 @@ export interface HttpRequest {
   /** When handling started (process.hrtime.bigint()), for debuginfo `time`. */
   startedAt: bigint;
 }
-
-export const QUERY_MODULES: QueryModules = {
-  prop: [extlinks],
-  list: [logevents, blocks, protectedtitles],
-  meta: [userinfo, siteinfo],
-};
-
-const query: ActionModule = {
-  name: 'query',
-  params: () => ({}),
-  execute: (ctx) => runQuery(ctx, QUERY_MODULES),
-};
-
-export const ACTION_MODULES: readonly ActionModule[] = [query, parse, spamblacklist];
 
 /** An answer and where it came from. */
 export interface Answer extends Rendered {
@@ -235,15 +211,15 @@ export class ReplayEngine {
     const http = { ...req, params };
     if (recorded) {
       this.used.add(key);
-      const outcome = recordedOutcome(recorded, params, this.profile, now);
-      const rendered = render({ profile: this.profile, outcome, http, now, ...(marks ? { marks } : {}), ...this.encodedFor(recorded, params) });
+      const outcome = recordedOutcome(recorded, params, this.profile, now, MODULES);
+      const rendered = render({ profile: this.profile, model: this.model, outcome, http, now, ...(marks ? { marks } : {}), ...this.encodedFor(recorded, params) });
       // curtimestamp, and an Expires counted from now (maxage and smaxage), follow the clock
       const clocked = params.has('curtimestamp') || outcome.maxage > 0 || outcome.smaxage > 0 || (!this.clockFixed && expiring(recorded));
       const printed = printerUnknown(params);
       if (printed.length > 0) rendered.headers.push(['X-Wikitape-Unknown', printed.join(', ')]);
       return { ...rendered, source: 'cassette', key, usage: key, userLang: outcome.userLang, clocked };
     }
-    const env = { profile: this.profile, model: this.model, now, actions: ACTION_MODULES };
+    const env = { profile: this.profile, model: this.model, now, actions: MODULES.actions };
     const request = new ApiRequest(params, lossy);
     // Learn what the recordings prove before any module reads the entities (replay/knowledge.ts).
     const learned = this.model.knows !== undefined;
@@ -260,7 +236,7 @@ export class ReplayEngine {
     const source: Source = miss ? 'miss' : computed ? 'synthesized' : 'builtin';
     const usage = source === 'synthesized' ? usageOf(params) : null;
     if (usage) this.noteUsage(usage);
-    const rendered = render({ profile: this.profile, outcome, http, now, ...(marks ? { marks } : {}) });
+    const rendered = render({ profile: this.profile, model: this.model, outcome, http, now, ...(marks ? { marks } : {}) });
     if (unknown.length > 0) rendered.headers.push(['X-Wikitape-Unknown', unknown.join(', ')]);
     // The key is what logs and onRequest show of the question: secrets never reach them.
     return { ...rendered, source, key: redactQuery(key), usage, userLang: outcome.userLang, clocked: true };

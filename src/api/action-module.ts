@@ -1,10 +1,31 @@
 import type { WikiProfile } from '../wiki/profile.js';
-import type { ApiContext } from './context.js';
-import type { ParamSpec } from './param-spec.js';
+import type { ApiContext, CacheMode } from './context.js';
+import type { DebugFacts, DebugInput } from './debug.js';
+import type { ParamSpec, ParamValues } from './param-spec.js';
 
-/** A module of `action=`: parameters and a function writing its result. */
+/**
+ * A module of `action=`: everything wikitape knows of it, in one place: its parameters, a function
+ * writing its result, the cache mode it asks ApiMain for and its trace in debuginfo. Registered
+ * in `modules/index.ts`.
+ */
 export interface ActionModule {
   name: string;
   params: (profile: WikiProfile) => Record<string, ParamSpec>;
-  execute(ctx: ApiContext): void;
+  /** Runs the module; returns the parameter values it read (for its cache mode and debuginfo). */
+  execute(ctx: ApiContext): ParamValues | void;
+  /**
+   * The cache mode ApiMain sets from the module's getCacheMode (null: it sets none, the answer
+   * stays private and nothing is logged). Modules that set it themselves (ApiQuery) leave it out.
+   */
+  cacheMode?: (values: ParamValues) => CacheMode | null;
+  /** Its queries and debug-log lines (debuginfo), see api/debug.ts; none: the modules it ran tell. */
+  debug?(input: DebugInput): DebugFacts;
+}
+
+/** A module that ran for a request, with what it read: output prints its debuginfo from this. */
+export interface RanModule {
+  /** `query+logevents`, `parse` … */
+  path: string;
+  values: ParamValues;
+  debug?(input: DebugInput): DebugFacts;
 }

@@ -5,6 +5,7 @@ import type { ErrorFormatter } from './error-formatter.js';
 import type { ApiMessage } from './errors.js';
 import type { ApiRequest } from './request.js';
 import type { ApiResult } from './result.js';
+import type { RanModule } from './action-module.js';
 
 export const CACHE_MODES = ['private', 'public', 'anon-public-user-private'] as const;
 export type CacheMode = (typeof CACHE_MODES)[number];
@@ -31,4 +32,6 @@ export interface ApiContext {
    * `extlinks.id` …): the answer is then flagged (`X-Wikitape-Unknown`), never called exact.
    */
   unknown(what: string): void;
+  /** Notes a module that ran, with its values (in the order they ran; debuginfo prints their traces). */
+  ran(module: RanModule): void;
 }

@@ -1,7 +1,7 @@
 import type { Lang, WikiProfile } from '../wiki/profile.js';
 import { apiUrl, atLeast } from '../wiki/profile.js';
 import type { WikiModel } from '../wiki/model.js';
-import type { ActionModule } from './action-module.js';
+import type { ActionModule, RanModule } from './action-module.js';
 import type { ApiContext, CacheMode } from './context.js';
 import { ErrorFormatter, ERROR_FORMATS, type ErrorFormat } from './error-formatter.js';
 import { ApiUsageError, apiMessage, type ApiMessage } from './errors.js';
@@ -41,6 +41,8 @@ export interface ApiOutcome {
   uselangGiven: boolean;
   /** What the answer needed that the model does not know (see ApiContext.unknown), sorted. */
   unknown: string[];
+  /** The modules that ran, in order, with their values (none when the call failed). */
+  modules: RanModule[];
 }
 
 function resolveLang(code: string | undefined, fallback: Lang): Lang {
@@ -64,6 +66,7 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
   let requestedCacheMode: CacheMode | null = null;
   const unknown = new Set<string>();
   const notImplemented: string[] = [];
+  const modules: RanModule[] = [];
   const ctx: ApiContext = {
     request,
     profile,
@@ -81,6 +84,7 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
       cacheMode = mode === 'public' && (request.params.get('uselang') ?? 'user') === 'user' ? 'anon-public-user-private' : mode;
     },
     unknown: (what) => void unknown.add(what),
+    ran: (m) => void modules.push(m),
   };
   const outcome: ApiOutcome = {
     data: result.data,
@@ -97,6 +101,7 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
     smaxage: 0,
     uselangGiven: request.params.has('uselang'),
     unknown: [],
+    modules,
   };
   try {
     addRequestedFields(ctx);
@@ -114,7 +119,12 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
     // maxlag never trips: like a single-database wiki (no replicas), there is no lag to exceed,
     // even for a negative maxlag (checked on MediaWiki 1.39).
     checkAsserts(pv.str(v['assert']), pv.str(v['assertuser']));
-    action.execute(ctx);
+    // Noted before it runs: its own trace comes before those of the submodules it runs.
+    const ran: RanModule = { path: action.name, values: {}, ...(action.debug ? { debug: action.debug } : {}) };
+    modules.push(ran);
+    const values = (ran.values = action.execute(ctx) ?? {});
+    const mode = action.cacheMode?.(values);
+    if (mode) ctx.setCacheMode(mode);
     reportUnusedParams(ctx, outcome.printer);
     checkPrinterParams(request, outcome.printer);
   } catch (e) {
@@ -122,6 +132,7 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
     substituteWithError(ctx, err);
     cacheMode = 'private';
     outcome.isError = true;
+    outcome.modules = [];
     outcome.errorCodes = [err.code];
     if (err.code === 'wikitape-notimplemented') notImplemented.push(String(err.params[0]));
     outcome.status = err.status;

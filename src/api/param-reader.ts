@@ -39,6 +39,24 @@ export function explodeMultiValue(value: string, limit: number): string[] {
 }
 
 /**
+ * The values of a module's parameters as the request spells them, without validation: lists
+ * split, booleans by presence, defaults where absent. For modules that ran on the wiki (a recorded
+ * answer), where only their cache mode and debuginfo trace need the values.
+ */
+export function looseParamValues(params: ReadonlyMap<string, string>, prefix: string, specs: Record<string, ParamSpec>): ParamValues {
+  const values: ParamValues = {};
+  for (const [short, spec] of Object.entries(specs)) {
+    const raw = params.get(prefix + short);
+    if (spec.type === 'boolean') values[short] = raw !== undefined;
+    else if (raw === undefined) {
+      const d = 'default' in spec ? spec.default : undefined;
+      values[short] = d === undefined ? null : 'multi' in spec && spec.multi && typeof d === 'string' ? explodeMultiValue(d, LIMIT_SML2) : d;
+    } else values[short] = 'multi' in spec && spec.multi ? explodeMultiValue(raw, LIMIT_SML2) : raw;
+  }
+  return values;
+}
+
+/**
  * ApiBase::extractRequestParams: reads and validates every declared parameter in declaration
  * order, recording warnings as it goes; the first error (in declaration order) is thrown only
  * after all were read, so warnings of later parameters survive into the error response.

@@ -2,6 +2,7 @@ import type { ApiContext, CacheMode } from './context.js';
 import type { ParamSpec, ParamValues } from './param-spec.js';
 import type { WikiProfile } from '../wiki/profile.js';
 import type { PageSet } from './pageset.js';
+import type { DebugFacts, DebugInput } from './debug.js';
 
 export const MODULE_GROUPS = ['list', 'prop', 'meta'] as const;
 export type ModuleGroup = (typeof MODULE_GROUPS)[number];
@@ -13,8 +14,9 @@ export interface ModuleOutcome {
 }
 
 /**
- * A submodule of action=query: a declaration of parameters and a function that adds its
- * data under `query` (lists and meta) or to the pages (prop).
+ * A submodule of action=query: everything wikitape knows of it, in one place: its parameters,
+ * a function that adds its data under `query` (lists and meta) or to the pages (prop), its cache
+ * mode and its trace in debuginfo. Registered in `modules/index.ts`.
  */
 export interface QueryModule {
   name: string;
@@ -22,6 +24,9 @@ export interface QueryModule {
   group: ModuleGroup;
   /** Declared parameters; a function where they differ between MediaWiki versions. */
   params: Record<string, ParamSpec> | ((profile: WikiProfile) => Record<string, ParamSpec>);
+  /** What it asks ApiQuery for (getCacheMode), from its parameters; ApiQuery takes the strictest. */
   cacheMode: CacheMode | ((values: ParamValues) => CacheMode);
   execute(ctx: ApiContext, values: ParamValues, pages: PageSet): ModuleOutcome;
+  /** Its queries and debug-log lines (debuginfo), see api/debug.ts. */
+  debug(input: DebugInput): DebugFacts;
 }

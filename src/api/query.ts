@@ -5,6 +5,8 @@ import { pv, type ParamSpec } from './param-spec.js';
 import { buildPageSet, pagesJson } from './pageset.js';
 import type { QueryModule } from './query-module.js';
 import type { JsonObject } from './result.js';
+import type { ActionModule } from './action-module.js';
+import { apiClass, mainDbKey, sqlQuote, type DebugFacts, type DebugInput } from './debug.js';
 
 /** Names of real MediaWiki query submodules: known names are not "unrecognized" even when not built in. */
 const KNOWN = {
@@ -76,6 +78,7 @@ export function runQuery(ctx: ApiContext, modules: QueryModules): void {
       continue;
     }
     const values = readParams(ctx, info, specs);
+    ctx.ran({ path: info.path, values, debug: mod.debug });
     const mode = typeof mod.cacheMode === 'function' ? mod.cacheMode(values) : mod.cacheMode;
     if (STRICTNESS[mode] > STRICTNESS[cacheMode]) cacheMode = mode;
     const outcome = mod.execute(ctx, values, pages);
@@ -86,6 +89,37 @@ export function runQuery(ctx: ApiContext, modules: QueryModules): void {
   }
   ctx.setCacheMode(cacheMode);
   writeContinuation(ctx, requested, propNames, continuation, unfinished, v['rawcontinue'] === true);
+}
+
+/** action=query, over the given submodules. */
+export function queryAction(modules: QueryModules): ActionModule {
+  return {
+    name: 'query',
+    params: () => ({}),
+    execute: (ctx) => runQuery(ctx, modules),
+    debug: pageSetDebug,
+  };
+}
+
+/**
+ * ApiPageSet's trace: with `titles` (main namespace), the page lookup of initFromTitles.
+ */
+function pageSetDebug(input: DebugInput): DebugFacts {
+  const { profile, params } = input;
+  const entries: DebugFacts['entries'] = [];
+  const titles = (params['titles'] ?? '').split('|').filter((t) => t !== '').map(mainDbKey);
+  if (titles.length > 0) {
+    const uniq = [...new Set(titles)];
+    const where = uniq.length === 1 ? `page_title = ${sqlQuote(uniq[0]!)}` : `page_title IN (${uniq.map(sqlQuote).join(',')}) `;
+    entries.push({
+      query: {
+        sql: `SELECT  page_namespace,page_title,page_id,page_content_model,page_is_redirect,page_is_new,page_latest,page_touched,page_len  FROM "page"    WHERE ((page_namespace = 0 AND ${where}))  `,
+        function: `${apiClass(profile, 'ApiPageSet')}::initFromTitles`,
+        time: 0.001,
+      },
+    });
+  }
+  return { includes: '', entries };
 }
 
 function writePageInfo(ctx: ApiContext, pages: ReturnType<typeof buildPageSet>): void {

@@ -7,6 +7,7 @@ import type { Page } from '../wiki/model.js';
 import { atLeast } from '../wiki/profile.js';
 import { badContinue, compareKeys, type SortKey } from './list-support.js';
 import { SLASHLESS_PROTOCOLS, index60, makeIndexes, reconstructUrl, reverseHost, splitUrl } from './link-index.js';
+import { apiClass, escapeClose, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
 
 /** $wgUrlProtocols of a default install, cut at `:` (ApiQueryExternalLinks' `elprotocol`). */
 const PROTOCOLS = ['bitcoin', 'ftp', 'ftps', 'geo', 'git', 'gopher', 'http', 'https', 'irc', 'ircs', 'magnet', 'mailto', 'matrix', 'mms', 'news', 'nntp', 'redis', 'sftp', 'sip', 'sips', 'sms', 'ssh', 'svn', 'tel', 'telnet', 'urn', 'worldwind', 'xmpp'];
@@ -43,6 +44,7 @@ export const extlinks: QueryModule = {
   prefix: 'el',
   group: 'prop',
   cacheMode: 'public',
+  debug: extlinksDebug,
   params: {
     limit: LIMIT_PARAM,
     continue: { type: 'string' },
@@ -174,4 +176,21 @@ function likePattern(_ctx: ApiContext, query: string): (index: string, prefix: s
     if (!wildcard && !path) return rest.startsWith(host + '/') || rest === host || rest.startsWith(host + ':');
     return path ? rest.slice(host.length).startsWith(path) : true;
   };
+}
+
+/**
+ * ApiQueryExternalLinks' trace: for pages that exist, its SELECT (1.39 orders by `el_index_60`
+ * and filters protocol-relative links; 1.43 by `el_id`). The page lookup is the page set's.
+ */
+function extlinksDebug({ profile, params, pages }: DebugInput): DebugFacts {
+  const v143 = atLeast(profile, '1.43');
+  const setup = v143 ? ['[MessageCache] MessageCache using store SqlBagOStuff', 'MediaWiki\\Parser\\ParserFactory: using default preprocessor'] : [];
+  if (pages.length === 0) return { includes: 'extlinks', entries: setup };
+  const ids = pages.map((p) => p.id);
+  const from = ids.length === 1 ? `el_from = ${ids[0]}` : `el_from IN (${ids.join(',')}) `;
+  const limit = sqlLimit(params, 'ellimit');
+  const sql = v143
+    ? `SELECT  el_from,el_to_domain_index,el_to_path,el_id  FROM "externallinks"    WHERE ${from}  ORDER BY ${ids.length === 1 ? '' : 'el_from,'}el_id LIMIT ${limit}  `
+    : `SELECT  el_from,el_to,el_index_60,el_id  FROM "externallinks"    WHERE ${from} AND ((el_to NOT LIKE '//%' ${escapeClose(profile)} OR (el_index_60  LIKE 'http://%' ${escapeClose(profile)})  ORDER BY ${ids.length === 1 ? '' : 'el_from,'}el_index_60,el_id LIMIT ${limit}  `;
+  return { includes: 'extlinks', entries: [...setup, { query: { sql, function: `${apiClass(profile, 'ApiQueryExternalLinks')}::execute` } }] };
 }

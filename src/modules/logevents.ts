@@ -11,6 +11,7 @@ import { requireMaxOneParameter } from './checks.js';
 import { LOG_ACTIONS, LOG_TYPES, HIDDEN_LOG_TYPES } from './log-types.js';
 import { compareKeys, isoToMw, listWindow, takePage, memoKey, needCompleteList, needProps } from './list-support.js';
 import { formatLogParams } from './log-params.js';
+import { apiClass, continueCondition, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
 
 const PROPS = ['ids', 'title', 'type', 'user', 'userid', 'timestamp', 'comment', 'parsedcomment', 'details', 'tags'];
 
@@ -21,6 +22,7 @@ export const logevents: QueryModule = {
   group: 'list',
   // ApiQueryLogEvents::getCacheMode: comments formatted into HTML use the user's language.
   cacheMode: (v) => (pv.list(v['prop']).includes('parsedcomment') ? 'anon-public-user-private' : 'public'),
+  debug: logeventsDebug,
   params: {
     prop: { type: 'enum', multi: true, values: PROPS, default: 'ids|title|type|user|timestamp|comment|details' },
     type: { type: 'enum', values: LOG_TYPES },
@@ -150,3 +152,63 @@ function extractRowInfo(ctx: ApiContext, e: LogEvent, props: Set<string>): JsonO
   return out;
 }
 
+/**
+ * ApiQueryLogEvents' trace: its SELECT (fields and joins from `prop`, as each version adds them;
+ * type, direction, continuation and limit), then, when it formats users or details, another
+ * reference to the connection. 1.43 first instantiates MessageCache, the parser factory and MicroStash.
+ */
+function logeventsDebug({ profile, params }: DebugInput): DebugFacts {
+  const v143 = atLeast(profile, '1.43');
+  const prop = new Set((params['leprop'] ?? 'ids|title|type|user|timestamp|comment|details').split('|'));
+  const has = (p: string) => prop.has(p);
+  const fields = ['log_id', 'log_type', 'log_action', 'log_timestamp', 'log_deleted'];
+  const actor = 'JOIN "actor" ON ((actor_id=log_actor))';
+  const page = 'LEFT JOIN "page" ON ((log_namespace=page_namespace) AND (log_title=page_title))';
+  const joins: string[] = [];
+  const userFields = () => {
+    if (has('user')) fields.push('actor_name', 'actor_user');
+    if (has('userid') && !has('user')) fields.push('actor_user');
+  };
+  if (v143) {
+    if (has('user') || has('userid') || params['leuser'] !== undefined) {
+      joins.push(actor);
+      userFields();
+    }
+    if (has('ids')) {
+      joins.push(page);
+      fields.push('page_id', 'log_page');
+    }
+  } else {
+    joins.push(actor);
+    if (has('ids')) {
+      joins.push(page);
+      fields.push('page_id', 'log_page');
+    }
+    userFields();
+  }
+  if (has('title') || has('parsedcomment')) fields.push('log_namespace', 'log_title');
+  if (has('details') || (v143 && has('ids'))) fields.push('log_params');
+  if (has('comment') || has('parsedcomment')) {
+    fields.push('comment_log_comment.comment_text AS "log_comment_text"', 'comment_log_comment.comment_data AS "log_comment_data"', 'comment_log_comment.comment_id AS "log_comment_cid"');
+    joins.push('JOIN "comment" "comment_log_comment" ON ((comment_log_comment.comment_id = log_comment_id))');
+  }
+  const newer = params['ledir'] === 'newer';
+  const where = ["(log_type NOT IN ('spamblacklist','suppress'))"];
+  const type = params['letype'];
+  if (type !== undefined && type !== '') where.push(`log_type = '${type}'`);
+  const cont = continueCondition(params['lecontinue'], 'log_timestamp', 'log_id', newer);
+  if (cont) where.push(cont);
+  const order = newer ? 'log_timestamp,log_id' : 'log_timestamp DESC,log_id DESC';
+  const fn = `${apiClass(profile, 'ApiQueryLogEvents')}::execute`;
+  const select = {
+    query: {
+      sql: `SELECT  /*! STRAIGHT_JOIN */ ${fields.join(',')}  FROM "logging" ${joins.join(' ')}   WHERE ${where.join(' AND ')}  ORDER BY ${order} LIMIT ${sqlLimit(params, 'lelimit')}  `,
+      function: fn,
+      time: 0.001,
+    },
+  };
+  // Formatting users (and, in 1.39, any default prop) takes another reference to the connection.
+  const reuse = has('user') || has('details') || has('ids');
+  const setup = v143 ? ['[MessageCache] MessageCache using store SqlBagOStuff', 'MediaWiki\\Parser\\ParserFactory: using default preprocessor', '[SQLBagOStuff] MicroStash using store SqlBagOStuff'] : [];
+  return { includes: 'logevents', entries: [...setup, select, ...(reuse ? [{ reuse: true as const }] : [])] };
+}

@@ -9,6 +9,7 @@ import { atLeast, type WikiProfile } from '../wiki/profile.js';
 import { parseTitle, type Title } from '../wiki/title.js';
 import { formatSummary } from './parse-summary.js';
 import { displayTitle, emptyParseText } from './parse-text.js';
+import { mainDbKey, messageCacheLoad, sqlQuote, type DebugFacts, type DebugInput } from '../api/debug.js';
 
 const PROPS = ['text', 'langlinks', 'categories', 'categorieshtml', 'links', 'templates', 'images', 'externallinks', 'sections', 'revid', 'displaytitle', 'subtitle', 'headhtml', 'modules', 'jsconfigvars', 'encodedjsconfigvars', 'indicators', 'iwlinks', 'wikitext', 'properties', 'limitreportdata', 'limitreporthtml', 'parsetree', 'parsewarnings', 'parsewarningshtml', 'headitems'];
 
@@ -54,6 +55,9 @@ function params(profile: WikiProfile): Record<string, ParamSpec> {
 export const parse: ActionModule = {
   name: 'parse',
   params,
+  // ApiParse::getCacheMode for a summary (no page, no revision): the user's language shows.
+  cacheMode: () => 'anon-public-user-private',
+  debug: parseDebug,
   execute(ctx) {
     const v = readParams(ctx, { path: 'parse', prefix: '', name: 'parse' }, params(ctx.profile));
     for (const unsupported of ['text', 'page', 'pageid', 'oldid', 'revid'] as const) {
@@ -65,8 +69,8 @@ export const parse: ActionModule = {
     const parsed = parseTitle(titleInput, ctx.titles);
     if (!parsed.ok) throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [titleInput]), 'parse');
     const title = parsed.title;
-    ctx.setCacheMode('anon-public-user-private');
     ctx.result.add('parse', buildParse(ctx, v, title));
+    return v;
   },
 };
 
@@ -101,4 +105,54 @@ function buildParse(ctx: ApiContext, v: Record<string, unknown>, title: Title): 
   if (props.has('wikitext')) out['wikitext'] = '';
   if (props.has('properties')) out['properties'] = {};
   return out;
+}
+
+
+const CONTENT_HANDLERS = [
+  ['wikitext', 'WikitextContentHandler'],
+  ['javascript', 'JavaScriptContentHandler'],
+  ['json', 'JsonContentHandler'],
+  ['css', 'CssContentHandler'],
+  ['text', 'TextContentHandler'],
+  ['unknown', 'FallbackContentHandler'],
+] as const;
+
+/**
+ * ApiParse's trace for a summary: the content handlers registered, the cache mode set, the page
+ * looked up (`API`), English messages loaded from the database for the empty parse; with links
+ * in the summary, the link batch and the content language's messages.
+ */
+function parseDebug({ profile, params }: DebugInput): DebugFacts {
+  const v143 = atLeast(profile, '1.43');
+  const ns = v143 ? 'MediaWiki\\Content\\' : '';
+  const entries: DebugFacts['entries'] = [
+    v143 ? 'MediaWiki\\Parser\\ParserFactory: using default preprocessor' : 'ParserFactory: using default preprocessor',
+    ...(v143 ? ['[SQLBagOStuff] MainObjectStash using store SqlBagOStuff'] : []),
+    ...CONTENT_HANDLERS.map(([model, cls]) => `[ContentHandler] Registered handler for ${model}: ${ns}${cls}`),
+    ...(v143 ? ['[MessageCache] MessageCache using store SqlBagOStuff'] : []),
+    { cacheMode: true },
+    {
+      query: {
+        sql: `SELECT  page_id,page_namespace,page_title,page_is_redirect,page_is_new,page_random,page_touched,page_links_updated,page_latest,page_len,page_content_model  FROM "page"    WHERE page_namespace = 0 AND page_title = ${sqlQuote(mainDbKey(params['title'] ?? 'API'))}  LIMIT 1  `,
+        function: 'WikiPage::pageData',
+        time: 0.001,
+      },
+    },
+  ];
+  if (!v143 && params['uselang'] === undefined) entries.push('Unstubbing $wgLang on call of $wgLang::unstub from ContentHandler->getPageLanguage');
+  entries.push(...messageCacheLoad(profile, 'en', { content: profile.language === 'en', first: !v143, reuse: true }));
+  if (v143) entries.push('[localisation] LocalisationCache::loadCoreData: got localisation for en from source');
+  const links = [...(params['summary'] ?? '').matchAll(/\[\[:?([^[\]|#]+)(?:[|#][^\]]*)?\]\]/g)].map((m) => mainDbKey(m[1]!));
+  if (links.length > 0) {
+    const uniq = [...new Set(links)];
+    const cond = uniq.length === 1 ? `(page_namespace = 0 AND page_title = ${sqlQuote(uniq[0]!)})` : `(page_namespace = 0 AND page_title IN (${uniq.map(sqlQuote).join(',')}) )`;
+    entries.push({ reuse: true }, {
+      query: {
+        sql: `SELECT  page_id,page_namespace,page_title,page_is_redirect,page_is_new,page_latest,page_touched,page_len,page_content_model  FROM "page"    WHERE ${v143 ? `(${cond})` : cond}  `,
+        function: `${v143 ? 'MediaWiki\\Cache\\' : ''}LinkBatch::doQuery (for MediaWiki\\CommentFormatter\\CommentParser::addPageLink)`,
+      },
+    });
+    if (profile.language !== 'en') entries.push(...messageCacheLoad(profile, profile.language, { content: true, first: false, reuse: true }));
+  }
+  return { includes: links.length > 0 ? 'parselinks' : 'parse', entries };
 }

@@ -4,6 +4,8 @@ import type { QueryModule } from '../api/query-module.js';
 import type { JsonObject } from '../api/result.js';
 import type { ProtectedTitle } from '../wiki/model.js';
 import { compareKeys, isoToMw, listWindow, takePage, memoKey, needCompleteList, needProps } from './list-support.js';
+import { apiClass, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
+import { atLeast } from '../wiki/profile.js';
 
 const PROPS = ['timestamp', 'user', 'userid', 'comment', 'parsedcomment', 'expiry', 'level'];
 
@@ -14,6 +16,7 @@ export const protectedtitles: QueryModule = {
   group: 'list',
   // ApiQueryProtectedTitles::getCacheMode: comments formatted into HTML use the user's language.
   cacheMode: (v) => (pv.list(v['prop']).includes('parsedcomment') ? 'anon-public-user-private' : 'public'),
+  debug: protectedtitlesDebug,
   params: {
     namespace: { type: 'namespace', multi: true },
     level: { type: 'enum', multi: true, values: ['autoconfirmed', 'sysop'] },
@@ -73,4 +76,19 @@ function titleInfo(p: ProtectedTitle, props: Set<string>): JsonObject {
   if (props.has('expiry')) out['expiry'] = p.expiry;
   if (props.has('level')) out['level'] = p.level;
   return out;
+}
+
+/** ApiQueryProtectedTitles' trace: its SELECT (default props; direction and limit). */
+function protectedtitlesDebug({ profile, params }: DebugInput): DebugFacts {
+  const newer = params['ptdir'] === 'newer';
+  const order = newer ? 'pt_timestamp,pt_namespace,pt_title' : 'pt_timestamp DESC,pt_namespace DESC,pt_title DESC';
+  const select = {
+    query: {
+      sql: `SELECT  pt_namespace,pt_title,pt_timestamp,pt_create_perm  FROM "protected_titles"     ORDER BY ${order} LIMIT ${sqlLimit(params, 'ptlimit')}  `,
+      function: `${apiClass(profile, 'ApiQueryProtectedTitles')}::run`,
+      time: 0.001,
+    },
+  };
+  const setup = atLeast(profile, '1.43') ? ['[MessageCache] MessageCache using store SqlBagOStuff', 'MediaWiki\\Parser\\ParserFactory: using default preprocessor'] : [];
+  return { includes: 'protectedtitles', entries: [...setup, select] };
 }

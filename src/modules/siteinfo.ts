@@ -6,6 +6,7 @@ import { namespaceName } from '../wiki/namespaces.js';
 import { atLeast, type WikiProfile } from '../wiki/profile.js';
 import { wfUrlencode } from '../wiki/url.js';
 import { siteInfoFromRecordings } from './recorded-meta-answer.js';
+import { messageCacheLoad, type DebugFacts, type DebugInput } from '../api/debug.js';
 
 const PROPS = ['general', 'namespaces', 'namespacealiases', 'specialpagealiases', 'magicwords', 'interwikimap', 'dbrepllag', 'statistics', 'usergroups', 'autocreatetempuser', 'libraries', 'extensions', 'fileextensions', 'rightsinfo', 'restrictions', 'languages', 'languagevariants', 'skins', 'extensiontags', 'functionhooks', 'showhooks', 'variables', 'protocols', 'defaultoptions', 'uploaddialog'];
 
@@ -23,6 +24,7 @@ export const siteinfo: QueryModule = {
   prefix: 'si',
   group: 'meta',
   cacheMode: 'public',
+  debug: siteinfoDebug,
   params: {
     prop: { type: 'enum', multi: true, values: PROPS, default: 'general' },
     filteriw: { type: 'enum', values: ['local', '!local'] },
@@ -125,5 +127,28 @@ function general(profile: WikiProfile, now: number): JsonObject {
     nofollownsexceptions: [],
     nofollowdomainexceptions: ['mediawiki.org'],
     externallinktarget: false,
+  };
+}
+
+/**
+ * ApiQuerySiteinfo's trace (siprop=general): the parser factory, the content language's messages
+ * loaded from the database, GitInfo looked up for the install path, the read-only check of the
+ * DB server (1.43 keeps it in the process cache, filled when the connection opened).
+ */
+function siteinfoDebug({ profile }: DebugInput): DebugFacts {
+  const v143 = atLeast(profile, '1.43');
+  const root = profile.installPath.replace(/\/+$/, '');
+  return {
+    includes: 'siteinfo',
+    entries: [
+      v143 ? 'MediaWiki\\Parser\\ParserFactory: using default preprocessor' : 'ParserFactory: using default preprocessor',
+      ...messageCacheLoad(profile, profile.language, { content: true, first: true, reuse: false }),
+      { reuse: true },
+      `[gitinfo] Candidate cacheFile=${root}/gitinfo.json for ${root}`,
+      `[gitinfo] Cache incomplete for ${root}`,
+      ...(v143
+        ? [`[objectcache] getWithSetCallback(global:rdbms-server-readonly:${profile.dbServer}): process cache hit`]
+        : [{ reuse: true as const }, '[objectcache] fetchOrRegenerate(global:rdbms-server-readonly:localhost:wikidb:): miss, new value computed']),
+    ],
   };
 }

@@ -3,6 +3,7 @@ import type { QueryModule } from '../api/query-module.js';
 import type { JsonObject } from '../api/result.js';
 import { atLeast } from '../wiki/profile.js';
 import { userInfoFromRecordings } from './recorded-meta-answer.js';
+import type { DebugFacts, DebugInput } from '../api/debug.js';
 
 const PROPS = ['blockinfo', 'hasmsg', 'rights', 'changeablegroups', 'options', 'editcount', 'ratelimits', 'theoreticalratelimits', 'email', 'realname', 'acceptlang', 'registrationdate', 'unreadcount', 'centralids', 'latestcontrib', 'cancreateaccount', 'groups', 'groupmemberships', 'implicitgroups'];
 
@@ -15,6 +16,7 @@ export const userinfo: QueryModule = {
   prefix: 'ui',
   group: 'meta',
   cacheMode: 'private',
+  debug: userinfoDebug,
   params: {
     prop: { type: 'enum', multi: true, values: PROPS },
     attachedwiki: { type: 'string' },
@@ -40,3 +42,10 @@ export const userinfo: QueryModule = {
     return {};
   },
 };
+
+/** ApiQueryUserInfo's trace for an anonymous caller: the object stash (and, in 1.43, the services it builds); no query. */
+function userinfoDebug({ profile }: DebugInput): DebugFacts {
+  const entries = ['[SQLBagOStuff] MainObjectStash using store SqlBagOStuff'];
+  if (atLeast(profile, '1.43')) entries.push('[MessageCache] MessageCache using store SqlBagOStuff', 'MediaWiki\\Parser\\ParserFactory: using default preprocessor', '[SQLBagOStuff] MicroStash using store SqlBagOStuff');
+  return { includes: 'userinfo', entries };
+}

@@ -4,7 +4,10 @@ import { isHtmlFormat } from '../api/printer.js';
 import type { JsonObject } from '../api/result.js';
 import type { ParamMap } from '../request/params.js';
 import type { WikiProfile } from '../wiki/profile.js';
-import { buildDebugInfo, debugInfoForFormatVersion, typicalQueries, type DebugMarks } from './debuginfo.js';
+import { buildDebugInfo, debugInfoForFormatVersion, type DebugMarks } from './debuginfo.js';
+import type { DebugFacts } from '../api/debug.js';
+import type { WikiModel } from '../wiki/model.js';
+import { toMw } from '../util/timestamp.js';
 import { toFormatVersion1 } from './formatversion.js';
 import { cacheHeaders, corsHeaders, formatHeaders, mergePhpHeaders, sessionCookies, type HeaderList } from './headers.js';
 import { renderPrettyPage } from './html-page.js';
@@ -21,6 +24,8 @@ export interface Rendered {
 
 export interface RenderInput {
   profile: WikiProfile;
+  /** What the wiki holds (modules' debuginfo traces read it). */
+  model: WikiModel;
   outcome: ApiOutcome;
   http: { method: string; url: string; headers: IncomingHttpHeaders; params: ParamMap; startedAt: bigint };
   now: number;
@@ -45,11 +50,33 @@ function flatHeaders(h: IncomingHttpHeaders): Record<string, string> {
   return out;
 }
 
-/** The module path debuginfo describes: `query+logevents` for queries, else the action. */
-function debugModule(outcome: ApiOutcome, params: ParamMap): string {
-  if (outcome.action !== 'query') return outcome.action;
-  const first = (params.get('list') ?? params.get('prop') ?? '').split('|')[0];
-  return `query+${first ?? ''}`;
+/** The existing pages of the answer (`query.pages` with an id), for the modules' traces. */
+function answerPages(data: JsonObject): Array<{ id: number; title: string }> {
+  const q = data['query'];
+  const pages = q && typeof q === 'object' && !Array.isArray(q) ? (q as JsonObject)['pages'] : undefined;
+  const list = Array.isArray(pages) ? pages : pages && typeof pages === 'object' ? Object.values(pages) : [];
+  const out: Array<{ id: number; title: string }> = [];
+  for (const p of list) {
+    if (p && typeof p === 'object' && !Array.isArray(p) && typeof p['pageid'] === 'number' && p['pageid'] > 0) out.push({ id: p['pageid'], title: String(p['title']) });
+  }
+  return out;
+}
+
+/** The traces of the modules that ran (their `debug`), in order. */
+function moduleTraces(input: RenderInput, plain: Record<string, string>): DebugFacts[] {
+  const { outcome, profile, http } = input;
+  const debugInput = {
+    profile,
+    params: plain,
+    method: http.method,
+    nowMw: input.marks?.nowMw ?? toMw(input.now),
+    userLang: outcome.userLang,
+    pages: answerPages(outcome.data),
+    model: input.model,
+  };
+  const out: DebugFacts[] = [];
+  for (const m of outcome.modules) if (m.debug) out.push(m.debug({ ...debugInput, values: m.values }));
+  return out;
 }
 
 /**
@@ -94,9 +121,8 @@ export function render(input: RenderInput): Rendered {
         userLang: outcome.userLang,
         request: { method: http.method, url: http.url, headers: flatHeaders(http.headers), params: plain },
         elapsedSeconds: Number(process.hrtime.bigint() - http.startedAt) / 1e9,
-        queries: typicalQueries(debugModule(outcome, params), plain, profile, now, http.method, marks?.nowMw),
-        moduleName: debugModule(outcome, params),
-        ...(outcome.requestedCacheMode ? { cacheMode: outcome.requestedCacheMode } : {}),
+        facts: moduleTraces(input, plain),
+        cacheMode: outcome.requestedCacheMode,
         session: marks ? { ...session, sessionId: marks.session } : session,
         nowMs: now,
         ...(marks ? { marks } : {}),

@@ -376,6 +376,11 @@ function learnProfile(c: Cassette, debuginfo: unknown, site: Partial<WikiProfile
     if (typeof d['mwVersion'] === 'string') p.version = d['mwVersion'];
     if (typeof d['phpEngine'] === 'string') p.runtimeName = d['phpEngine'];
     if (typeof d['phpVersion'] === 'string') p.runtimeVersion = d['phpVersion'];
+    // The install path (the first included file is api.php) and the DB server's name (queries' prefix).
+    const first = Array.isArray(d['includes']) ? (d['includes'][0] as { name?: unknown } | undefined)?.name : undefined;
+    if (typeof first === 'string' && first.endsWith('/api.php')) p.installPath = first.slice(0, -'/api.php'.length);
+    const q = Array.isArray(d['queries']) ? (d['queries'][0] as { sql?: unknown } | undefined)?.sql : undefined;
+    if (typeof q === 'string' && q.includes(': ')) p.dbServer = q.slice(0, q.indexOf(': '));
     p.debugInfo = true;
   } else if (p.debugInfo === undefined) p.debugInfo = false;
   c.meta.profile = sortedKeys(p as Record<string, string | boolean>);

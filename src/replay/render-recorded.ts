@@ -8,6 +8,7 @@ import { isObject, type JsonObject } from '../api/result.js';
 import { normalizeSpelling, splitMulti } from '../request/canonical.js';
 import type { Lang, WikiProfile } from '../wiki/profile.js';
 import { toIso } from '../util/timestamp.js';
+import { modulesNamed, requestedCacheMode, type ModuleRegistry } from '../api/registry.js';
 
 /** Keys ApiResult puts on top; requestid and curtimestamp were appended before all others. */
 const ON_TOP = new Set(['batchcomplete', 'continue', 'query-continue', 'warnings', 'errors', 'error']);
@@ -52,7 +53,7 @@ function withRequestedFields(body: JsonObject, params: ParamMap, now: number): J
  * The outcome of a recorded interaction, ready for the same printer as built-in answers: the
  * stored formatversion=2 data, the error codes and the cache mode the wiki had set.
  */
-export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiProfile, now: number): ApiOutcome {
+export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiProfile, now: number, registry: ModuleRegistry): ApiOutcome {
   const request = new ApiRequest(params);
   const errorHeader = i.headers['mediawiki-api-error'];
   const uselang = params.get('uselang');
@@ -62,6 +63,7 @@ export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiP
     return Number.isFinite(v) ? v : 0;
   };
   // The wiki sends Vary only outside cache mode private.
+  const modules = errorHeader ? [] : modulesNamed(registry, params, profile);
   const cacheMode: CacheMode = errorHeader ? 'private' : i.headers['vary'] ? (/public/.test(i.headers['cache-control'] ?? '') ? 'public' : 'anon-public-user-private') : 'private';
   return {
     data: withRequestedFields(withClientSpelling(i.body, params), params, now),
@@ -70,8 +72,8 @@ export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiP
     status: i.status,
     headers: {},
     cacheMode,
-    // What the modules asked for is not recorded: debuginfo prints the module's usual mode.
-    requestedCacheMode: null,
+    // What the modules asked for is not recorded: their getCacheMode decides it again from the request.
+    requestedCacheMode: errorHeader ? null : requestedCacheMode(registry, modules, params),
     printer: readPrinter(request),
     userLang,
     action: params.get('action') ?? 'help',
@@ -79,5 +81,6 @@ export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiP
     smaxage: num('smaxage'),
     uselangGiven: uselang !== undefined,
     unknown: [],
+    modules,
   };
 }

@@ -14,6 +14,8 @@ export interface FixtureFile {
   pages?: Array<Omit<Page, 'extlinks'> & { extlinks?: Array<ExtLink | string> }>;
   spamBlacklist?: string[];
   spamWhitelist?: string[];
+  /** The blacklist file the wiki reads (shown in action=spamblacklist's debuginfo). */
+  spamBlacklistFile?: string;
 }
 
 /** Error raised for a fixture file that cannot be used; says which file and what to fix. */
@@ -62,4 +64,5 @@ export function mergeFixture(model: WikiModel, data: unknown, file = '<fixture>'
   }
   model.spamBlacklist.push(...(f.spamBlacklist ?? []));
   model.spamWhitelist.push(...(f.spamWhitelist ?? []));
+  if (typeof f.spamBlacklistFile === 'string') model.spamBlacklistFile = f.spamBlacklistFile;
 }

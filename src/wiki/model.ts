@@ -108,6 +108,8 @@ export interface WikiModel {
   spamBlacklist: string[];
   /** Lines of MediaWiki:Spam-whitelist. */
   spamWhitelist: string[];
+  /** The file the blacklist is read from ($wgBlacklistSettings), as its debug log names it; absent: not said. */
+  spamBlacklistFile?: string;
   /**
    * What the model knows for sure, for a model learned from recordings; absent for a model of
    * fixtures only, which describe the whole wiki (every entity, field and pattern is known).

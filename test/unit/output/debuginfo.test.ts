@@ -4,9 +4,12 @@ import {
   debugIncludes,
   debugInfoForFormatVersion,
   startRequestLine,
-  typicalQueries,
   type DebugInfoInput,
 } from '../../../src/output/debuginfo.js';
+import { MODULES } from '../../../src/modules/index.js';
+import { modulesNamed, requestedCacheMode } from '../../../src/api/registry.js';
+import { emptyModel, type WikiModel } from '../../../src/wiki/model.js';
+import { toMw } from '../../../src/util/timestamp.js';
 import { sessionCookies } from '../../../src/output/headers.js';
 import { encodeJson } from '../../../src/output/json.js';
 import { formatSizeLocal } from '../../../src/output/texts.js';
@@ -32,19 +35,27 @@ const SID = /"[0-9a-v]{32}"/g;
 
 type Real = typeof REAL_LOGEVENTS | typeof REAL_PARSE | typeof REAL_SPAM | typeof REAL_LOGEVENTS_EN;
 
-function inputFrom(real: Real, moduleName: string, cookieTime: number, extra: Partial<DebugInfoInput> = {}): DebugInfoInput {
+/**
+ * The input render gives for the real request: the modules the request names (as for a recorded
+ * answer), their traces and cache mode; the real query times.
+ */
+function inputFrom(real: Real, cookieTime: number, extra: Partial<DebugInfoInput> = {}, model: WikiModel = emptyModel(), method: string = real.request.method): DebugInfoInput {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(real.request.headers)) headers[k.toLowerCase()] = v; // as Node gives them
   const params = { ...real.request.params } as Record<string, string>;
   const nowMs = (cookieTime + 365 * 86400) * 1000;
-  const queries = typicalQueries(moduleName, params, profile, nowMs).map((q, i) => ({ ...q, time: real.queries[i]?.time ?? 0 }));
+  const map = new Map(Object.entries(params));
+  const ran = modulesNamed(MODULES, map, profile);
+  const userLang = params['uselang'] === 'en' ? 'en' : 'ru';
+  const facts = ran.flatMap((m) => (m.debug ? [m.debug({ profile, params, values: m.values, method, nowMw: toMw(nowMs), userLang, pages: [], model })] : []));
   return {
     profile,
-    userLang: params['uselang'] === 'en' ? 'en' : 'ru',
-    request: { method: real.request.method, url: real.request.url, headers, params },
+    userLang,
+    request: { method, url: real.request.url, headers, params },
     elapsedSeconds: real.time,
-    queries,
-    moduleName,
+    facts,
+    queryTime: (i) => real.queries[i]?.time ?? 0,
+    cacheMode: requestedCacheMode(MODULES, ran, map),
     nowMs,
     ...extra,
   };
@@ -56,7 +67,7 @@ function normalized(info: Record<string, unknown>): Record<string, unknown> {
 
 describe('buildDebugInfo reproduces real 1.39 debuginfo', () => {
   it('logevents: keys, log, debugLog, queries, request, includes', () => {
-    const info = normalized(buildDebugInfo(inputFrom(REAL_LOGEVENTS, 'query+logevents', 1763811318)));
+    const info = normalized(buildDebugInfo(inputFrom(REAL_LOGEVENTS, 1763811318)));
     expect(Object.keys(info)).toEqual(REAL_LOGEVENTS.keys);
     expect(info['mwVersion']).toBe('1.39.17');
     expect(info['phpEngine']).toBe('PHP');
@@ -75,7 +86,7 @@ describe('buildDebugInfo reproduces real 1.39 debuginfo', () => {
   });
 
   it('logevents with uselang=en: public cache mode line, English sizes', () => {
-    const info = normalized(buildDebugInfo(inputFrom(REAL_LOGEVENTS_EN, 'logevents', 1763811319)));
+    const info = normalized(buildDebugInfo(inputFrom(REAL_LOGEVENTS_EN, 1763811319)));
     expect(info['debugLog']).toEqual(REAL_LOGEVENTS_EN.debugLog);
     const includes = info['includes'] as Array<{ name: string; size: string }>;
     expect(includes.length).toBe(REAL_LOGEVENTS_EN.includesCount);
@@ -85,7 +96,7 @@ describe('buildDebugInfo reproduces real 1.39 debuginfo', () => {
   });
 
   it('parse with a link in the summary: parser lines, MessageCache loading around the queries', () => {
-    const info = normalized(buildDebugInfo(inputFrom(REAL_PARSE, 'parse', 1763811318)));
+    const info = normalized(buildDebugInfo(inputFrom(REAL_PARSE, 1763811318)));
     expect(info['debugLog']).toEqual(REAL_PARSE.debugLog);
     expect(info['queries']).toEqual(REAL_PARSE.queries);
     const includes = info['includes'] as Array<{ name: string; size: string }>;
@@ -96,7 +107,8 @@ describe('buildDebugInfo reproduces real 1.39 debuginfo', () => {
   it('spamblacklist: MessageCache before the connection, the SpamBlacklist lines', () => {
     const info = normalized(
       buildDebugInfo(
-        inputFrom(REAL_SPAM, 'spamblacklist', 1763811319, {
+        inputFrom(REAL_SPAM, 1763811319, {}, {
+          ...emptyModel(),
           spamBlacklist: ['casino-spam\\.example', 'badpills\\.test', '\\bfree-money\\b'],
           spamBlacklistFile: '/tmp/livewiki-d/spam-blacklist.txt',
         }),
@@ -109,7 +121,7 @@ describe('buildDebugInfo reproduces real 1.39 debuginfo', () => {
 
   it('session lines for a well-formed session cookie not in the store (real capture)', () => {
     const session = sessionCookies({ cookieHeader: 'wikidb_session=abcdefghijklmnopqrstuvwxyz012345', cookiePrefix: 'wikidb', https: false });
-    const log = buildDebugInfo(inputFrom(REAL_LOGEVENTS, 'logevents', 1763811593, { session }))['debugLog'] as string[];
+    const log = buildDebugInfo(inputFrom(REAL_LOGEVENTS, 1763811593, { session }))['debugLog'] as string[];
     const sid = session.sessionId;
     const t = '1763811593';
     expect(log.slice(4, 23)).toEqual([
@@ -137,7 +149,7 @@ describe('buildDebugInfo reproduces real 1.39 debuginfo', () => {
 
   it('session lines when sent cookies are deleted (wikidb_session=abc; forceHTTPS=1, real capture)', () => {
     const session = sessionCookies({ cookieHeader: 'wikidb_session=abc; forceHTTPS=1', cookiePrefix: 'wikidb', https: false });
-    const log = buildDebugInfo(inputFrom(REAL_LOGEVENTS, 'logevents', 1763811593, { session }))['debugLog'] as string[];
+    const log = buildDebugInfo(inputFrom(REAL_LOGEVENTS, 1763811593, { session }))['debugLog'] as string[];
     const t = '1763811593';
     expect(log.slice(6, 10)).toEqual([
       `[cookie] setcookie: "wikidb_session", "", "${t}", "/", "", "", "1", ""`,
@@ -148,7 +160,7 @@ describe('buildDebugInfo reproduces real 1.39 debuginfo', () => {
   });
 
   it('POST: BEGIN IMMEDIATE and the body headers in the start line', () => {
-    expect(typicalQueries('logevents', {}, profile, 0, 'POST')[2]!.sql).toBe('BEGIN IMMEDIATE');
+    expect((buildDebugInfo(inputFrom(REAL_LOGEVENTS, 1763811318, {}, emptyModel(), 'POST'))['queries'] as { sql: string }[])[2]!.sql).toBe('unknown: BEGIN IMMEDIATE');
     expect(
       startRequestLine('POST', '/wiki/api.php', {
         Host: '127.0.0.1:8094',
@@ -163,7 +175,7 @@ describe('buildDebugInfo reproduces real 1.39 debuginfo', () => {
   });
 
   it('1.43+: namespaced MWDebug caller; formatversion=1 drops the false git keys', () => {
-    const info = buildDebugInfo({ ...inputFrom(REAL_LOGEVENTS, 'logevents', 1763811318), profile: makeProfile({ version: '1.44.0' }) });
+    const info = buildDebugInfo({ ...inputFrom(REAL_LOGEVENTS, 1763811318), profile: makeProfile({ version: '1.44.0' }) });
     expect(info['mwVersion']).toBe('1.44.0');
     expect(info['log']).toEqual([{ msg: 'MWDebug output complete', type: 'log', caller: 'MediaWiki\\Debug\\MWDebug::appendDebugInfoToApiResult' }]);
     const v1 = debugInfoForFormatVersion(info, 1);
@@ -172,9 +184,9 @@ describe('buildDebugInfo reproduces real 1.39 debuginfo', () => {
   });
 
   it('includes are shared and encode like a plain copy', () => {
-    const a = debugIncludes(profile, 'ru', 'query+logevents');
+    const a = debugIncludes(profile, 'ru', 'logevents');
     expect(debugIncludes(profile, 'ru', 'logevents')).toBe(a);
-    const info = buildDebugInfo(inputFrom(REAL_LOGEVENTS, 'logevents', 1763811318));
+    const info = buildDebugInfo(inputFrom(REAL_LOGEVENTS, 1763811318));
     const plain = JSON.parse(JSON.stringify(info)) as unknown;
     for (const o of [{ ascii: true, pretty: false }, { ascii: false, pretty: true }]) {
       expect(encodeJson({ debuginfo: info }, o)).toBe(encodeJson({ debuginfo: plain }, o));

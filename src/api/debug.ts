@@ -1,0 +1,136 @@
+import type { Lang, WikiProfile } from '../wiki/profile.js';
+import { atLeast } from '../wiki/profile.js';
+import type { ParamValues } from './param-spec.js';
+import type { WikiModel } from '../wiki/model.js';
+
+/**
+ * What a module knows about its own trace in `debuginfo` ($wgDebugToolbar): the queries it runs
+ * on the wiki's database and the debug-log lines it writes, in order. `output/debuginfo.ts` keeps
+ * only the envelope (the request line, the session and connection lines, the cache-mode lines,
+ * the includes) and prints each entry in the form of the wiki's version.
+ *
+ * The facts were read off real MediaWiki 1.39.17 and 1.43.9 on SQLite (the wikis of
+ * `scripts/live-wiki.sh`); the live tier compares them with both (`test/live/debuginfo.test.ts`).
+ */
+export interface DebugQuery {
+  /** SQL without the server prefix (`SELECT …`). */
+  sql: string;
+  /** Caller as the DB layer reports it (`ApiQueryLogEvents::execute`). */
+  function: string;
+  /** Seconds; rounded to 3 decimals in the output. Default 0. */
+  time?: number;
+}
+
+/**
+ * One step of a module's trace: a log line as the wiki writes it; a query (printed as a
+ * `[DBQuery]` / `[rdbms]` line and listed in `queries`; the first one after the connection
+ * opened is preceded by the implied `BEGIN`); the moment the connection opens (`connect`: the
+ * open PRAGMAs and the load balancer's lines; without it the first query opens it); another
+ * reference to the open connection (`reuse`: the envelope also writes it before a query that
+ * follows anything but a query on an open connection); or where ApiMain logs the cache mode (`cacheMode`,
+ * default: after every module ran).
+ */
+export type DebugEntry = string | { query: DebugQuery } | { connect: true } | { reuse: true } | { cacheMode: true };
+
+/** What a module's `debug` is given: the request as the wiki saw it, and what the module read of it. */
+export interface DebugInput {
+  profile: WikiProfile;
+  /** $_POST + $_GET merged, as strings. */
+  params: Readonly<Record<string, string>>;
+  /** The module's parameter values when it ran (none for a recorded answer, which ran on the wiki). */
+  values?: ParamValues;
+  /** GET or POST (SQLite opens POSTs' transactions IMMEDIATE). */
+  method: string;
+  /** Now as a MediaWiki timestamp (`yyyymmddhhmmss`), or its template mark. */
+  nowMw: string;
+  /** The user language. */
+  userLang: Lang;
+  /** The pages of `titles` that exist, with their ids, in the order the page set holds them. */
+  pages: ReadonlyArray<{ id: number; title: string }>;
+  /** What the wiki holds (the spam blacklist's patterns and file for action=spamblacklist). */
+  model: WikiModel;
+}
+
+/** A module's part of debuginfo for one request. */
+export interface DebugFacts {
+  /** Its key in the includes lists (`output/includes-<version>.json`). */
+  includes: string;
+  entries: DebugEntry[];
+}
+
+/** `ApiQueryLogEvents` as the wiki names the class: 1.43 moved the API into `MediaWiki\Api`. */
+export function apiClass(profile: WikiProfile, name: string): string {
+  return atLeast(profile, '1.43') ? `MediaWiki\\Api\\${name}` : name;
+}
+
+export function sqlQuote(s: string): string {
+  return `'${s.replace(/'/g, "''")}'`;
+}
+
+/** `LIKE … ESCAPE '`'` closes with a space before the parenthesis in 1.39, without in 1.43. */
+export function escapeClose(profile: WikiProfile): string {
+  return atLeast(profile, '1.43') ? "ESCAPE '`')" : "ESCAPE '`' )";
+}
+
+/** The LIMIT a list module asks the database for: its limit plus one (to know whether to continue). */
+export function sqlLimit(params: Readonly<Record<string, string>>, name: string, max = 500, dflt = 10): number {
+  const v = params[name];
+  if (v === 'max') return max + 1;
+  const n = parseInt(v ?? '', 10);
+  return (Number.isFinite(n) && n > 0 ? Math.min(n, max) : dflt) + 1;
+}
+
+/** The row condition of a `<timestamp>|<id>` continuation (ApiBase::addWhere as the modules build it). */
+export function continueCondition(value: string | undefined, tsCol: string, idCol: string, newer: boolean): string | null {
+  const m = /^(\d{14})\|(\d+)$/.exec(value ?? '');
+  if (!m) return null;
+  const op = newer ? '>' : '<';
+  return `(${tsCol} ${op} '${m[1]}' OR (${tsCol} = '${m[1]}' AND ${idCol} ${op}= ${m[2]}))`;
+}
+
+const MC_SMALL_COLS_139 =
+  'rev_id,rev_page,rev_timestamp,rev_minor_edit,rev_deleted,rev_len,rev_parent_id,rev_sha1,comment_rev_comment.comment_text AS "rev_comment_text",comment_rev_comment.comment_data AS "rev_comment_data",comment_rev_comment.comment_id AS "rev_comment_cid",actor_rev_user.actor_user AS "rev_user",actor_rev_user.actor_name AS "rev_user_text",rev_actor,page_namespace,page_title,page_id,page_latest,page_is_redirect,page_len';
+const MC_SMALL_FROM_139 =
+  'FROM "page" JOIN "revision" ON ((page_id = rev_page)) JOIN "revision_comment_temp" "temp_rev_comment" ON ((temp_rev_comment.revcomment_rev = rev_id)) JOIN "comment" "comment_rev_comment" ON ((comment_rev_comment.comment_id = temp_rev_comment.revcomment_comment_id)) JOIN "actor" "actor_rev_user" ON ((actor_rev_user.actor_id = rev_actor))';
+const MC_SMALL_COLS_143 =
+  'rev_id,rev_page,rev_actor,actor_rev_user.actor_user AS "rev_user",actor_rev_user.actor_name AS "rev_user_text",rev_timestamp,rev_minor_edit,rev_deleted,rev_len,rev_parent_id,rev_sha1,comment_rev_comment.comment_text AS "rev_comment_text",comment_rev_comment.comment_data AS "rev_comment_data",comment_rev_comment.comment_id AS "rev_comment_cid",page_namespace,page_title,page_id,page_latest,page_is_redirect,page_len';
+const MC_SMALL_FROM_143 =
+  'FROM "page" JOIN "revision" ON ((page_id = rev_page)) JOIN "actor" "actor_rev_user" ON ((actor_rev_user.actor_id = rev_actor)) JOIN "comment" "comment_rev_comment" ON ((comment_rev_comment.comment_id = rev_comment_id))';
+
+/**
+ * MessageCache loading the messages of one language from the database (its first use of that
+ * language in the request): the store line (`first`: MessageCache's first use), the blob fetch,
+ * the two queries and the "loading from DB" line. `content`: the content language (its own
+ * pages, without a `/<lang>` suffix); `reuse`: the connection is open already.
+ */
+export function messageCacheLoad(profile: WikiProfile, lang: string, opts: { content: boolean; first: boolean; reuse: boolean }): DebugEntry[] {
+  const v143 = atLeast(profile, '1.43');
+  const close = escapeClose(profile);
+  const like = opts.content ? `(page_title NOT LIKE '%/%' ${close}` : `(page_title LIKE '%/${lang}' ${close}`;
+  const out: DebugEntry[] = [];
+  if (opts.first) out.push('[MessageCache] MessageCache using store SqlBagOStuff');
+  out.push(`[SQLBagOStuff] SqlBagOStuff debug: SqlBagOStuff::fetchBlobs: retrieved ${profile.cookiePrefix}:messages:${lang}; expiry time is 99991231235959`);
+  if (opts.reuse) out.push({ reuse: true });
+  out.push(
+    {
+      query: {
+        sql: `SELECT  page_title,page_latest  FROM "page"    WHERE page_is_redirect = 0 AND page_namespace = 8 AND ${like} AND (page_len > 10000)  `,
+        function: `MessageCache::loadFromDB(${lang})-big`,
+      },
+    },
+    {
+      query: {
+        sql: `SELECT  /*! STRAIGHT_JOIN */ ${v143 ? MC_SMALL_COLS_143 : MC_SMALL_COLS_139}  ${v143 ? MC_SMALL_FROM_143 : MC_SMALL_FROM_139}   WHERE page_is_redirect = 0 AND page_namespace = 8 AND ${like} AND (page_len <= 10000) AND (page_latest = rev_id)  `,
+        function: `MessageCache::loadFromDB(${lang})-small`,
+      },
+    },
+    `[MessageCache] MessageCache::loadUnguarded: Loading ${lang}... local cache is empty, global cache is expired/volatile, loading from DB`,
+  );
+  return out;
+}
+
+/** The DB key of a title in the main namespace as the page table holds it (first letter upper, `_`). */
+export function mainDbKey(title: string): string {
+  const k = title.trim().replace(/ /g, '_');
+  return k.charAt(0).toUpperCase() + k.slice(1);
+}

@@ -1,0 +1,25 @@
+import { queryAction } from '../api/query.js';
+import type { ModuleRegistry } from '../api/registry.js';
+import { blocks } from './blocks.js';
+import { extlinks } from './extlinks.js';
+import { logevents } from './logevents.js';
+import { parse } from './parse.js';
+import { protectedtitles } from './protectedtitles.js';
+import { siteinfo } from './siteinfo.js';
+import { spamblacklist } from './spamblacklist.js';
+import { userinfo } from './userinfo.js';
+
+/**
+ * The modules wikitape implements: a module is one file in this folder (its parameters, execution,
+ * cache mode and debuginfo trace; see api/query-module.ts and api/action-module.ts) plus its line here.
+ */
+const QUERY = {
+  prop: [extlinks],
+  list: [logevents, blocks, protectedtitles],
+  meta: [userinfo, siteinfo],
+};
+
+export const MODULES: ModuleRegistry = {
+  query: QUERY,
+  actions: [queryAction(QUERY), parse, spamblacklist],
+};

@@ -1,0 +1,129 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { LIVE_VERSIONS, liveWiki, type LiveWiki } from '../support/live-wiki.js';
+import { NO_CASSETTES } from '../support/app.js';
+
+/**
+ * debuginfo of every module against the real MediaWiki 1.39 and 1.43: the built-in wiki over a
+ * crawl of the live one answers the same questions, and the debug log, the queries, the request,
+ * the key order and the versions must be the live wiki's, apart from what changes from one request
+ * to the next (session ids, cookie expiry, timings, now in the blocks query, the Host port). The
+ * includes differ by the files a cache rebuild loads now and then; at most a few may differ.
+ */
+const run = promisify(execFile);
+
+const QUESTIONS = [
+  'action=query&list=logevents',
+  'action=query&list=logevents&uselang=en',
+  'action=query&list=logevents&leprop=parsedcomment&uselang=en',
+  'action=query&list=logevents&leprop=ids|user&lelimit=3',
+  'action=query&list=logevents&ledir=newer&lelimit=2&letype=block',
+  'action=query&list=blocks',
+  'action=query&list=blocks&bklimit=2&uselang=en',
+  'action=query&list=protectedtitles',
+  'action=query&list=protectedtitles&ptlimit=3&ptdir=newer',
+  'action=query&prop=extlinks&titles=Заглавная страница',
+  'action=query&prop=extlinks&titles=Заглавная страница|Несуществующая&ellimit=3',
+  'action=query&prop=extlinks&titles=Несуществующая',
+  'action=parse&summary=Hello',
+  'action=parse&summary=[[Foo]] and [[Bar|bar]]',
+  'action=parse&summary=[[Foo]]&uselang=en',
+  'action=spamblacklist&url=http://a.example|http://b.example',
+  'action=query&meta=siteinfo',
+  'action=query&meta=userinfo',
+  'action=query&meta=userinfo&uiprop=rights|groups',
+];
+
+const HEADERS = { 'User-Agent': 'wikitape-live-debuginfo/1.0', Accept: 'application/json' };
+
+function normalizeLine(l: string): string {
+  return l
+    .replace(/"[0-9a-v]{32}"/g, '"SID"')
+    .replace(/(setcookie: "[^"]*", "[^"]*", )"\d+"/g, '$1"EXPIRY"')
+    .replace(/\[\d+(\.\d+)?m?s\]/g, '[T]')
+    .replace(/_expiry > '\d{14}'/g, "_expiry > 'NOW'")
+    .replace(/HOST: 127\.0\.0\.1:\d+/g, 'HOST: 127.0.0.1:PORT');
+}
+
+interface Compared {
+  question: string;
+  differences: string[];
+  includes: { ours: number; live: number; onlyOurs: number; onlyLive: number };
+}
+
+async function debuginfoOf(api: string, question: string): Promise<Record<string, unknown>> {
+  const r = await fetch(`${api}?${question}&format=json&formatversion=2`, { headers: HEADERS });
+  const j = (await r.json()) as Record<string, unknown>;
+  const d = j['debuginfo'];
+  if (!d || typeof d !== 'object') throw new Error(`${api}?${question}: no debuginfo in ${JSON.stringify(j).slice(0, 200)}`);
+  return d as Record<string, unknown>;
+}
+
+async function compareOne(liveApi: string, oursApi: string, question: string, installRoot: (path: string) => string): Promise<Compared> {
+  const [live, ours] = await Promise.all([debuginfoOf(liveApi, question), debuginfoOf(oursApi, question)]);
+  const differences: string[] = [];
+  if (JSON.stringify(Object.keys(ours)) !== JSON.stringify(Object.keys(live))) differences.push(`keys: ${Object.keys(ours).join(',')} ≠ ${Object.keys(live).join(',')}`);
+  for (const k of ['mwVersion', 'phpEngine', 'phpVersion', 'log']) {
+    if (JSON.stringify(ours[k]) !== JSON.stringify(live[k])) differences.push(`${k}: ${JSON.stringify(ours[k])} ≠ ${JSON.stringify(live[k])}`);
+  }
+  const ol = (ours['debugLog'] as string[]).map(normalizeLine);
+  const ll = (live['debugLog'] as string[]).map(normalizeLine);
+  const n = Math.max(ol.length, ll.length);
+  for (let i = 0; i < n; i++) {
+    if (ol[i] !== ll[i]) {
+      differences.push(`debugLog[${i}]:\n      ours: ${ol[i]?.slice(0, 240)}\n      live: ${ll[i]?.slice(0, 240)}`);
+      break;
+    }
+  }
+  const q = (x: unknown) => (x as { sql: string; function: string }[]).map((e) => `${e.function} | ${normalizeLine(e.sql)}`);
+  const oq = q(ours['queries']);
+  const lq = q(live['queries']);
+  for (let i = 0; i < Math.max(oq.length, lq.length); i++) {
+    if (oq[i] !== lq[i]) {
+      differences.push(`queries[${i}]:\n      ours: ${oq[i]?.slice(0, 240)}\n      live: ${lq[i]?.slice(0, 240)}`);
+      break;
+    }
+  }
+  const req = (x: unknown) => normalizeLine(JSON.stringify(x));
+  if (req(ours['request']) !== req(live['request'])) differences.push(`request: ${req(ours['request'])} ≠ ${req(live['request'])}`);
+  const names = (x: unknown) => new Set((x as { name: string }[]).map((e) => installRoot(e.name)));
+  const oi = names(ours['includes']);
+  const li = names(live['includes']);
+  const onlyOurs = [...oi].filter((f) => !li.has(f)).length;
+  const onlyLive = [...li].filter((f) => !oi.has(f)).length;
+  return { question, differences, includes: { ours: oi.size, live: li.size, onlyOurs, onlyLive } };
+}
+
+describe.each(LIVE_VERSIONS)('debuginfo of every module, as MediaWiki %s writes it', (version) => {
+  let live: LiveWiki;
+  let ours: RunningServer;
+  beforeAll(async () => {
+    live = await liveWiki(version);
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-debuginfo-'));
+    const fixture = join(dir, 'live.json');
+    await run('node', ['scripts/crawl-fixture.mjs', live.apiUrl, fixture, join(live.dir, 'spam-blacklist.txt')]);
+    ours = await startServer({ fixtures: [fixture], cassettes: NO_CASSETTES });
+    // The live wiki's first request after a start loads more (caches); warm both up.
+    for (const question of QUESTIONS) await debuginfoOf(live.apiUrl, question);
+  });
+  afterAll(async () => ours?.close());
+
+  it(`matches the live wiki's debug log and queries for ${QUESTIONS.length} questions`, async () => {
+    const results: Compared[] = [];
+    const root = (p: string) => p.replace(/^.*?\/(includes|languages|vendor|extensions|skins)\//, '$1/').replace(/^.*\/(api|index)\.php$/, '$1.php');
+    for (const question of QUESTIONS) results.push(await compareOne(live.apiUrl, ours.url, question, root));
+    const failed = results.filter((r) => r.differences.length > 0);
+    console.log(
+      `debuginfo vs live ${version}: ${results.length - failed.length} of ${results.length} equal (debug log, queries, request, keys)\n` +
+        results.map((r) => `  ${r.differences.length === 0 ? 'equal  ' : 'DIFFERS'} ${r.question}  includes ${r.includes.ours}/${r.includes.live} (only ours ${r.includes.onlyOurs}, only live ${r.includes.onlyLive})${r.differences.map((d) => `\n    ${d}`).join('')}`).join('\n'),
+    );
+    expect(failed.map((r) => `${r.question}: ${r.differences.join('; ')}`)).toEqual([]);
+    // A cache rebuild on the live wiki loads up to ~16 files more or fewer than the same request another time.
+    for (const r of results) expect.soft(r.includes.onlyOurs + r.includes.onlyLive, `${r.question}: includes`).toBeLessThanOrEqual(24);
+  });
+});
