@@ -79,6 +79,7 @@ function mergeModel(into: WikiModel, m: WikiModel): void {
   into.pages.push(...m.pages.filter((p) => !into.pages.some((x) => x.pageid === p.pageid)));
   into.spamBlacklist.push(...m.spamBlacklist);
   into.spamWhitelist.push(...m.spamWhitelist);
+  if (m.spamBlacklistFile !== undefined) into.spamBlacklistFile = m.spamBlacklistFile;
 }
 
 /**

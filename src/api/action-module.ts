@@ -27,5 +27,7 @@ export interface RanModule {
   /** `query+logevents`, `parse` … */
   path: string;
   values: ParamValues;
+  /** The rows its query fetched (ModuleOutcome.fetched). */
+  fetched?: ReadonlyArray<{ ns: number; title: string }>;
   debug?(input: DebugInput): DebugFacts;
 }

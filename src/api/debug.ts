@@ -2,6 +2,7 @@ import type { Lang, WikiProfile } from '../wiki/profile.js';
 import { atLeast } from '../wiki/profile.js';
 import type { ParamValues } from './param-spec.js';
 import type { WikiModel } from '../wiki/model.js';
+import type { JsonObject } from './result.js';
 
 /**
  * What a module knows about its own trace in `debuginfo` ($wgDebugToolbar): the queries it runs
@@ -45,6 +46,10 @@ export interface DebugInput {
   nowMw: string;
   /** The user language. */
   userLang: Lang;
+  /** The answer's data (formatversion=2 shape). */
+  answer: JsonObject;
+  /** The rows the module's query fetched (limit + 1) when it ran here; absent for a recorded answer. */
+  fetched?: ReadonlyArray<{ ns: number; title: string }>;
   /** The pages of `titles` that exist, with their ids, in the order the page set holds them. */
   pages: ReadonlyArray<{ id: number; title: string }>;
   /** What the wiki holds (the spam blacklist's patterns and file for action=spamblacklist). */
@@ -55,6 +60,8 @@ export interface DebugInput {
 export interface DebugFacts {
   /** Its key in the includes lists (`output/includes-<version>.json`). */
   includes: string;
+  /** Lines written when ApiQuery builds the module (1.43: the services it is given), before any module runs. */
+  setup?: string[];
   entries: DebugEntry[];
 }
 
@@ -133,4 +140,44 @@ export function messageCacheLoad(profile: WikiProfile, lang: string, opts: { con
 export function mainDbKey(title: string): string {
   const k = title.trim().replace(/ /g, '_');
   return k.charAt(0).toUpperCase() + k.slice(1);
+}
+
+/**
+ * The rows a list module's query fetched: as it fetched them when it ran here, else (a recorded
+ * answer) the rows the answer shows (the row past the limit, which the wiki also fetched, is not in it).
+ */
+export function fetchedRows(input: DebugInput, list: string): ReadonlyArray<{ ns: number; title: string }> {
+  if (input.fetched) return input.fetched;
+  const q = input.answer['query'];
+  const rows = q && typeof q === 'object' && !Array.isArray(q) ? (q as JsonObject)[list] : undefined;
+  if (!Array.isArray(rows)) return [];
+  return rows.flatMap((r) => (r && typeof r === 'object' && !Array.isArray(r) && typeof r['ns'] === 'number' && typeof r['title'] === 'string' ? [{ ns: r['ns'], title: r['title'] }] : []));
+}
+
+/**
+ * ApiQueryBase::executeGenderCacheFromResultWrapper: the user names of fetched rows in the User
+ * and User talk namespaces (a gendered content language), looked up in one query, after another
+ * reference to the connection. None: no entries.
+ */
+export function genderCacheLookup(profile: WikiProfile, rows: ReadonlyArray<{ ns: number; title: string }>, caller: string): DebugEntry[] {
+  if (profile.language !== 'ru') return [];
+  const names: string[] = [];
+  for (const r of rows) {
+    if (r.ns !== 2 && r.ns !== 3) continue;
+    const text = r.title.slice(r.title.indexOf(':') + 1);
+    const name = text.split('/')[0]!.replace(/_/g, ' ');
+    if (!names.includes(name)) names.push(name);
+  }
+  if (names.length === 0) return [];
+  const v143 = atLeast(profile, '1.43');
+  const where = names.length === 1 ? `user_name = ${sqlQuote(names[0]!)}  ` : `user_name IN (${names.map(sqlQuote).join(',')})   `;
+  return [
+    { reuse: true },
+    {
+      query: {
+        sql: `SELECT  user_name,up_value  FROM "user" LEFT JOIN "user_properties" ON ((user_id = up_user) AND up_property = 'gender')   WHERE ${where}`,
+        function: `${v143 ? 'MediaWiki\\Cache\\' : ''}GenderCache::doQuery/${caller}`,
+      },
+    },
+  ];
 }

@@ -11,6 +11,8 @@ export type ModuleGroup = (typeof MODULE_GROUPS)[number];
 export interface ModuleOutcome {
   /** The module's own `xxcontinue` value when it stopped early. */
   continueValue?: string;
+  /** The rows its query fetched (one more than the limit, as the database gives them), for its debuginfo trace. */
+  fetched?: ReadonlyArray<{ ns: number; title: string }>;
 }
 
 /**

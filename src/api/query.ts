@@ -5,7 +5,7 @@ import { pv, type ParamSpec } from './param-spec.js';
 import { buildPageSet, pagesJson } from './pageset.js';
 import type { QueryModule } from './query-module.js';
 import type { JsonObject } from './result.js';
-import type { ActionModule } from './action-module.js';
+import type { ActionModule, RanModule } from './action-module.js';
 import { apiClass, mainDbKey, sqlQuote, type DebugFacts, type DebugInput } from './debug.js';
 
 /** Names of real MediaWiki query submodules: known names are not "unrecognized" even when not built in. */
@@ -78,10 +78,12 @@ export function runQuery(ctx: ApiContext, modules: QueryModules): void {
       continue;
     }
     const values = readParams(ctx, info, specs);
-    ctx.ran({ path: info.path, values, debug: mod.debug });
+    const ran: RanModule = { path: info.path, values, debug: mod.debug };
+    ctx.ran(ran);
     const mode = typeof mod.cacheMode === 'function' ? mod.cacheMode(values) : mod.cacheMode;
     if (STRICTNESS[mode] > STRICTNESS[cacheMode]) cacheMode = mode;
     const outcome = mod.execute(ctx, values, pages);
+    if (outcome.fetched) ran.fetched = outcome.fetched;
     if (outcome.continueValue !== undefined) {
       continuation[`${mod.prefix}continue`] = outcome.continueValue;
       unfinished.add(mod.name);

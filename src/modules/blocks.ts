@@ -193,8 +193,10 @@ function blocksDebug({ profile, params, nowMw }: DebugInput): DebugFacts {
     ? `SELECT  bt_auto,bl_id,bl_timestamp,bt_address,bt_user,COALESCE(bt_address, bt_user_text) AS "bt_address_or_user_name",actor_user,actor_name,bl_expiry,bl_anon_only,bl_create_account,bl_enable_autoblock,bl_block_email,bl_deleted,bl_allow_usertalk,bl_sitewide,comment_bl_reason.comment_text AS "bl_reason_text",comment_bl_reason.comment_data AS "bl_reason_data",comment_bl_reason.comment_id AS "bl_reason_cid"  FROM "block" JOIN "block_target" ON ((bt_id=bl_target)) LEFT JOIN "user" "block_target_user" ON ((user_id=bt_user)) JOIN "actor" ON ((actor_id=bl_by_actor)) JOIN "comment" "comment_bl_reason" ON ((comment_bl_reason.comment_id = bl_reason_id))   WHERE ${cont ? `${cont} AND ` : ''}bl_deleted = 0 AND ((SELECT  1  FROM "block_target" "hu_block_target" JOIN "block" "hu_block" ON ((hu_block.bl_target=hu_block_target.bt_id))   WHERE (hu_block_target.bt_user=block_target.bt_user) AND hu_block.bl_deleted = 1  ) IS NULL) AND (bl_expiry > '${nowMw}')  ORDER BY ${order} LIMIT ${limit}  `
     : `SELECT  ipb_auto,ipb_id,ipb_timestamp,ipb_address,ipb_user,actor_user,actor_name,ipb_expiry,ipb_anon_only,ipb_create_account,ipb_enable_autoblock,ipb_block_email,ipb_deleted,ipb_allow_usertalk,ipb_sitewide,comment_ipb_reason.comment_text AS "ipb_reason_text",comment_ipb_reason.comment_data AS "ipb_reason_data",comment_ipb_reason.comment_id AS "ipb_reason_cid"  FROM "ipblocks" JOIN "actor" ON ((actor_id=ipb_by_actor)) JOIN "comment" "comment_ipb_reason" ON ((comment_ipb_reason.comment_id = ipb_reason_id))   WHERE ${cont ? `${cont} AND ` : ''}ipb_deleted = 0 AND (ipb_expiry > '${nowMw}')  ORDER BY ${order} LIMIT ${limit}  `;
   const select = { query: { sql, function: fn, time: 0.001 } };
-  const entries: DebugFacts['entries'] = v143
-    ? ['[MessageCache] MessageCache using store SqlBagOStuff', 'MediaWiki\\Parser\\ParserFactory: using default preprocessor', { connect: true }, '[SQLBagOStuff] MicroStash using store SqlBagOStuff', select, { reuse: true }]
-    : [select, { reuse: true }];
-  return { includes: 'blocks', entries };
+  if (!v143) return { includes: 'blocks', entries: [select, { reuse: true }] };
+  return {
+    includes: 'blocks',
+    setup: ['[MessageCache] MessageCache using store SqlBagOStuff', 'MediaWiki\\Parser\\ParserFactory: using default preprocessor'],
+    entries: [{ connect: true }, '[SQLBagOStuff] MicroStash using store SqlBagOStuff', select, { reuse: true }],
+  };
 }

@@ -185,12 +185,12 @@ function likePattern(_ctx: ApiContext, query: string): (index: string, prefix: s
 function extlinksDebug({ profile, params, pages }: DebugInput): DebugFacts {
   const v143 = atLeast(profile, '1.43');
   const setup = v143 ? ['[MessageCache] MessageCache using store SqlBagOStuff', 'MediaWiki\\Parser\\ParserFactory: using default preprocessor'] : [];
-  if (pages.length === 0) return { includes: 'extlinks', entries: setup };
+  if (pages.length === 0) return { includes: 'extlinks', setup, entries: [] };
   const ids = pages.map((p) => p.id);
   const from = ids.length === 1 ? `el_from = ${ids[0]}` : `el_from IN (${ids.join(',')}) `;
   const limit = sqlLimit(params, 'ellimit');
   const sql = v143
     ? `SELECT  el_from,el_to_domain_index,el_to_path,el_id  FROM "externallinks"    WHERE ${from}  ORDER BY ${ids.length === 1 ? '' : 'el_from,'}el_id LIMIT ${limit}  `
     : `SELECT  el_from,el_to,el_index_60,el_id  FROM "externallinks"    WHERE ${from} AND ((el_to NOT LIKE '//%' ${escapeClose(profile)} OR (el_index_60  LIKE 'http://%' ${escapeClose(profile)})  ORDER BY ${ids.length === 1 ? '' : 'el_from,'}el_index_60,el_id LIMIT ${limit}  `;
-  return { includes: 'extlinks', entries: [...setup, { query: { sql, function: `${apiClass(profile, 'ApiQueryExternalLinks')}::execute` } }] };
+  return { includes: 'extlinks', setup, entries: [{ query: { sql, function: `${apiClass(profile, 'ApiQueryExternalLinks')}::execute` } }] };
 }

@@ -11,7 +11,7 @@ import { requireMaxOneParameter } from './checks.js';
 import { LOG_ACTIONS, LOG_TYPES, HIDDEN_LOG_TYPES } from './log-types.js';
 import { compareKeys, isoToMw, listWindow, takePage, memoKey, needCompleteList, needProps } from './list-support.js';
 import { formatLogParams } from './log-params.js';
-import { apiClass, continueCondition, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
+import { apiClass, continueCondition, fetchedRows, genderCacheLookup, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
 
 const PROPS = ['ids', 'title', 'type', 'user', 'userid', 'timestamp', 'comment', 'parsedcomment', 'details', 'tags'];
 
@@ -49,7 +49,8 @@ export const logevents: QueryModule = {
     const props = new Set(pv.list(v['prop']));
     for (const e of page) needProps(ctx, 'logevents', e, props);
     ctx.result.query()['logevents'] = page.map((e) => extractRowInfo(ctx, e, props));
-    return next ? { continueValue: `${isoToMw(next.timestamp)}|${next.logid}` } : {};
+    const fetched = next ? [...page, next] : page;
+    return next ? { continueValue: `${isoToMw(next.timestamp)}|${next.logid}`, fetched } : { fetched };
   },
 };
 
@@ -154,10 +155,11 @@ function extractRowInfo(ctx: ApiContext, e: LogEvent, props: Set<string>): JsonO
 
 /**
  * ApiQueryLogEvents' trace: its SELECT (fields and joins from `prop`, as each version adds them;
- * type, direction, continuation and limit), then, when it formats users or details, another
- * reference to the connection. 1.43 first instantiates MessageCache, the parser factory and MicroStash.
+ * type, direction, continuation and limit), the gender lookup of User titles, the connection taken
+ * again for details. 1.43 builds it with MessageCache, the parser factory and MicroStash.
  */
-function logeventsDebug({ profile, params }: DebugInput): DebugFacts {
+function logeventsDebug(input: DebugInput): DebugFacts {
+  const { profile, params } = input;
   const v143 = atLeast(profile, '1.43');
   const prop = new Set((params['leprop'] ?? 'ids|title|type|user|timestamp|comment|details').split('|'));
   const has = (p: string) => prop.has(p);
@@ -207,8 +209,10 @@ function logeventsDebug({ profile, params }: DebugInput): DebugFacts {
       time: 0.001,
     },
   };
-  // Formatting users (and, in 1.39, any default prop) takes another reference to the connection.
-  const reuse = has('user') || has('details') || has('ids');
+  // Titles in the User namespaces are looked up in GenderCache; formatting details takes another
+  // reference to the connection (the same one the gender lookup takes).
+  const gender = has('title') ? genderCacheLookup(profile, fetchedRows(input, 'logevents'), fn) : [];
+  const after: DebugFacts['entries'] = gender.length > 0 ? gender : has('details') ? [{ reuse: true }] : [];
   const setup = v143 ? ['[MessageCache] MessageCache using store SqlBagOStuff', 'MediaWiki\\Parser\\ParserFactory: using default preprocessor', '[SQLBagOStuff] MicroStash using store SqlBagOStuff'] : [];
-  return { includes: 'logevents', entries: [...setup, select, ...(reuse ? [{ reuse: true as const }] : [])] };
+  return { includes: 'logevents', setup, entries: [select, ...after] };
 }

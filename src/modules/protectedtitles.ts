@@ -4,7 +4,7 @@ import type { QueryModule } from '../api/query-module.js';
 import type { JsonObject } from '../api/result.js';
 import type { ProtectedTitle } from '../wiki/model.js';
 import { compareKeys, isoToMw, listWindow, takePage, memoKey, needCompleteList, needProps } from './list-support.js';
-import { apiClass, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
+import { apiClass, fetchedRows, genderCacheLookup, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
 import { atLeast } from '../wiki/profile.js';
 
 const PROPS = ['timestamp', 'user', 'userid', 'comment', 'parsedcomment', 'expiry', 'level'];
@@ -39,9 +39,10 @@ export const protectedtitles: QueryModule = {
     const shown = props.has('user') ? new Set([...props, 'userid']) : props;
     for (const p of page) needProps(ctx, 'protectedtitles', p, shown);
     ctx.result.query()['protectedtitles'] = page.map((p) => titleInfo(p, props));
-    if (!next) return {};
+    const fetched = next ? [...page, next] : page;
+    if (!next) return { fetched };
     const [ts, ns, dbkey] = key(next);
-    return { continueValue: `${ts}|${ns}|${dbkey}` };
+    return { continueValue: `${ts}|${ns}|${dbkey}`, fetched };
   },
 };
 
@@ -79,7 +80,8 @@ function titleInfo(p: ProtectedTitle, props: Set<string>): JsonObject {
 }
 
 /** ApiQueryProtectedTitles' trace: its SELECT (default props; direction and limit). */
-function protectedtitlesDebug({ profile, params }: DebugInput): DebugFacts {
+function protectedtitlesDebug(input: DebugInput): DebugFacts {
+  const { profile, params } = input;
   const newer = params['ptdir'] === 'newer';
   const order = newer ? 'pt_timestamp,pt_namespace,pt_title' : 'pt_timestamp DESC,pt_namespace DESC,pt_title DESC';
   const select = {
@@ -90,5 +92,6 @@ function protectedtitlesDebug({ profile, params }: DebugInput): DebugFacts {
     },
   };
   const setup = atLeast(profile, '1.43') ? ['[MessageCache] MessageCache using store SqlBagOStuff', 'MediaWiki\\Parser\\ParserFactory: using default preprocessor'] : [];
-  return { includes: 'protectedtitles', entries: [...setup, select] };
+  // Its titles in the User namespaces are looked up in GenderCache.
+  return { includes: 'protectedtitles', setup, entries: [select, ...genderCacheLookup(profile, fetchedRows(input, 'protectedtitles'), select.query.function)] };
 }

@@ -259,7 +259,9 @@ function renderTraces(input: DebugInfoInput, server: string): { lines: string[];
     addQuery('Wikimedia\\Rdbms\\DatabaseSqlite::open', 'PRAGMA temp_store = MEMORY', 0);
     lines.push(...style.opened(input));
   };
-  for (const facts of input.facts) {
+  // ApiQuery builds every module before any runs (1.43 logs the services they are given).
+  const setup = input.facts.flatMap((f) => f.setup ?? []);
+  for (const facts of [{ includes: '', entries: setup }, ...input.facts]) {
     for (const e of facts.entries) {
       if (typeof e === 'string') {
         if (v143 && ONCE.test(e)) {

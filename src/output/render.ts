@@ -71,11 +71,12 @@ function moduleTraces(input: RenderInput, plain: Record<string, string>): DebugF
     method: http.method,
     nowMw: input.marks?.nowMw ?? toMw(input.now),
     userLang: outcome.userLang,
+    answer: outcome.data,
     pages: answerPages(outcome.data),
     model: input.model,
   };
   const out: DebugFacts[] = [];
-  for (const m of outcome.modules) if (m.debug) out.push(m.debug({ ...debugInput, values: m.values }));
+  for (const m of outcome.modules) if (m.debug) out.push(m.debug({ ...debugInput, values: m.values, ...(m.fetched ? { fetched: m.fetched } : {}) }));
   return out;
 }
 

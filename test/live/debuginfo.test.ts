@@ -47,7 +47,7 @@ function normalizeLine(l: string): string {
     .replace(/(setcookie: "[^"]*", "[^"]*", )"\d+"/g, '$1"EXPIRY"')
     .replace(/\[\d+(\.\d+)?m?s\]/g, '[T]')
     .replace(/_expiry > '\d{14}'/g, "_expiry > 'NOW'")
-    .replace(/HOST: 127\.0\.0\.1:\d+/g, 'HOST: 127.0.0.1:PORT');
+    .replace(/HOST(: |":")127\.0\.0\.1:\d+/g, 'HOST$1127.0.0.1:PORT');
 }
 
 interface Compared {

@@ -47,7 +47,7 @@ function inputFrom(real: Real, cookieTime: number, extra: Partial<DebugInfoInput
   const map = new Map(Object.entries(params));
   const ran = modulesNamed(MODULES, map, profile);
   const userLang = params['uselang'] === 'en' ? 'en' : 'ru';
-  const facts = ran.flatMap((m) => (m.debug ? [m.debug({ profile, params, values: m.values, method, nowMw: toMw(nowMs), userLang, pages: [], model })] : []));
+  const facts = ran.flatMap((m) => (m.debug ? [m.debug({ profile, params, values: m.values, method, nowMw: toMw(nowMs), userLang, answer: {}, pages: [], model })] : []));
   return {
     profile,
     userLang,
