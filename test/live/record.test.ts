@@ -118,6 +118,10 @@ describe.each(LIVE_VERSIONS)('wikitape record against a live MediaWiki %s', (ver
     expect(c.entities.missing).toEqual([{ ns: 0, title: 'Несуществующая' }]);
     expect(c.meta.profile['version']).toMatch(new RegExp(`^${version.replace('.', '\\.')}\\.\\d+$`));
     expect(c.meta.profile).toMatchObject({ language: 'ru', siteName: 'Тестовая вики', scriptPath: '/wiki', debugInfo: true });
+    // Where the wiki is installed and what its DB layer calls its server, as debuginfo shows them.
+    expect(c.meta.profile).toMatchObject(
+      version === '1.39' ? { installPath: '/usr/share/mediawiki', dbServer: 'unknown' } : { installPath: '/tmp/wikitape-mw143/mediawiki', dbServer: 'localhost' },
+    );
     expect(c.meta.upstream).toBe(live.apiUrl);
   });
 
