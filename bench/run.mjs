@@ -10,6 +10,10 @@
 // server may take to start (default 60); BENCH_RECORD_PAIRS (default 150) request pairs for the
 // record case; BENCH_LIVE=off skips it, BENCH_LIVE=start lets the bench run
 // `scripts/live-wiki.sh start` even where MediaWiki is not installed yet (it installs Debian packages).
+//
+// One file of ~530 lines on purpose: it is a script read from top to bottom, the harness (start a
+// server in its own process, load it, measure) and then every case in the order bench/RESULTS.md
+// reports them; split, a reader would have to jump between files to see what one case measures.
 import { execFile, fork } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
