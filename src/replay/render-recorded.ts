@@ -63,7 +63,8 @@ export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiP
     return Number.isFinite(v) ? v : 0;
   };
   // The wiki sends Vary only outside cache mode private.
-  const modules = errorHeader ? [] : modulesNamed(registry, params, profile);
+  // Which modules ran matters only to debuginfo: not looked up for a wiki without it (the hot path).
+  const modules = errorHeader || !profile.debugInfo ? [] : modulesNamed(registry, params, profile);
   const cacheMode: CacheMode = errorHeader ? 'private' : i.headers['vary'] ? (/public/.test(i.headers['cache-control'] ?? '') ? 'public' : 'anon-public-user-private') : 'private';
   return {
     data: withRequestedFields(withClientSpelling(i.body, params), params, now),
@@ -73,7 +74,7 @@ export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiP
     headers: {},
     cacheMode,
     // What the modules asked for is not recorded: their getCacheMode decides it again from the request.
-    requestedCacheMode: errorHeader ? null : requestedCacheMode(registry, modules, params),
+    requestedCacheMode: modules.length === 0 ? null : requestedCacheMode(registry, modules, params),
     printer: readPrinter(request),
     userLang,
     action: params.get('action') ?? 'help',
