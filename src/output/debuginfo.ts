@@ -1,6 +1,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { atLeast, type Lang, type WikiProfile } from '../wiki/profile.js';
-import includesData from './includes-1.39.json' with { type: 'json' };
+import includes139 from './includes-1.39.json' with { type: 'json' };
+import includes143 from './includes-1.43.json' with { type: 'json' };
 import { encodeJson, frozenJson, withFrozenMembers } from './json.js';
 import { newSessionId, parsePhpCookies, type SessionOutcome } from './headers.js';
 import { formatMegabytesParts, formatSizeLocal } from './texts.js';
@@ -78,7 +79,10 @@ interface IncludesData {
   sizes: number[];
   lists: Record<string, number[]>;
 }
-const INCLUDES = includesData as unknown as IncludesData;
+/** The lists of each version (scripts/generate/includes.mjs); 1.43 and newer take 1.43's. */
+function includesOf(profile: WikiProfile): IncludesData {
+  return (atLeast(profile, '1.43') ? includes143 : includes139) as unknown as IncludesData;
+}
 const includesCache = new Map<string, ReadonlyArray<{ name: string; size: string }>>();
 
 /**
@@ -86,9 +90,11 @@ const includesCache = new Map<string, ReadonlyArray<{ name: string; size: string
  * user language, with localized sizes (built once, frozen).
  */
 export function debugIncludes(profile: WikiProfile, userLang: Lang, module: string): ReadonlyArray<{ name: string; size: string }> {
-  const key = `${module}:${userLang}:${profile.installPath}`;
+  const v143 = atLeast(profile, '1.43');
+  const key = `${module}:${userLang}:${profile.installPath}:${v143}`;
   let list = includesCache.get(key);
   if (!list) {
+    const INCLUDES = includesOf(profile);
     const runs = INCLUDES.lists[`${module}:${userLang}`] ?? INCLUDES.lists[`${module}:ru`] ?? INCLUDES.lists[`logevents:${userLang}`]!;
     const base = profile.installPath.replace(/\/+$/, '');
     const out: Array<{ name: string; size: string }> = [];
