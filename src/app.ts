@@ -83,10 +83,23 @@ function mergeModel(into: WikiModel, m: WikiModel): void {
 }
 
 /**
+ * What a server needs of an app besides the app itself: in replay, the engine once it is loaded
+ * (for the hot path in front of Express); in record mode, the recorder (to flush it on close).
+ */
+export type WikitapeState =
+  | { mode: 'replay'; ready: Promise<ReplayEngine> }
+  | { mode: 'record'; recorder: Recorder; scriptPath: string };
+
+/**
  * The Express application: api.php at the profile's script path, answered by the engine.
  * It does not listen; pass it to supertest or `http.createServer`.
  */
 export function createApp(options: WikitapeOptions = {}): express.Express {
+  return createWikitape(options).app;
+}
+
+/** The application and its state (see WikitapeState), for the server. */
+export function createWikitape(options: WikitapeOptions = {}): { app: express.Express; state: WikitapeState } {
   if (options.mode === 'record') return createRecordApp(options);
   const ready = loadEngine(options);
   // A failed load is reported to every request (and to startServer), never as an unhandled rejection.
@@ -94,7 +107,6 @@ export function createApp(options: WikitapeOptions = {}): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.locals['ready'] = ready;
   app.use(async (req: Request, res: Response) => {
     let engine: ReplayEngine;
     try {
@@ -117,7 +129,7 @@ export function createApp(options: WikitapeOptions = {}): express.Express {
     sendBody(res, out.body);
     options.onRequest?.({ method: req.method, key: out.key, source: out.source, status: out.status, ms: Number(process.hrtime.bigint() - startedAt) / 1e6 });
   });
-  return app;
+  return { app, state: { mode: 'replay', ready } };
 }
 
 /**
@@ -131,7 +143,7 @@ function sendSetupError(res: Response, e: unknown): void {
 }
 
 /** Record mode: every request to the upstream's api.php path goes through the recorder. */
-function createRecordApp(options: WikitapeOptions): express.Express {
+function createRecordApp(options: WikitapeOptions): { app: express.Express; state: WikitapeState } {
   if (!options.upstream) throw new Error('wikitape: record mode needs --upstream, the api.php URL of the wiki to record');
   let target: URL;
   try {
@@ -151,8 +163,6 @@ function createRecordApp(options: WikitapeOptions): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.locals['ready'] = Promise.resolve({ profile: { scriptPath: recorder.path.replace(/\/api\.php$/, '') } });
-  app.locals['recorder'] = recorder;
   app.use((req: Request, res: Response) => {
     if (req.path !== recorder.path) {
       res.status(404).type('text/plain').send(`wikitape: no such path ${req.path}; the recorded API is at ${recorder.path}\n`);
@@ -172,5 +182,5 @@ function createRecordApp(options: WikitapeOptions): express.Express {
       );
     }
   });
-  return app;
+  return { app, state: { mode: 'record', recorder, scriptPath: recorder.path.replace(/\/api\.php$/, '') } };
 }

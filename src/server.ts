@@ -2,9 +2,8 @@ import { rename, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { readUsage } from './cassette/commands.js';
 import type { AddressInfo } from 'node:net';
-import { createApp } from './app.js';
+import { createWikitape } from './app.js';
 import type { ReplayEngine } from './engine.js';
-import type { Recorder } from './record/recorder.js';
 import { DEFAULTS, type WikitapeOptions } from './options.js';
 import { sendBody } from './output/send.js';
 import { fillHoles, templateLength, writeTemplate } from './replay/hit-template.js';
@@ -63,11 +62,11 @@ async function writeUsage(file: string, used: ReadonlySet<string>): Promise<void
 
 /** Starts wikitape on `options.port` (0, the default here, picks a free port) and resolves once it answers. */
 export async function startServer(options: WikitapeOptions = {}): Promise<RunningServer> {
-  const app = createApp(options);
-  const engine = (await app.locals['ready']) as Pick<ReplayEngine, 'profile'>;
-  const recorder = app.locals['recorder'] as Recorder | undefined;
-  const apiPath = `${engine.profile.scriptPath}/api.php`;
-  const hot = recorder ? null : (engine as ReplayEngine);
+  const { app, state } = createWikitape(options);
+  const hot = state.mode === 'replay' ? await state.ready : null;
+  const recorder = state.mode === 'record' ? state.recorder : undefined;
+  const scriptPath = hot ? hot.profile.scriptPath : state.mode === 'record' ? state.scriptPath : '';
+  const apiPath = `${scriptPath}/api.php`;
   // Long GET URLs reach the API (and get its errors) instead of Node's 431. GETs without cookies
   // are answered here from templates (replay/hit-template.ts), and other cassette hits directly,
   // without Express's per-request cost; everything else goes to the app.
@@ -97,7 +96,7 @@ export async function startServer(options: WikitapeOptions = {}): Promise<Runnin
   const { port } = server.address() as AddressInfo;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
-    url: `http://${shownHost}:${port}${engine.profile.scriptPath}/api.php`,
+    url: `http://${shownHost}:${port}${scriptPath}/api.php`,
     port,
     close: async () => {
       await new Promise<void>((resolve) => {

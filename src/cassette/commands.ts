@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { canonicalKey } from '../request/canonical.js';
 import { redactJson, redactParams, redactQuery } from '../util/secrets.js';
-import { walkList } from '../replay/coverage.js';
+import { walkList } from './coverage.js';
 import type { Cassette, Interaction } from './format.js';
 import { CassetteError, FileCassetteStore, notACassette } from './store.js';
 

@@ -22,6 +22,8 @@ export interface CassetteStore {
   open(name: string, upstream: string): Promise<Low<Cassette>>;
   /** Where a cassette is kept, for messages (its file). */
   locate?(name: string): string;
+  /** The file a cassette is kept in, for stores of files (replay scans them instead of parsing them whole). */
+  fileOf?(name: string): string;
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;

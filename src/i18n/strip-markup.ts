@@ -1,4 +1,4 @@
-import { namedEntities } from './html-entities.js';
+import { namedEntities } from '../util/html-entities.js';
 
 /**
  * ApiErrorFormatter::stripMarkup: `<var>`, `<kbd>`, `<samp>`, `<code>` (and their closing

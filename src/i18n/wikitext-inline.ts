@@ -1,4 +1,4 @@
-import { namedEntities } from './html-entities.js';
+import { namedEntities } from '../util/html-entities.js';
 import { decodeCharRefs } from './strip-markup.js';
 
 /**

@@ -179,6 +179,30 @@ export class Recorder {
     return params;
   }
 
+  /**
+   * Asks the upstream one question itself (GET, formatversion=2 JSON) and stores the answer as
+   * record mode stores a client's: for callers in this process (`wikitape snapshot`), with no
+   * client and no HTTP server in between. Resolves to the status and the answer's data.
+   */
+  async ask(query: Record<string, string>): Promise<{ status: number; body: JsonObject }> {
+    const params: ParamMap = new Map(Object.entries({ ...query, format: 'json', formatversion: '2' }));
+    const url = `${this.target.origin}${this.target.pathname}?${new URLSearchParams([...params])}`;
+    const r = await fetch(url, { signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000), redirect: 'error' });
+    const text = await r.text();
+    let body: JsonObject;
+    try {
+      body = parseKeepingKeyOrder(text) as JsonObject;
+    } catch {
+      throw new Error(`wikitape: ${this.options.upstream} answered HTTP ${r.status} with something that is not JSON`);
+    }
+    if (r.status === 200 && notRecordable(params) === null) {
+      const headers: IncomingMessage['headers'] = {};
+      r.headers.forEach((v, k) => (headers[k] = v));
+      this.store(params, r.status, headers, Promise.resolve(body));
+    }
+    return { status: r.status, body };
+  }
+
   private async relay(proxyRes: IncomingMessage, res: ServerResponse, params: ParamMap, cookie: string | undefined): Promise<void> {
     // Answers are read whole (up to maxBodyBytes); a broken or cut-off one is never passed on or
     // stored. One over the limit is cut off at once: its socket is closed, nothing more is read.

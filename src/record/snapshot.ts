@@ -1,7 +1,7 @@
 import type { JsonObject } from '../api/result.js';
 import { FileCassetteStore } from '../cassette/store.js';
 import { canonicalKey } from '../request/canonical.js';
-import { startServer } from '../server.js';
+import { Recorder } from './recorder.js';
 import { recordLinkIds } from './snapshot-link-ids.js';
 
 export interface SnapshotOptions {
@@ -40,15 +40,18 @@ const LISTS = [
 /**
  * `wikitape snapshot`: a complete cassette of a wiki. Every list is walked to its end at the
  * maximum limit with every prop (so replay can synthesize any page of it), then every page of
- * every namespace and its external links. Requests go through record mode; a request already in
- * the cassette is answered from it, so an interrupted snapshot resumes where it stopped.
+ * every namespace and its external links. Each question is asked and stored by a recorder in
+ * this process; one already in the cassette is answered from it, so an interrupted snapshot
+ * resumes where it stopped.
  */
 export async function snapshot(options: SnapshotOptions): Promise<SnapshotProgress> {
   const cassettes = options.cassettes ?? './cassettes';
   const name = options.cassette ?? 'snapshot';
-  const db = await new FileCassetteStore(cassettes).open(name, options.upstream);
+  const store = new FileCassetteStore(cassettes);
+  const db = await store.open(name, options.upstream);
   const recorded = new Map(db.data.interactions.map((i) => [i.key, i.body]));
-  const recorder = await startServer({ mode: 'record', upstream: options.upstream, cassettes, cassette: name });
+  // The recorder in this process: each question goes straight to the wiki and into the cassette.
+  const recorder = new Recorder({ upstream: options.upstream, store, cassette: name });
   const progress: SnapshotProgress = { step: '', requests: 0, reused: 0, entries: 0, unknownLinkIds: 0 };
 
   const ask = async (params: Record<string, string>): Promise<JsonObject> => {
@@ -59,9 +62,8 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotProgre
       progress.reused++;
       return stored;
     }
-    const r = await fetch(`${recorder.url}?${new URLSearchParams(canonical)}`);
-    const body = (await r.json()) as JsonObject;
-    if (r.status !== 200 || body['error']) throw new Error(`wikitape: snapshot stopped: ${JSON.stringify(body['error'] ?? r.status)}`);
+    const { status, body } = await recorder.ask(params);
+    if (status !== 200 || body['error']) throw new Error(`wikitape: snapshot stopped: ${JSON.stringify(body['error'] ?? status)}`);
     return body;
   };
   const walk = async (params: Record<string, string>, pick: (b: JsonObject) => unknown[]): Promise<unknown[]> => {
@@ -104,7 +106,11 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotProgre
     await ask({ action: 'query', meta: 'siteinfo', siprop: SITEINFO_PROPS });
     await ask({ action: 'query', meta: 'userinfo', uiprop: USERINFO_PROPS });
   } finally {
-    await recorder.close();
+    try {
+      await recorder.flush();
+    } finally {
+      recorder.close();
+    }
   }
   return progress;
 }

@@ -1,7 +1,7 @@
 import { closeSync, openSync } from 'node:fs';
 import type { Cassette, Interaction } from '../cassette/format.js';
 import { readInteraction, scanCassette, type ScannedInteraction } from '../cassette/scan.js';
-import { CassetteError, FileCassetteStore, type CassetteStore } from '../cassette/store.js';
+import { CassetteError, type CassetteStore } from '../cassette/store.js';
 import { emptyModel, type WikiModel } from '../wiki/model.js';
 import type { WikiProfile } from '../wiki/profile.js';
 
@@ -107,12 +107,13 @@ export async function loadCassettes(store: CassetteStore): Promise<CassetteIndex
   const pageids = new Set<number>();
   for (const name of await store.list()) {
     let c: Partial<Cassette> | undefined;
-    if (store instanceof FileCassetteStore) {
+    const file = store.fileOf?.(name);
+    if (file !== undefined) {
       let fd: number;
       try {
-        fd = openSync(store.fileOf(name), 'r');
+        fd = openSync(file, 'r');
       } catch (e) {
-        throw new CassetteError(`cassette file ${store.fileOf(name)} cannot be read: ${(e as Error).message}`);
+        throw new CassetteError(`cassette file ${file} cannot be read: ${(e as Error).message}`);
       }
       let scanned: ReturnType<typeof scanCassette> = null;
       try {

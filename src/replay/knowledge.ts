@@ -1,13 +1,13 @@
 import type { Interaction } from '../cassette/format.js';
 import { formatHex, isValid, isValidRange, parseRange } from '../util/ip.js';
 import type { Block, Knowledge, LogEvent, ProtectedTitle, WikiModel } from '../wiki/model.js';
-import { completeLinkPages, completeNamespaces, computeCoverage } from './coverage.js';
+import { completeLinkPages, completeNamespaces, computeCoverage } from '../cassette/coverage.js';
 import { learnLinkIds } from './link-ids.js';
 import { recordedMeta } from './recorded-meta.js';
 
 /**
  * What the recordings prove, and what follows from it (issue: "knowledge, not defaults"):
- * - which lists and which pages' links the cassettes hold completely (replay/coverage.ts);
+ * - which lists and which pages' links the cassettes hold completely (cassette/coverage.ts);
  * - per entity, which props an answer showed (`known`, written by record/harvest.ts);
  * - what those imply: a user's id from any answer that showed it, a block's range from its
  *   target, a sitewide block's empty restrictions, an IP's user id 0.

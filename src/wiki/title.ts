@@ -1,4 +1,4 @@
-import { namedEntities } from '../i18n/html-entities.js';
+import { namedEntities } from '../util/html-entities.js';
 import { sanitizeIP } from '../util/ip.js';
 import {
   CANONICAL_NAMES,

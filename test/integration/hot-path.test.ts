@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cassette } from '../../src/cassette/format.js';
 import { canonicalKey } from '../../src/request/canonical.js';
 import { startServer, type RunningServer } from '../../src/server.js';
-import { createApp } from '../../src/app.js';
+import { createWikitape, type WikitapeState } from '../../src/app.js';
 import type { ReplayEngine } from '../../src/engine.js';
 import { fillHoles, templateLength, writeTemplate } from '../../src/replay/hit-template.js';
 import { stringifyKeepingKeyOrder } from '../../src/util/ordered-json.js';
@@ -83,7 +83,7 @@ describe('cassette hits on the server', () => {
   });
 
   it('prints what the full printer prints, in every format, whatever the headers', async () => {
-    const engine = (await createApp({ cassettes: dir, clock: 'real' }).locals['ready']) as ReplayEngine;
+    const engine = await replayEngine(createWikitape({ cassettes: dir, clock: 'real' }).state);
     for (const q of ['format=json', 'format=json&formatversion=2', 'format=json&utf8=1', 'format=json&callback=cb', 'format=jsonfm', '']) {
       for (const extra of [{}, { 'user-agent': 'mwn/3', 'accept-language': 'ru' }] as Array<Record<string, string>>) {
         const headers: Record<string, string> = { host: 'wiki.test', connection: 'keep-alive', ...extra };
@@ -140,7 +140,7 @@ describe('cassette hits on the server', () => {
   });
 
   it('keeps within its memory budget, and answers right whatever it had to drop', async () => {
-    const engine = (await createApp({ cassettes: dir, clock: 'real' }).locals['ready']) as ReplayEngine;
+    const engine = await replayEngine(createWikitape({ cassettes: dir, clock: 'real' }).state);
     engine.templateBudget = 40_000; // a few templates
     const headers = { host: 'wiki.test' };
     const raw = ['Host', 'wiki.test'];
@@ -179,3 +179,9 @@ describe('cassette hits on the server', () => {
     expect(typeof r.debuginfo.time).toBe('number');
   });
 });
+
+/** The engine of a replay app. */
+async function replayEngine(state: WikitapeState): Promise<ReplayEngine> {
+  if (state.mode !== 'replay') throw new Error('not a replay app');
+  return state.ready;
+}

@@ -1,4 +1,4 @@
-import type { Interaction } from '../cassette/format.js';
+import type { Interaction } from './format.js';
 import { MODULE_DEFAULTS, RENDERING_PARAMS, splitMulti } from '../request/canonical.js';
 import type { ParamMap } from '../request/params.js';
 

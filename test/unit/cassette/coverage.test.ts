@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Interaction } from '../../../src/cassette/format.js';
-import { computeCoverage, isCovered } from '../../../src/replay/coverage.js';
+import { computeCoverage, isCovered } from '../../../src/cassette/coverage.js';
 import { parseUrlEncoded } from '../../../src/request/params.js';
 
 const page = (request: Record<string, string>, cont?: string): Interaction => ({
