@@ -450,7 +450,9 @@ async function recordLatency(live) {
     let recorded = 0;
     try {
       recorded = JSON.parse(readFileSync(join(dir, 'bench.json'), 'utf8')).interactions.length;
-    } catch {}
+    } catch {
+      // no cassette written: `recorded` stays 0 and the report says so
+    }
     return { direct, via, diff, errors, recorded };
   } finally {
     for (const a of agents) a.destroy();

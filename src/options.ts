@@ -7,8 +7,6 @@ export type Mode = (typeof MODES)[number];
 export const SOURCES = ['cassette', 'synthesized', 'builtin', 'upstream', 'miss'] as const;
 export type Source = (typeof SOURCES)[number];
 
-export const CLOCKS = ['real', 'recorded'] as const;
-
 /** Options of `createApp` / `startServer`; the CLI maps its flags onto these. */
 export interface WikitapeOptions {
   /** `replay` answers offline; `record` proxies to `upstream` and stores cassettes. Default `replay`. */

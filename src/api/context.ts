@@ -7,8 +7,7 @@ import type { ApiRequest } from './request.js';
 import type { ApiResult } from './result.js';
 import type { RanModule } from './action-module.js';
 
-export const CACHE_MODES = ['private', 'public', 'anon-public-user-private'] as const;
-export type CacheMode = (typeof CACHE_MODES)[number];
+export type CacheMode = 'private' | 'public' | 'anon-public-user-private';
 
 /** Everything one API call's modules see. Built per request by `runApi`. */
 export interface ApiContext {

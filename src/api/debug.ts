@@ -13,7 +13,7 @@ import type { JsonObject } from './result.js';
  * The facts were read off real MediaWiki 1.39.17 and 1.43.9 on SQLite (the wikis of
  * `scripts/live-wiki.sh`); the live tier compares them with both (`test/live/debuginfo.test.ts`).
  */
-export interface DebugQuery {
+interface DebugQuery {
   /** SQL without the server prefix (`SELECT …`). */
   sql: string;
   /** Caller as the DB layer reports it (`ApiQueryLogEvents::execute`). */

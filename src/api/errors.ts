@@ -70,13 +70,3 @@ export function apiMessage(
 ): ApiMessage {
   return data === undefined ? { code, key, params } : { code, key, params, data };
 }
-
-/** Shorthand for throwing an ApiUsageError. */
-export function dieWith(
-  code: string,
-  key: string,
-  params: readonly MessageParam[] = [],
-  data?: Record<string, unknown>,
-): never {
-  throw new ApiUsageError(apiMessage(code, key, params, data));
-}

@@ -21,7 +21,7 @@ export interface PageSet {
   hasInput: boolean;
 }
 
-export const PAGESET_PARAMS = {
+const PAGESET_PARAMS = {
   titles: { type: 'string', multi: true },
   pageids: { type: 'integer', multi: true },
   revids: { type: 'integer', multi: true },
@@ -37,7 +37,7 @@ function byDbOrder(a: Page, b: Page): number {
   return ka < kb ? -1 : ka > kb ? 1 : 0;
 }
 
-export function dbkeyOf(p: { ns: number; title: string }): string {
+function dbkeyOf(p: { ns: number; title: string }): string {
   return (p.ns === 0 ? p.title : p.title.slice(p.title.indexOf(':') + 1)).replace(/ /g, '_');
 }
 

@@ -30,7 +30,7 @@ const INTEGER = /^[+-]?\d+$/;
 const NAMESPACE_IDS = Array.from({ length: 16 }, (_, i) => i);
 
 /** ParamValidator::explodeMultiValue. */
-export function explodeMultiValue(value: string, limit: number): string[] {
+function explodeMultiValue(value: string, limit: number): string[] {
   if (value === '' || value === '\u001f') return [];
   const [sep, body] = value.startsWith('\u001f') ? ['\u001f', value.slice(1)] : ['|', value];
   const parts = body.split(sep);
@@ -189,7 +189,8 @@ function validateScalar(ctx: ApiContext, mod: ModuleInfo, name: string, spec: Pa
 
 function parseInteger(name: string, value: string): number {
   const n = INTEGER.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || Math.abs(n) > 9223372036854775807) {
+  // Beyond 2^53 a number is not exact any more; PHP's own limit (PHP_INT_MAX) is larger still.
+  if (!Number.isSafeInteger(n)) {
     throw new Invalid(apiMessage('badinteger', 'paramvalidator-badinteger', [{ plaintext: name }, { plaintext: value }]));
   }
   return n;

@@ -22,8 +22,8 @@ export type ParamValues = Record<string, ParamValue>;
 /** MediaWiki's list sizes (ApiBase::LIMIT_*): value counts and result limits. */
 export const LIMIT_SML1 = 50;
 export const LIMIT_SML2 = 500;
-export const LIMIT_BIG1 = 500;
-export const LIMIT_BIG2 = 5000;
+const LIMIT_BIG1 = 500;
+const LIMIT_BIG2 = 5000;
 
 /** The standard `limit` declaration of list modules. */
 export const LIMIT_PARAM = { type: 'limit', default: 10, max: LIMIT_BIG1, highMax: LIMIT_BIG2 } as const;

@@ -4,11 +4,10 @@ import type { WikiProfile } from '../wiki/profile.js';
 import type { PageSet } from './pageset.js';
 import type { DebugFacts, DebugInput } from './debug.js';
 
-export const MODULE_GROUPS = ['list', 'prop', 'meta'] as const;
-export type ModuleGroup = (typeof MODULE_GROUPS)[number];
+type ModuleGroup = 'list' | 'prop' | 'meta';
 
 /** What a query module hands back to ApiQuery after running. */
-export interface ModuleOutcome {
+interface ModuleOutcome {
   /** The module's own `xxcontinue` value when it stopped early. */
   continueValue?: string;
   /** The rows its query fetched (one more than the limit, as the database gives them), for its debuginfo trace. */

@@ -25,7 +25,7 @@ export interface QueryModules {
 const STRICTNESS: Record<CacheMode, number> = { public: 0, 'anon-public-user-private': 1, private: 2 };
 
 /** ApiQuery::execute with ApiContinuationManager: runs the requested modules and writes continuation. */
-export function runQuery(ctx: ApiContext, modules: QueryModules): void {
+function runQuery(ctx: ApiContext, modules: QueryModules): void {
   const spec: Record<string, ParamSpec> = {
     prop: { type: 'enum', multi: true, values: KNOWN.prop },
     list: { type: 'enum', multi: true, values: KNOWN.list },

@@ -3,7 +3,7 @@ import type { Block, LogEvent, Page, ProtectedTitle } from '../wiki/model.js';
 import type { WikiProfile } from '../wiki/profile.js';
 
 /** Version of the cassette file layout. */
-export const CASSETTE_FORMAT = 1;
+const CASSETTE_FORMAT = 1;
 
 /** One recorded question and the wiki's answer (data only: no debuginfo, no cookies). */
 export interface Interaction {
@@ -30,7 +30,7 @@ export interface Harvest {
   missing: { ns: number; title: string }[];
 }
 
-export interface CassetteMeta {
+interface CassetteMeta {
   format: number;
   /** The api.php URL recorded from. */
   upstream: string;

@@ -57,7 +57,7 @@ export function formatDurationBetweenTimestamps(lang: Lang, startMs: number, end
 }
 
 /** Whether an expiry value means "never expires". */
-export const isInfinity = (expiry: string): boolean => INFINITE.has(expiry);
+const isInfinity = (expiry: string): boolean => INFINITE.has(expiry);
 
 /**
  * A block's `duration-l10n` (ApiQueryBlocks, 1.44+): the `infiniteblock` message for a block

@@ -18,7 +18,7 @@ const enFallback = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3, ro
  * with `,` from four digits; ru groups with a no-break space from five integer digits
  * (minimumGroupingDigits = 2) and uses `,` for decimals; a minus sign becomes U+2212.
  */
-export function formatNumString(lang: Lang, number: string): string {
+function formatNumString(lang: Lang, number: string): string {
   if (number === 'INF') return '∞';
   if (number === '-INF') return '\u2212∞';
   let out: string;

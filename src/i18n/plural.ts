@@ -62,10 +62,16 @@ function splitTemplate(s: string, start: number): { args: string[]; end: number 
   let from = start;
   for (let i = start; i < s.length; i++) {
     const two = s.slice(i, i + 2);
-    if (two === '{{') (braces++, i++);
-    else if (two === '[[') (links++, i++);
-    else if (two === ']]' && links > 0) (links--, i++);
-    else if (two === '}}') {
+    if (two === '{{') {
+      braces++;
+      i++;
+    } else if (two === '[[') {
+      links++;
+      i++;
+    } else if (two === ']]' && links > 0) {
+      links--;
+      i++;
+    } else if (two === '}}') {
       if (braces === 0) {
         args.push(s.slice(from, i));
         return { args, end: i + 2 };

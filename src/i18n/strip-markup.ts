@@ -78,7 +78,7 @@ function findTagEnd(s: string, from: number): number {
 }
 
 /** Sanitizer::stripAllTags (RemexStripTagHandler + normalizeWhitespace). */
-export function stripAllTags(html: string): string {
+function stripAllTags(html: string): string {
   let out = '';
   let hidden = false;
   const text = (t: string): void => {

@@ -8,7 +8,7 @@ import { decodeCharRefs } from './strip-markup.js';
 
 const PAIRED =
   'b bdi del i ins u font big small sub sup h1 h2 h3 h4 h5 h6 cite code em s strike strong tt var div center blockquote ol ul dl table caption pre ruby rb rp rt rtc p span abbr dfn kbd samp data time mark q bdo tr td th li dt dd';
-export const ALLOWED_TAGS = new Set([...PAIRED.split(' '), 'br', 'wbr', 'hr']);
+const ALLOWED_TAGS = new Set([...PAIRED.split(' '), 'br', 'wbr', 'hr']);
 export const VOID_TAGS = new Set(['br', 'wbr', 'hr']);
 const SAFE_ATTRS = /^(?:id|class|style|lang|dir|title|role|data-[a-z0-9_.-]+|aria-[a-z]+)$/;
 
@@ -80,8 +80,13 @@ export function quotes(line: string): string {
       return;
     }
     let run = p.length;
-    if (run === 4) (out += "'", (run = 3));
-    else if (run > 5) (out += "'".repeat(run - 5), (run = 5));
+    if (run === 4) {
+      out += "'";
+      run = 3;
+    } else if (run > 5) {
+      out += "'".repeat(run - 5);
+      run = 5;
+    }
     const [html, next] = STEP[state][run as 2 | 3 | 5];
     out += html;
     state = next;

@@ -18,7 +18,7 @@ export interface LinkContext {
 }
 
 /** wfUrlencode: PHP urlencode, with `;@$!*(),/~:` left readable. */
-export function wfUrlencode(s: string): string {
+function wfUrlencode(s: string): string {
   return Array.from(new TextEncoder().encode(s), (b) => {
     const c = String.fromCharCode(b);
     if (/[A-Za-z0-9_.\-;@$!*(),/~:]/.test(c)) return c;
@@ -83,7 +83,10 @@ export function freeLinks(text: string): string {
     let url = found;
     let trail = '';
     const entity = /&(?:lt|gt);/.exec(url);
-    if (entity) (trail = url.slice(entity.index)), (url = url.slice(0, entity.index));
+    if (entity) {
+      trail = url.slice(entity.index);
+      url = url.slice(0, entity.index);
+    }
     const seps = url.includes('(') ? ',;.:!?' : ',;.:!?)';
     let cut = url.length;
     while (cut > 0 && seps.includes(url[cut - 1]!)) cut--;

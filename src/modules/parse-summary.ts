@@ -42,7 +42,7 @@ export interface SummaryContext {
 const substituteInvalid = (s: string) => s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 
 /** htmlspecialchars($s, ENT_QUOTES | ENT_SUBSTITUTE). */
-export function htmlspecialchars(s: string): string {
+function htmlspecialchars(s: string): string {
   return substituteInvalid(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' })[c]!);
 }
 
@@ -184,7 +184,7 @@ export function defaultFileUrl(scriptPath: string, dbkey: string): string {
 }
 
 /** PHP rawurlencode (RFC 3986 unreserved characters kept). */
-export function rawurlencode(s: string): string {
+function rawurlencode(s: string): string {
   return phpUrlencode(s).replace(/\+/g, '%20').replace(/%7E/g, '~');
 }
 

@@ -40,7 +40,7 @@ export function toFormatVersion1(data: JsonObject): JsonObject {
 }
 
 /** Plain BC transform: true → "", false → removed, recursively. */
-export function bc(v: Json): Json | undefined {
+function bc(v: Json): Json | undefined {
   if (v === true) return '';
   if (v === false) return undefined;
   if (Array.isArray(v)) return v.flatMap((x) => {

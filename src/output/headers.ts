@@ -15,7 +15,7 @@ import { atLeast } from '../wiki/profile.js';
  */
 export type HeaderList = Array<[string, string]>;
 
-export type CacheMode = 'private' | 'public' | 'anon-public-user-private';
+type CacheMode = 'private' | 'public' | 'anon-public-user-private';
 
 /** Combines header lists with PHP `header()` semantics: a later header replaces (and moves) an earlier one. Set-Cookie accumulates. */
 export function mergePhpHeaders(...lists: ReadonlyArray<ReadonlyArray<readonly [string, string]>>): HeaderList {
@@ -119,11 +119,11 @@ export interface CacheHeaderOptions {
 }
 
 /** PHP gmdate('D, d M Y H:i:s') . ' GMT' (= wfTimestamp TS_RFC2822). */
-export function rfc2822(unixSeconds: number): string {
+function rfc2822(unixSeconds: number): string {
   return new Date(unixSeconds * 1000).toUTCString();
 }
 
-export const EXPIRES_EPOCH = 'Thu, 01 Jan 1970 00:00:00 GMT';
+const EXPIRES_EPOCH = 'Thu, 01 Jan 1970 00:00:00 GMT';
 
 /**
  * The cache-related headers of an API response, in emission order: in HTML mode first the page's
@@ -338,7 +338,7 @@ export function sessionCookies(opts: SessionCookieOptions): SessionOutcome {
 // CORS and same-origin security
 
 /** $wgAllowedCorsHeaders default. */
-export const ALLOWED_CORS_HEADERS = [
+const ALLOWED_CORS_HEADERS = [
   'Accept', 'Accept-Language', 'Content-Language', 'Content-Type', 'Accept-Encoding', 'DNT', 'Origin',
   'User-Agent', 'Api-User-Agent', 'Access-Control-Max-Age', 'Authorization',
 ] as const;

@@ -47,7 +47,7 @@ const HTTP_STATUS: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-export function httpStatusText(code: number): string {
+function httpStatusText(code: number): string {
   return HTTP_STATUS[code] ?? '';
 }
 

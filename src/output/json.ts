@@ -231,7 +231,7 @@ export function encodeJsonTail(bodyJson: string, key: string, value: unknown, op
  * Low-level splice: `keyJson` is an encoded string, `valueJson` an encoded value (in pretty mode
  * already indented for depth 1, i.e. `encodeJson(v, { ..., indent: 1 })`).
  */
-export function spliceLastMember(bodyJson: string, keyJson: string, valueJson: string, pretty: boolean): string {
+function spliceLastMember(bodyJson: string, keyJson: string, valueJson: string, pretty: boolean): string {
   if (pretty) {
     if (bodyJson === '{}') return `{\n    ${keyJson}: ${valueJson}\n}`;
     // pretty object text always ends with "\n}"

@@ -6,7 +6,7 @@ import { isSecretParam } from '../util/secrets.js';
  * (tokens, passwords) or hands one out (meta=tokens, login) passes through to the wiki and is
  * never written to a cassette.
  */
-export const RECORDED_ACTIONS: ReadonlySet<string> = new Set(['query', 'parse', 'spamblacklist', 'expandtemplates', 'compare', 'paraminfo', 'opensearch']);
+const RECORDED_ACTIONS: ReadonlySet<string> = new Set(['query', 'parse', 'spamblacklist', 'expandtemplates', 'compare', 'paraminfo', 'opensearch']);
 
 
 /** Why a request is not recorded, or null when it may be. */

@@ -15,7 +15,7 @@ interface Stored extends ScannedInteraction {
  * for; the most recently used parsed ones are kept (`keep`), so memory holds the keys, not the
  * answers, whatever the number of recordings.
  */
-export class InteractionTable {
+class InteractionTable {
   private readonly byKey = new Map<string, Interaction | Stored>();
   private readonly recent = new Map<string, Interaction>();
   private readonly fds: number[] = [];

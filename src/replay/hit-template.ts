@@ -31,7 +31,7 @@ export const MARKS: DebugMarks = {
 
 type Slot = keyof DebugMarks;
 /** The slots in a fixed order: a hole is stored as its index here plus one. */
-export const SLOT_LIST = Object.keys(MARKS) as Slot[];
+const SLOT_LIST = Object.keys(MARKS) as Slot[];
 /** What every mark starts with: a request that contains it is never printed from a template. */
 export const MARK_PREFIX = 'wikitapemark';
 const PREFIX = Buffer.from(MARK_PREFIX);

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { type ParamMap, parseUrlEncoded } from './params.js';
 
 /** The largest request body read; PHP's default post_max_size is 8M. */
-export const MAX_BODY_BYTES = 8 * 1024 * 1024;
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 /**
  * The POST parameters of a body, as PHP fills `$_POST`: urlencoded and multipart/form-data

@@ -33,12 +33,12 @@ export const RENDERING_PARAMS: ReadonlySet<string> = new Set([
  * (`array_fill_keys`, SQL `IN`, PHP `sort`), so their values are sorted. Module lists
  * (`list`, `prop`, `meta`) and `titles` keep their order: it decides key order and fake page ids.
  */
-export const SET_PARAMS: ReadonlySet<string> = new Set([
+const SET_PARAMS: ReadonlySet<string> = new Set([
   'leprop', 'bkprop', 'ptprop', 'bkshow', 'ptlevel', 'ptnamespace', 'bkids', 'bkusers', 'url', 'siprop', 'uiprop',
 ]);
 
 /** Multi-value parameters whose duplicates MediaWiki drops (keeping the first). */
-export const LIST_PARAMS: ReadonlySet<string> = new Set(['list', 'prop', 'meta', 'titles', 'pageids']);
+const LIST_PARAMS: ReadonlySet<string> = new Set(['list', 'prop', 'meta', 'titles', 'pageids']);
 
 /** Defaults made explicit, per module: asking for them or leaving them out is the same question. */
 export const MODULE_DEFAULTS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
@@ -55,7 +55,7 @@ export function splitMulti(value: string): string[] {
 }
 
 /** Joins values with `|`, or in the U+001F form when a value contains `|`. */
-export function joinMulti(values: readonly string[]): string {
+function joinMulti(values: readonly string[]): string {
   return values.some((v) => v.includes('|')) ? `\u001f${values.join('\u001f')}` : values.join('|');
 }
 

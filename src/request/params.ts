@@ -48,7 +48,7 @@ function decodeChecked(s: string): [string, boolean] {
  * and a name with `[` is an array (`a[]=x`): MediaWiki then sees a non-string value. We keep
  * the base name and mark the value so validation can reject it the way the wiki does.
  */
-export function phpParamName(raw: string): { name: string; isArray: boolean } {
+function phpParamName(raw: string): { name: string; isArray: boolean } {
   let name = raw.replace(/^ +/, '');
   const bracket = name.indexOf('[');
   let isArray = false;

@@ -30,8 +30,8 @@ export const isIPAddress = (ip: string): boolean => RE.address.test(ip);
 export const isIPv4 = (ip: string): boolean => RE.v4.test(ip);
 /** IPv6, optionally with a CIDR suffix. */
 export const isIPv6 = (ip: string): boolean => RE.v6.test(ip);
-export const isValidIPv4 = (ip: string): boolean => RE.validV4.test(ip);
-export const isValidIPv6 = (ip: string): boolean => RE.validV6.test(ip);
+const isValidIPv4 = (ip: string): boolean => RE.validV4.test(ip);
+const isValidIPv6 = (ip: string): boolean => RE.validV6.test(ip);
 /** A single address (no range). */
 export const isValid = (ip: string): boolean => isValidIPv4(ip) || isValidIPv6(ip);
 /** A CIDR range (`a.b.c.d/n`, `v6/n`) or an `a - b` range. */

@@ -19,7 +19,7 @@ export interface FixtureFile {
 }
 
 /** Error raised for a fixture file that cannot be used; says which file and what to fix. */
-export class FixtureError extends Error {
+class FixtureError extends Error {
   readonly code = 'WIKITAPE_FIXTURE';
   constructor(file: string, problem: string) {
     super(`wikitape: fixture file ${file}: ${problem}`);
@@ -47,7 +47,7 @@ export async function loadFixtures(files: readonly string[]): Promise<{ model: W
 }
 
 /** Adds one fixture document to a model, checking the shape of each list. */
-export function mergeFixture(model: WikiModel, data: unknown, file = '<fixture>'): void {
+function mergeFixture(model: WikiModel, data: unknown, file = '<fixture>'): void {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new FixtureError(file, 'the top level must be an object');
   const f = data as FixtureFile;
   for (const key of ['logevents', 'blocks', 'protectedtitles', 'pages', 'spamBlacklist', 'spamWhitelist'] as const) {

@@ -138,11 +138,6 @@ export interface Knowledge {
   meta: Map<string, Map<string, Record<string, unknown>>>;
 }
 
-/** Whether a recording showed `prop` of this entity (entities without `known` are fully known). */
-export function knows(e: { known?: string[] }, prop: string): boolean {
-  return e.known === undefined || e.known.includes(prop);
-}
-
 export function emptyModel(): WikiModel {
   return { logevents: [], blocks: [], protectedtitles: [], pages: [], spamBlacklist: [], spamWhitelist: [] };
 }

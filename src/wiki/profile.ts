@@ -27,8 +27,7 @@ export interface WikiProfile {
   installPath: string;
 }
 
-export const LANGS = ['ru', 'en'] as const;
-export type Lang = (typeof LANGS)[number];
+export type Lang = 'ru' | 'en';
 
 export const DEFAULT_PROFILE: Readonly<WikiProfile> = Object.freeze({
   version: '1.44.0',

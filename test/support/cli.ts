@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
 /** The built CLI (`npm test` builds it first). */
-export const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli.js');
-export const ROOT = join(import.meta.dirname, '..', '..');
+const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli.js');
+const ROOT = join(import.meta.dirname, '..', '..');
 
 /** Runs a CLI command to its end: exit code and what it printed. */
 export function runCli(args: string[], cwd = ROOT): Promise<{ code: number | null; stdout: string; stderr: string }> {
