@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { buildRegexes, matchSpamBlacklist, translatePcre } from '../../../src/modules/spamblacklist-match.js';
+import { buildRegexes, matchSpamBlacklist } from '../../../src/modules/spamblacklist-match.js';
 
 /** The live wiki's list (shared/livewiki/setup.sh). */
 const LIST = ['# local spam blacklist', 'casino-spam\\.example', 'badpills\\.test', '\\bfree-money\\b'];
@@ -65,24 +65,5 @@ describe('SpamRegexBatch', () => {
       { source: '(?:https?:)?\\/\\/+[a-z0-9_\\-.]*(()', modifiers: 'im' },
       { source: '(?:https?:)?\\/\\/+[a-z0-9_\\-.]*(b)', modifiers: 'im' },
     ]);
-  });
-});
-
-describe('translatePcre (byte mode)', () => {
-  const bytes = (s: string) => Buffer.from(s, 'utf8').toString('latin1');
-  it('folds ASCII only under i', () => {
-    const re = translatePcre('пример|abc', 'i')!;
-    expect(re.test(bytes('ПРИМЕР'))).toBe(false);
-    expect(new RegExp(re.source).test(bytes('пример'))).toBe(true);
-    expect(new RegExp(re.source).test('ABC')).toBe(true);
-  });
-  it('keeps PCRE meanings of ., \\s, $ and ^', () => {
-    expect(new RegExp(translatePcre('a.b', '')!.source).test('a\rb')).toBe(true);
-    expect(new RegExp(translatePcre('a\\sb', '')!.source).test('a\u00a0b')).toBe(false);
-    expect(new RegExp(translatePcre('a$', 'm')!.source).test('a\rb')).toBe(false);
-    expect(new RegExp(translatePcre('^b', 'm')!.source).test('a\nb')).toBe(true);
-  });
-  it('rejects what PCRE does not compile', () => {
-    for (const p of ['(', 'a{2,1}', '[a-\\d]', '(?<=a+)b', '\\x{100}', '*a', '\\i']) expect(translatePcre(p, 'i')).toBeNull();
   });
 });
