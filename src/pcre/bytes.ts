@@ -28,14 +28,14 @@ export function caseClose(s: ByteSet): ByteSet {
   return out;
 }
 
-export const DIGIT = setOf([0x30, 0x39]);
-export const WORD = setOf([0x30, 0x39], [0x41, 0x5a], [0x61, 0x7a], [0x5f, 0x5f]);
+const DIGIT = setOf([0x30, 0x39]);
+const WORD = setOf([0x30, 0x39], [0x41, 0x5a], [0x61, 0x7a], [0x5f, 0x5f]);
 /** PCRE2 `\s` without UCP: HT LF VT FF CR space. */
-export const SPACE = setOf([0x09, 0x0d], [0x20, 0x20]);
+const SPACE = setOf([0x09, 0x0d], [0x20, 0x20]);
 /** `\h` in non-UTF mode: HT, space, NBSP. */
-export const HSPACE = setOf([0x09, 0x09], [0x20, 0x20], [0xa0, 0xa0]);
+const HSPACE = setOf([0x09, 0x09], [0x20, 0x20], [0xa0, 0xa0]);
 /** `\v` in non-UTF mode: LF VT FF CR NEL. */
-export const VSPACE = setOf([0x0a, 0x0d], [0x85, 0x85]);
+const VSPACE = setOf([0x0a, 0x0d], [0x85, 0x85]);
 /** The escapes that stand for a byte set, the same inside and outside a class. */
 export const CLASS_ESCAPES: Readonly<Record<string, ByteSet>> = {
   d: DIGIT,
