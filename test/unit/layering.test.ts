@@ -20,7 +20,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['i18n'],
   ['wiki'],
   ['request'],
-  ['util'],
+  ['util', 'pcre'],
 ];
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src');
