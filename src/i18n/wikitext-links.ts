@@ -1,6 +1,7 @@
 import type { Lang } from '../wiki/profile.js';
 import { decodeCharRefs } from './strip-markup.js';
 import { escapeAttr } from './wikitext-inline.js';
+import { wfUrlencode } from '../util/php-url.js';
 
 /**
  * Links in interface messages, rendered as MediaWiki 1.39's parser does with the default
@@ -15,15 +16,6 @@ export interface LinkContext {
   articlePath: string;
   /** `$wgScript` (red links go to `?title=…&action=edit&redlink=1`). */
   script: string;
-}
-
-/** wfUrlencode: PHP urlencode, with `;@$!*(),/~:` left readable. */
-function wfUrlencode(s: string): string {
-  return Array.from(new TextEncoder().encode(s), (b) => {
-    const c = String.fromCharCode(b);
-    if (/[A-Za-z0-9_.\-;@$!*(),/~:]/.test(c)) return c;
-    return b === 0x20 ? '+' : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
-  }).join('');
 }
 
 const SPECIAL: Record<Lang, string> = { en: 'Special', ru: 'Служебная' };

@@ -8,7 +8,8 @@ import { formatHex, isValid, isValidRange, parseRange } from '../util/ip.js';
 import type { Block } from '../wiki/model.js';
 import { atLeast } from '../wiki/profile.js';
 import { requireMaxOneParameter } from './checks.js';
-import { compareKeys, isoToMw, listWindow, takePage, memoKey, needCompleteList, needProps } from './list-support.js';
+import { compareKeys, listWindow, takePage, memoKey, needCompleteList, needProps } from './list-support.js';
+import { isoToMw } from '../util/timestamp.js';
 import { apiClass, continueCondition, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
 
 const FLAGS = ['automatic', 'anononly', 'nocreate', 'autoblock', 'noemail', 'hidden', 'allowusertalk', 'partial'] as const;

@@ -6,7 +6,7 @@ import type { JsonObject } from '../api/result.js';
 import type { Page } from '../wiki/model.js';
 import { atLeast } from '../wiki/profile.js';
 import { badContinue, compareKeys, type SortKey } from './list-support.js';
-import { SLASHLESS_PROTOCOLS, index60, makeIndexes, reconstructUrl, reverseHost, splitUrl } from './link-index.js';
+import { SLASHLESS_PROTOCOLS, decodeURIComponentSafe, index60, makeIndexes, reconstructUrl, reverseHost, splitUrl } from './link-index.js';
 import { apiClass, escapeClose, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
 
 /** $wgUrlProtocols of a default install, cut at `:` (ApiQueryExternalLinks' `elprotocol`). */
@@ -115,14 +115,6 @@ function atOrAfter(ctx: ApiContext, r: Row, c: SortKey, modern: boolean, multi: 
   if (r.id.hi < want) return false;
   ctx.unknown('extlinks.id');
   return false;
-}
-
-function decodeURIComponentSafe(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }
 
 function collectRows(ctx: ApiContext, v: ParamValues, good: Page[], modern: boolean): Row[] {

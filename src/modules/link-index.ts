@@ -106,7 +106,8 @@ export function reverseHost(host: string): string {
   return `${h.split('.').reverse().join('.')}.`;
 }
 
-function decodeURIComponentSafe(s: string): string {
+/** decodeURIComponent, or the text as it is where it is not a valid encoding. */
+export function decodeURIComponentSafe(s: string): string {
   try {
     return decodeURIComponent(s);
   } catch {

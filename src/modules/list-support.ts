@@ -1,7 +1,7 @@
 import { ApiUsageError, apiMessage } from '../api/errors.js';
 import type { ApiContext } from '../api/context.js';
 import { pv, type ParamValues } from '../api/param-spec.js';
-import { parseTimestamp, toMw } from '../util/timestamp.js';
+import { isoToMw, parseTimestamp, toMw } from '../util/timestamp.js';
 import { atLeast, type WikiProfile } from '../wiki/profile.js';
 
 /** A key that orders a list (timestamp, then ids), compared lexicographically. */
@@ -39,10 +39,6 @@ export function badContinue(): ApiUsageError {
   return new ApiUsageError(apiMessage('badcontinue', 'apierror-badcontinue'));
 }
 
-/** TS_MW from the ISO form the model keeps. */
-export function isoToMw(iso: string): string {
-  return iso.replace(/[-:TZ]/g, '').slice(0, 14);
-}
 
 /** A 1.39 continue timestamp goes through Database::timestamp(): garbage is an internal error. */
 function internalTimestampError(value: string): ApiUsageError {

@@ -9,7 +9,8 @@ import { escapeWikiText, htmlspecialchars } from '../util/escape.js';
 import { parseTitle } from '../wiki/title.js';
 import { requireMaxOneParameter } from './checks.js';
 import { LOG_ACTIONS, LOG_TYPES, HIDDEN_LOG_TYPES } from './log-types.js';
-import { compareKeys, isoToMw, listWindow, takePage, memoKey, needCompleteList, needProps } from './list-support.js';
+import { compareKeys, listWindow, takePage, memoKey, needCompleteList, needProps } from './list-support.js';
+import { isoToMw } from '../util/timestamp.js';
 import { formatLogParams } from './log-params.js';
 import { apiClass, continueCondition, fetchedRows, genderCacheLookup, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
 

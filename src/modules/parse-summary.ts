@@ -10,7 +10,9 @@ import {
 } from '../wiki/namespaces.js';
 import { text as contentText } from '../wiki/texts.js';
 import { decodeCharReferences, makeTitle, makeTitleSafe, parseTitle, splitTitleString, withFragment, type Title } from '../wiki/title.js';
-import { escapeIdForLink, linkUrl, localUrl, phpUrlencode, wfUrlencode } from '../wiki/url.js';
+import { escapeIdForLink, linkUrl, localUrl } from '../wiki/url.js';
+import { rawurlencode, wfUrlencode } from '../util/php-url.js';
+import { htmlspecialchars } from '../util/escape.js';
 
 /**
  * CommentFormatter::format as ApiParse uses it for `summary` (includes/CommentFormatter/CommentParser.php):
@@ -37,14 +39,6 @@ export interface SummaryContext {
 
 // ---------------------------------------------------------------------------------------------
 // Escaping
-
-/** Lone UTF-16 surrogates stand for invalid UTF-8, which ENT_SUBSTITUTE turns into U+FFFD. */
-const substituteInvalid = (s: string) => s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
-
-/** htmlspecialchars($s, ENT_QUOTES | ENT_SUBSTITUTE). */
-function htmlspecialchars(s: string): string {
-  return substituteInvalid(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' })[c]!);
-}
 
 /** Html::expandAttributes value encoding: htmlspecialchars(ENT_QUOTES) and tab/LF/CR as references. */
 function attr(s: string): string {
@@ -181,11 +175,6 @@ function mediaLink(ctx: SummaryContext, target: Title, html: string): string {
 export function defaultFileUrl(scriptPath: string, dbkey: string): string {
   const md5 = createHash('md5').update(dbkey, 'utf8').digest('hex');
   return `${scriptPath}/images/${md5[0]}/${md5.slice(0, 2)}/${rawurlencode(dbkey)}`;
-}
-
-/** PHP rawurlencode (RFC 3986 unreserved characters kept). */
-function rawurlencode(s: string): string {
-  return phpUrlencode(s).replace(/\+/g, '%20').replace(/%7E/g, '~');
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,7 +3,8 @@ import { DIR_PARAM, LIMIT_PARAM, pv, type ParamValues } from '../api/param-spec.
 import type { QueryModule } from '../api/query-module.js';
 import type { JsonObject } from '../api/result.js';
 import type { ProtectedTitle } from '../wiki/model.js';
-import { compareKeys, isoToMw, listWindow, takePage, memoKey, needCompleteList, needProps } from './list-support.js';
+import { compareKeys, listWindow, takePage, memoKey, needCompleteList, needProps } from './list-support.js';
+import { isoToMw } from '../util/timestamp.js';
 import { apiClass, fetchedRows, genderCacheLookup, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
 import { atLeast } from '../wiki/profile.js';
 

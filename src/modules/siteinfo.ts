@@ -4,7 +4,7 @@ import type { JsonObject } from '../api/result.js';
 import { toIso } from '../util/timestamp.js';
 import { namespaceName } from '../wiki/namespaces.js';
 import { atLeast, type WikiProfile } from '../wiki/profile.js';
-import { wfUrlencode } from '../wiki/url.js';
+import { wfUrlencode } from '../util/php-url.js';
 import { siteInfoFromRecordings } from './recorded-meta-answer.js';
 import { messageCacheLoad, type DebugFacts, type DebugInput } from '../api/debug.js';
 

@@ -3,6 +3,7 @@ import { redactParams } from '../util/secrets.js';
 import { atLeast, type Lang, type WikiProfile } from '../wiki/profile.js';
 import { encodeJson, withFrozenMembers } from './json.js';
 import { outputTexts, specialNames } from './texts.js';
+import { phpUrlDecode, phpUrlencode, wfUrlencode } from '../util/php-url.js';
 
 /**
  * The HTML page MediaWiki sends for `*fm` formats (and for an absent `format`, which is `jsonfm`):
@@ -66,36 +67,6 @@ function escAttr(s: string): string {
 // ---------------------------------------------------------------------------------------------
 // PHP urlencode / query handling for the "format=json" link
 
-const HEX = '0123456789ABCDEF';
-
-/** PHP urlencode: UTF-8 bytes, `A-Za-z0-9-_.` kept, space → `+`, the rest `%XX` upper-case. */
-export function phpUrlencode(s: string): string {
-  let out = '';
-  for (const b of Buffer.from(s, 'utf8')) {
-    if ((b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x2d || b === 0x2e || b === 0x5f) {
-      out += String.fromCharCode(b);
-    } else if (b === 0x20) out += '+';
-    else out += '%' + HEX[b >> 4] + HEX[b & 15];
-  }
-  return out;
-}
-
-/** PHP urldecode: `+` is a space, `%XX` bytes (invalid sequences stay), UTF-8 decoded. */
-function phpUrldecode(s: string): string {
-  const t = s.replace(/\+/g, ' ');
-  if (!t.includes('%')) return t;
-  const bytes: number[] = [];
-  for (let i = 0; i < t.length; i++) {
-    const c = t.charCodeAt(i);
-    if (c === 0x25 && /^[0-9a-fA-F]{2}$/.test(t.slice(i + 1, i + 3))) {
-      bytes.push(parseInt(t.slice(i + 1, i + 3), 16));
-      i += 2;
-    } else if (c < 0x80) bytes.push(c);
-    else for (const b of Buffer.from(t[i]!, 'utf8')) bytes.push(b);
-  }
-  return Buffer.from(bytes).toString('utf8');
-}
-
 /**
  * `$_GET` as PHP builds it from a query string, as ordered [key, value] pairs: a repeated key
  * keeps its first position and takes the last value; `.` and ` ` in names become `_`; `a[]`/`a[k]`
@@ -107,8 +78,8 @@ function phpQueryPairs(query: string): Array<[string, string]> {
   for (const part of query.split('&')) {
     if (part === '') continue;
     const eq = part.indexOf('=');
-    let key = phpUrldecode(eq === -1 ? part : part.slice(0, eq));
-    const value = eq === -1 ? '' : phpUrldecode(part.slice(eq + 1));
+    let key = phpUrlDecode(eq === -1 ? part : part.slice(0, eq));
+    const value = eq === -1 ? '' : phpUrlDecode(part.slice(eq + 1));
     key = key.replace(/^ +/, '');
     if (key === '') continue;
     const br = key.indexOf('[');
@@ -147,13 +118,6 @@ export function nonHtmlUrl(profile: WikiProfile, requestUrl: string, lcformat: s
   if (https !== undefined) server = server.replace(/^https?:/, https ? 'https:' : 'http:');
   // A secret in the query is written as the marker (util/secrets.ts), not echoed into the page.
   return `${server}${path}?${redactParams(pairs).map(([k, v]) => `${phpUrlencode(k)}=${phpUrlencode(v)}`).join('&')}`;
-}
-
-/** wfUrlencode: urlencode with `;@$!*(),/~:` kept (and spaces already `_`). */
-function wfUrlencode(s: string): string {
-  return phpUrlencode(s).replace(/%(3B|40|24|21|2A|28|29|2C|2F|7E|3A)/g, (_, h: string) =>
-    String.fromCharCode(parseInt(h, 16)),
-  );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 import type { Lang } from '../wiki/profile.js';
 import { formatNum } from '../i18n/numbers.js';
+import { phpRound } from '../i18n/php-number.js';
 
 /**
  * The few interface texts src/output needs, as MediaWiki 1.39.17 renders them (ru and en),
@@ -104,14 +105,6 @@ const SIZE_UNITS: Record<Lang, readonly string[]> = {
   ru: ['байт', 'КБ', 'МБ', 'ГБ', 'ТБ', 'ПБ', 'ЭБ', 'ЗБ', 'ЙБ', 'RB', 'QB'],
   en: ['bytes', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB', 'YB', 'RB', 'QB'],
 };
-
-/** PHP round() (half away from zero) to `digits` decimals. */
-function phpRound(x: number, digits: number): number {
-  if (digits === 0) return Math.sign(x) * Math.round(Math.abs(x));
-  const f = 10 ** digits;
-  const r = Math.round(Math.abs(x) * f + 1e-9) / f;
-  return Math.sign(x) * r;
-}
 
 /**
  * formatSizeLocal split for a template: the unit of the megabyte range and the number as it would

@@ -6,6 +6,7 @@ import type { Rendered } from '../output/render.js';
 import { formatMegabytesParts } from '../output/texts.js';
 import type { Lang } from '../wiki/profile.js';
 import type { Source } from '../options.js';
+import { toMw } from '../util/timestamp.js';
 
 /**
  * A cassette hit, printed once, with holes for what changes from one request to the next.
@@ -182,10 +183,6 @@ export function templateLength(t: HitTemplate, values: Partial<Record<Slot, stri
   return n;
 }
 
-/** MediaWiki timestamp (`yyyymmddhhmmss`) of a time in ms. */
-function mwTimestamp(ms: number): string {
-  return new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14);
-}
 
 /**
  * The fresh values for one request, each worked out only when the template has a hole for it; null
@@ -213,7 +210,7 @@ export function fillHoles(t: HitTemplate, startedAt: bigint, nowMs: number): Par
         v = String(Math.floor(nowMs / 1000) - 365 * 86400);
         break;
       case 'nowMw':
-        v = mwTimestamp(nowMs);
+        v = toMw(nowMs);
         break;
       case 'requestId':
         v = randomBytes(12).toString('hex');

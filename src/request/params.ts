@@ -3,45 +3,10 @@
  * query string and form body merged (`$_POST + $_GET`, the body wins), names mangled as PHP
  * does, values percent-decoded byte-wise and invalid UTF-8 replaced (UtfNormal::cleanUp).
  */
+import { decodeChecked, phpUrlDecode } from '../util/php-url.js';
 
 /** Ordered parameter map: insertion order is the order the wiki would report them in. */
 export type ParamMap = Map<string, string>;
-
-const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
-const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-const HEX = /^[0-9A-Fa-f]{2}$/;
-
-/** Percent-decodes like PHP's urldecode: `+` is a space, a bad `%xx` stays literal, bytes are UTF-8. */
-export function phpUrlDecode(s: string): string {
-  return decodeChecked(s)[0];
-}
-
-/** phpUrlDecode, also telling whether the bytes were invalid UTF-8 (replaced by U+FFFD). */
-function decodeChecked(s: string): [string, boolean] {
-  if (!s.includes('%') && !s.includes('+')) return [s, false];
-  const bytes: number[] = [];
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 0x2b) bytes.push(0x20);
-    else if (c === 0x25 && HEX.test(s.slice(i + 1, i + 3))) {
-      bytes.push(parseInt(s.slice(i + 1, i + 3), 16));
-      i += 2;
-    } else if (c < 0x80) bytes.push(c);
-    else {
-      // Non-ASCII characters that arrived unencoded: keep them as their UTF-8 bytes.
-      const cp = s.codePointAt(i) ?? c;
-      if (cp > 0xffff) i++;
-      for (const b of Buffer.from(String.fromCodePoint(cp), 'utf8')) bytes.push(b);
-    }
-  }
-  const arr = Uint8Array.from(bytes);
-  try {
-    return [strict.decode(arr), false];
-  } catch {
-    return [decoder.decode(arr), true];
-  }
-}
 
 /**
  * PHP's request-variable name mangling: leading spaces dropped, ` ` and `.` become `_`,

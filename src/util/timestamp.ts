@@ -125,6 +125,11 @@ export function toMw(ms: number): string {
   return parts(ms).join('');
 }
 
+/** TS_MW from the TS_ISO_8601 form (`2024-03-01T10:00:00Z` → `20240301100000`) the model keeps. */
+export function isoToMw(iso: string): string {
+  return iso.replace(/[-:TZ]/g, '').slice(0, 14);
+}
+
 /** TS_ISO_8601: `YYYY-MM-DDTHH:MM:SSZ`. */
 export function toIso(ms: number): string {
   const [Y, m, d, H, i, s] = parts(ms);

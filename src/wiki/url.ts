@@ -1,34 +1,11 @@
 import { INTERWIKI } from './namespaces.js';
 import type { Title } from './title.js';
+import { phpUrlencode, wfUrlencode } from '../util/php-url.js';
 
 /** Where index.php lives: `$wgScriptPath` (e.g. `/wiki`), or a profile carrying it. */
 export type ScriptPathLike = string | { scriptPath: string };
 
 const scriptPathOf = (w: ScriptPathLike) => (typeof w === 'string' ? w : w.scriptPath);
-
-/** PHP urlencode: bytes other than `A-Za-z0-9-_.` as upper-case `%XX`, space as `+`. */
-export function phpUrlencode(s: string): string {
-  let out = '';
-  for (const byte of Buffer.from(s, 'utf8')) {
-    if ((byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a) || byte === 0x2d || byte === 0x5f || byte === 0x2e) {
-      out += String.fromCharCode(byte);
-    } else if (byte === 0x20) {
-      out += '+';
-    } else {
-      out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-    }
-  }
-  return out;
-}
-
-const KEPT: Readonly<Record<string, string>> = {
-  '%3B': ';', '%40': '@', '%24': '$', '%21': '!', '%2A': '*', '%28': '(', '%29': ')', '%2C': ',', '%2F': '/', '%7E': '~', '%3A': ':',
-};
-
-/** wfUrlencode: urlencode, then `; @ $ ! * ( ) , / ~ :` put back (not on IIS 7, which we are not). */
-export function wfUrlencode(s: string): string {
-  return phpUrlencode(s).replace(/%(3B|40|24|21|2A|28|29|2C|2F|7E|3A)/g, (m) => KEPT[m]!);
-}
 
 /** wfAppendQuery for a string query. */
 export function wfAppendQuery(url: string, query: string): string {

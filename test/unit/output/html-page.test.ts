@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { escapePreText, nonHtmlUrl, phpUrlencode, renderPrettyPage } from '../../../src/output/html-page.js';
+import { escapePreText, nonHtmlUrl, renderPrettyPage } from '../../../src/output/html-page.js';
+import { phpUrlencode } from '../../../src/util/php-url.js';
 import { makeProfile } from '../../../src/wiki/profile.js';
 
 /*

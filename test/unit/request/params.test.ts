@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseBody } from '../../../src/request/body.js';
-import { ARRAY_VALUE, mergeParams, parseUrlEncoded, phpUrlDecode } from '../../../src/request/params.js';
+import { ARRAY_VALUE, mergeParams, parseUrlEncoded } from '../../../src/request/params.js';
+import { phpUrlDecode } from '../../../src/util/php-url.js';
 
 describe('phpUrlDecode', () => {
   it('decodes + as a space and %XX as UTF-8 bytes', () => {

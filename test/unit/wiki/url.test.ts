@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { escapeIdForExternalInterwiki, escapeIdForLink, fragmentForUrl, linkUrl, localUrl, phpUrlencode, wfAppendQuery, wfUrlencode } from '../../../src/wiki/url.js';
+import { escapeIdForExternalInterwiki, escapeIdForLink, fragmentForUrl, linkUrl, localUrl, wfAppendQuery } from '../../../src/wiki/url.js';
+import { phpUrlencode, wfUrlencode } from '../../../src/util/php-url.js';
 import { makeTitle, parseTitle, type Title } from '../../../src/wiki/title.js';
 import { makeProfile } from '../../../src/wiki/profile.js';
 
