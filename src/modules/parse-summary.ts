@@ -11,7 +11,7 @@ import {
 import { text as contentText } from '../wiki/texts.js';
 import { decodeCharReferences, makeTitle, makeTitleSafe, parseTitle, splitTitleString, withFragment, type Title } from '../wiki/title.js';
 import { escapeIdForLink, linkUrl, localUrl } from '../wiki/url.js';
-import { rawurlencode, wfUrlencode } from '../util/php-url.js';
+import { rawurldecode, rawurlencode, wfUrlencode } from '../util/php-url.js';
 import { htmlspecialchars } from '../util/escape.js';
 
 /**
@@ -239,7 +239,7 @@ const LINK_TRAIL: Readonly<Record<Lang, RegExp>> = {
 };
 
 /** A literal as a regex source matching it as PCRE `/i` without `/u` does: only ASCII letters fold. */
-function asciiCaseless(literal: string): string {
+export function asciiCaseless(literal: string): string {
   return Array.from(literal, (c) =>
     /[A-Za-z]/.test(c) ? `[${c.toUpperCase()}${c.toLowerCase()}]` : /[.*+?^${}()|[\]\\/-]/.test(c) ? `\\${c}` : c,
   ).join('');
@@ -248,22 +248,6 @@ function asciiCaseless(literal: string): string {
 function mediaRegex(ctx: SummaryContext): RegExp {
   const names = ['Media', namespaceDbName(-2, nsctx(ctx))].map(asciiCaseless);
   return new RegExp(`^(?:${names.join('|')}):([^\\n]*)$`);
-}
-
-/** rawurldecode on bytes; invalid UTF-8 comes out as U+FFFD (titles with it are invalid either way). */
-function rawurldecode(s: string): string {
-  const src = Buffer.from(s, 'utf8');
-  const bytes: number[] = [];
-  const hex = (b: number | undefined) => b !== undefined && ((b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66));
-  for (let i = 0; i < src.length; i++) {
-    if (src[i] === 0x25 && hex(src[i + 1]) && hex(src[i + 2])) {
-      bytes.push(parseInt(String.fromCharCode(src[i + 1]!, src[i + 2]!), 16));
-      i += 2;
-    } else {
-      bytes.push(src[i]!);
-    }
-  }
-  return new TextDecoder('utf-8').decode(Uint8Array.from(bytes));
 }
 
 /** Linker::normalizeSubpageLink (the link text is never empty here, so it is not touched). */
@@ -358,157 +342,4 @@ export function formatSummary(summary: string, ctx: SummaryContext): string {
   comment = escapeHtmlAllowEntities(comment);
   comment = doSectionLinks(ctx, comment);
   return doWikiLinks(ctx, comment).normalize('NFC');
-}
-
-// ---------------------------------------------------------------------------------------------
-// section=new (ApiParse::formatSummary)
-
-/** $wgUrlProtocols default, as UrlUtils::validProtocols builds the alternation. */
-const URL_PROTOCOLS = [
-  'bitcoin:', 'ftp://', 'ftps://', 'geo:', 'git://', 'gopher://', 'http://', 'https://', 'irc://', 'ircs://', 'magnet:', 'mailto:',
-  'matrix:', 'mms://', 'news:', 'nntp://', 'redis://', 'sftp://', 'sip:', 'sips:', 'sms:', 'ssh://', 'svn://', 'tel:', 'telnet://',
-  'urn:', 'worldwind://', 'xmpp:', '//',
-];
-
-/** Parser::doQuotes for one line: `''`, `'''`, `'''''` to <i>/<b>. */
-export function doQuotes(text: string): string {
-  const arr = text.split(/(''+)/);
-  if (arr.length === 1) return text;
-  let numbold = 0;
-  let numitalics = 0;
-  for (let i = 1; i < arr.length; i += 2) {
-    let len = arr[i]!.length;
-    if (len === 4) {
-      arr[i - 1] += "'";
-      arr[i] = "'''";
-      len = 3;
-    } else if (len > 5) {
-      arr[i - 1] += "'".repeat(len - 5);
-      arr[i] = "'''''";
-      len = 5;
-    }
-    if (len === 2) numitalics++;
-    else if (len === 3) numbold++;
-    else if (len === 5) {
-      numitalics++;
-      numbold++;
-    }
-  }
-  if (numbold % 2 === 1 && numitalics % 2 === 1) {
-    let single = -1;
-    let multi = -1;
-    let space = -1;
-    for (let i = 1; i < arr.length; i += 2) {
-      if (arr[i]!.length === 3) {
-        const prev = arr[i - 1]!;
-        const x1 = prev.slice(-1);
-        const x2 = prev.length >= 2 ? prev.slice(-2, -1) : '';
-        if (x1 === ' ') {
-          if (space === -1) space = i;
-        } else if (x2 === ' ') {
-          single = i;
-          break;
-        } else if (multi === -1) {
-          multi = i;
-        }
-      }
-    }
-    const pick = single > -1 ? single : multi > -1 ? multi : space;
-    if (pick > -1) {
-      arr[pick] = "''";
-      arr[pick - 1] += "'";
-    }
-  }
-  let output = '';
-  let buffer = '';
-  let state = '';
-  arr.forEach((r, i) => {
-    if (i % 2 === 0) {
-      if (state === 'both') buffer += r;
-      else output += r;
-      return;
-    }
-    if (r.length === 2) {
-      if (state === 'i') [output, state] = [`${output}</i>`, ''];
-      else if (state === 'bi') [output, state] = [`${output}</i>`, 'b'];
-      else if (state === 'ib') [output, state] = [`${output}</b></i><b>`, 'b'];
-      else if (state === 'both') [output, state] = [`${output}<b><i>${buffer}</i>`, 'b'];
-      else [output, state] = [`${output}<i>`, `${state}i`];
-    } else if (r.length === 3) {
-      if (state === 'b') [output, state] = [`${output}</b>`, ''];
-      else if (state === 'bi') [output, state] = [`${output}</i></b><i>`, 'i'];
-      else if (state === 'ib') [output, state] = [`${output}</b>`, 'i'];
-      else if (state === 'both') [output, state] = [`${output}<i><b>${buffer}</b>`, 'i'];
-      else [output, state] = [`${output}<b>`, `${state}b`];
-    } else if (r.length === 5) {
-      if (state === 'b') [output, state] = [`${output}</b><i>`, 'i'];
-      else if (state === 'i') [output, state] = [`${output}</i><b>`, 'b'];
-      else if (state === 'bi') [output, state] = [`${output}</i></b>`, ''];
-      else if (state === 'ib') [output, state] = [`${output}</b></i>`, ''];
-      else if (state === 'both') [output, state] = [`${output}<i><b>${buffer}</b></i>`, ''];
-      else [buffer, state] = ['', 'both'];
-    }
-  });
-  if (state === 'b' || state === 'ib') output += '</b>';
-  if (state === 'i' || state === 'bi' || state === 'ib') output += '</i>';
-  if (state === 'bi') output += '</b>';
-  if (state === 'both' && buffer !== '' && buffer !== '0') output += `<b><i>${buffer}</i></b>`;
-  return output;
-}
-
-/** StringUtils::delimiterReplace('<', '>', '', $text): tags (outermost `<…>` pairs) removed. */
-function stripTags(subject: string): string {
-  let output = '';
-  let inputPos = 0;
-  let outputPos = 0;
-  let foundStart = false;
-  const re = /(<)|(>)/g;
-  while (inputPos < subject.length) {
-    re.lastIndex = inputPos;
-    const m = re.exec(subject);
-    if (!m) break;
-    const pos = m.index;
-    if (m[1] !== undefined) {
-      if (!foundStart) {
-        output += subject.slice(outputPos, pos);
-        outputPos = pos;
-        inputPos = pos + 1;
-        foundStart = true;
-      } else {
-        inputPos = pos + 1;
-      }
-    } else {
-      if (foundStart) {
-        foundStart = false;
-      } else {
-        output += subject.slice(inputPos, pos + 1);
-      }
-      inputPos = outputPos = pos + 1;
-    }
-  }
-  if (outputPos < subject.length) output += subject.slice(outputPos);
-  return output;
-}
-
-/** Parser::stripSectionName: links to their text, external link markup, quotes and tags removed. */
-export function stripSectionName(text: string): string {
-  let s = text.replace(/\[\[:?([^[|]+)\|([^[]+)\]\]/g, '$2');
-  s = s.replace(/\[\[:?([^[]+)\|?\]\]/g, '$1');
-  const protocols = URL_PROTOCOLS.map(asciiCaseless).join('|');
-  s = s.replace(new RegExp(`\\[(?:${protocols})([^ ]+?) ([^[]+)\\]`, 'g'), '$2');
-  return stripTags(doQuotes(s));
-}
-
-/**
- * ApiParse::formatSummary's choice of text: with `section=new`, when the summary or the section
- * title is empty, the content-language `newsectionsummary` around the stripped section title.
- */
-export function summaryForParse(lang: Lang, summary: string | null, sectionTitle: string | null, sectionIsNew: boolean): string {
-  let s = summary ?? '';
-  const st = sectionTitle ?? '';
-  if (sectionIsNew && (st === '' || s === '')) {
-    if (st !== '') s = st;
-    if (s !== '') s = contentText(lang, 'newsectionsummary', [stripSectionName(s)]);
-  }
-  return s;
 }

@@ -8,6 +8,7 @@ import type { JsonObject } from '../api/result.js';
 import { atLeast, type WikiProfile } from '../wiki/profile.js';
 import { parseTitle, type Title } from '../wiki/title.js';
 import { formatSummary } from './parse-summary.js';
+import { summaryForParse } from './section-summary.js';
 import { displayTitle, emptyParseText } from './parse-text.js';
 import { mainDbKey, messageCacheLoad, sqlQuote, type DebugFacts, type DebugInput } from '../api/debug.js';
 
@@ -85,14 +86,21 @@ function buildParse(ctx: ApiContext, v: Record<string, unknown>, title: Title): 
   const started = process.hrtime.bigint();
   const out: JsonObject = { title: title.prefixedText, pageid: pageId(ctx, title) };
   const exists = (t: Title) => pageExists(ctx, t);
+  // section=new with a section title parses that heading (ApiParse: addSectionHeader): the text,
+  // its sections and links are the heading's, which wikitape does not render.
+  if (v['section'] === 'new' && v['sectiontitle'] !== null && props.size > 0) ctx.unknown('parse.sectiontitle');
   if (props.has('text')) {
     const secs = Number(process.hrtime.bigint() - started) / 1e9 + 0.001;
     const report = v['disablelimitreport'] !== true && v['disablepp'] !== true;
     out['text'] = emptyParseText(ctx.profile, ctx.now, secs, secs, report);
   }
   const summary = pv.str(v['summary'] as string | null);
-  if (summary !== null) {
-    out['parsedsummary'] = formatSummary(summary, { profile: ctx.profile, userLang: ctx.userLang, selfTitle: title, samePage: v['section'] === 'new', pageExists: exists, isRedirect: (t: Title) => isRedirect(ctx, t) });
+  const sectionTitle = pv.str(v['sectiontitle'] as string | null);
+  const newSection = v['section'] === 'new';
+  // ApiParse::formatSummary: with section=new, a section title alone makes the summary.
+  if (summary !== null || (sectionTitle !== null && newSection)) {
+    const text = summaryForParse(ctx.profile.language, summary, sectionTitle, newSection);
+    out['parsedsummary'] = formatSummary(text, { profile: ctx.profile, userLang: ctx.userLang, selfTitle: title, samePage: v['section'] === 'new', pageExists: exists, isRedirect: (t: Title) => isRedirect(ctx, t) });
   }
   for (const k of ['langlinks', 'categories', 'links', 'templates', 'images', 'externallinks', 'sections'] as const) {
     if (props.has(k)) out[k] = [];

@@ -3,7 +3,7 @@ import { atLeast, type Lang, type WikiProfile } from '../wiki/profile.js';
 import includes139 from './includes-1.39.json' with { type: 'json' };
 import includes143 from './includes-1.43.json' with { type: 'json' };
 import { encodeJson, frozenJson, withFrozenMembers } from './json.js';
-import { newSessionId, parsePhpCookies, type SessionOutcome } from './headers.js';
+import { newSessionId, parsePhpCookies, type SessionOutcome } from './session.js';
 import { formatMegabytesParts, formatSizeLocal } from './texts.js';
 import type { CacheMode } from '../api/context.js';
 import type { DebugFacts } from '../api/debug.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { heapInUse, peakHeapInUse, type DebugMarks } from '../output/debuginfo.js';
-import { newSessionId } from '../output/headers.js';
+import { newSessionId } from '../output/session.js';
 import { phpFloat } from '../output/json.js';
 import type { Rendered } from '../output/render.js';
 import { formatMegabytesParts } from '../output/texts.js';

@@ -42,13 +42,18 @@ export function phpUrlDecode(s: string): string {
   return decodeChecked(s)[0];
 }
 
+/** PHP rawurldecode: as urldecode, but `+` stays `+`. */
+export function rawurldecode(s: string): string {
+  return decodeChecked(s, false)[0];
+}
+
 /** phpUrlDecode, also telling whether the bytes were invalid UTF-8 (replaced by U+FFFD). */
-export function decodeChecked(s: string): [string, boolean] {
-  if (!s.includes('%') && !s.includes('+')) return [s, false];
+export function decodeChecked(s: string, plusIsSpace = true): [string, boolean] {
+  if (!s.includes('%') && !(plusIsSpace && s.includes('+'))) return [s, false];
   const bytes: number[] = [];
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c === 0x2b) bytes.push(0x20);
+    if (c === 0x2b && plusIsSpace) bytes.push(0x20);
     else if (c === 0x25 && HEX.test(s.slice(i + 1, i + 3))) {
       bytes.push(parseInt(s.slice(i + 1, i + 3), 16));
       i += 2;

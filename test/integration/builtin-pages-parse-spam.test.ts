@@ -102,6 +102,23 @@ describe('action=parse with a summary', () => {
   });
 });
 
+describe('action=parse with section=new', () => {
+  // Answers of the real MediaWiki 1.39.17 (the live wiki of scripts/live-wiki.sh) to the same questions.
+  it('makes the summary from the section title when the summary is empty or absent (ApiParse::formatSummary)', async () => {
+    const title = data(await api({ action: 'parse', section: 'new', sectiontitle: "'''Bold''' [[Foo|bar]] <b>x</b>", prop: '', formatversion: '2' }));
+    expect((title['parse'] as Obj)['parsedsummary']).toBe('<span dir="auto"><span class="autocomment"><a href="#Bold_bar_x">→‎Bold bar x</a>: </span> новая тема</span>');
+    const both = data(await api({ action: 'parse', section: 'new', sectiontitle: 'T', summary: 'S', prop: '', formatversion: '2' }));
+    expect((both['parse'] as Obj)['parsedsummary']).toBe('S');
+  });
+
+  it('flags the parse of the heading a section title adds (wikitape renders no wikitext)', async () => {
+    const res = await api({ action: 'parse', section: 'new', sectiontitle: 'T', formatversion: '2' });
+    expect(res.headers['x-wikitape-unknown']).toBe('parse.sectiontitle');
+    const bare = await api({ action: 'parse', section: 'new', sectiontitle: 'T', prop: '', formatversion: '2' });
+    expect(bare.headers['x-wikitape-unknown']).toBeUndefined();
+  });
+});
+
 describe('action=spamblacklist', () => {
   it('answers ok, or blacklisted with the matching part of each URL', async () => {
     expect(data(await api({ action: 'spamblacklist', url: 'https://ok.test/' }))).toEqual({ spamblacklist: { result: 'ok' } });

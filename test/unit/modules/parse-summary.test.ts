@@ -1,15 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  defaultFileUrl,
-  doQuotes,
-  escapeHtmlAllowEntities,
-  formatSummary,
-  sectionAnchor,
-  stripSectionName,
-  summaryForParse,
-  type SummaryContext,
-} from '../../../src/modules/parse-summary.js';
+import { defaultFileUrl, escapeHtmlAllowEntities, formatSummary, sectionAnchor, type SummaryContext } from '../../../src/modules/parse-summary.js';
+import { doQuotes, stripSectionName, summaryForParse } from '../../../src/modules/section-summary.js';
 import { makeProfile, type Lang } from '../../../src/wiki/profile.js';
 import { parseTitle, type Title } from '../../../src/wiki/title.js';
 

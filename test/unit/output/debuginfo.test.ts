@@ -10,7 +10,7 @@ import { MODULES } from '../../../src/modules/index.js';
 import { modulesNamed, requestedCacheMode } from '../../../src/api/registry.js';
 import { emptyModel, type WikiModel } from '../../../src/wiki/model.js';
 import { toMw } from '../../../src/util/timestamp.js';
-import { sessionCookies } from '../../../src/output/headers.js';
+import { sessionCookies } from '../../../src/output/session.js';
 import { encodeJson } from '../../../src/output/json.js';
 import { formatSizeLocal } from '../../../src/output/texts.js';
 import { makeProfile } from '../../../src/wiki/profile.js';

@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  cacheHeaders,
-  corsHeaders,
-  formatHeaders,
-  mergePhpHeaders,
-  parsePhpCookies,
-  sessionCookies,
-  type CacheHeaderOptions,
-  type HeaderList,
-} from '../../../src/output/headers.js';
+import { cacheHeaders, formatHeaders, mergePhpHeaders, type CacheHeaderOptions, type HeaderList } from '../../../src/output/headers.js';
+import { corsHeaders } from '../../../src/output/cors.js';
+import { parsePhpCookies, sessionCookies } from '../../../src/output/session.js';
 
 /**
  * Every expected list below is a real MediaWiki 1.39.17 response (curl -D - against the live wiki,
