@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { formatBlockDuration, formatDurationBetweenTimestamps, phpDateDiff } from '../../../src/i18n/duration.js';
 
 /**
- * durations-php.json: [startMs, endMs, en, ru] from PHP 8.2 — DateTime::diff in UTC and
+ * durations-php.json (`npm run generate durations`): [startMs, endMs, en, ru] from PHP 8.2 — DateTime::diff in UTC and
  * Language::formatDurationBetweenTimestamps as in MediaWiki 1.43+ (with 1.39's messages and the
  * 1.43 duration-months text); month ends, leap days and 200+ random intervals.
  */

@@ -4,7 +4,7 @@ import { hasMessage, message, messageHtml, stripMarkup, type MessageParam } from
 import type { Lang } from '../../../src/wiki/profile.js';
 
 /**
- * messages-php.json: Message::text() and ::parse() from a MediaWiki 1.39.17 install (content
+ * messages-php.json (`npm run generate messages`): Message::text() and ::parse() from a MediaWiki 1.39.17 install (content
  * language ru, article path /wiki/index.php/$1) for the API's keys with several parameter kinds:
  * [key, lang, params, text, html?] (html omitted when it equals text).
  */

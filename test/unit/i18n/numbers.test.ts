@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { commaList, formatNum, formatSize, listToText } from '../../../src/i18n/numbers.js';
 import type { Lang } from '../../../src/wiki/profile.js';
 
-/** numbers-php.json: Language::formatNum/formatSize/listToText/commaList from MediaWiki 1.39 (PHP 8.2, ICU). */
+/** numbers-php.json (`npm run generate numbers`): Language::formatNum/formatSize/listToText/commaList from MediaWiki 1.39 (PHP 8.2, ICU). */
 const fixture = JSON.parse(readFileSync(new URL('./numbers-php.json', import.meta.url), 'utf8')) as {
   formatNum: [Lang, number, string][];
   formatSize: [Lang, number, string][];

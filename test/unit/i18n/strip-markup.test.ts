@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeCharRefs, stripMarkup } from '../../../src/i18n/strip-markup.js';
 
-/** strip-markup-php.json: [input, ApiErrorFormatter::stripMarkup(input)] from MediaWiki 1.39 (fixed cases + 400 random ones). */
+/** strip-markup-php.json (`npm run generate strip-markup`): [input, ApiErrorFormatter::stripMarkup(input)] from MediaWiki 1.39 (fixed cases + 400 random ones). */
 const cases = JSON.parse(readFileSync(new URL('./strip-markup-php.json', import.meta.url), 'utf8')) as [string, string][];
 
 describe('stripMarkup', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { expandPlural } from '../../../src/i18n/plural.js';
 import { wikitextToHtml } from '../../../src/i18n/wikitext-html.js';
 
-/** wikitext-php.json: [wikitext, RawMessage(wikitext)->parse()] from MediaWiki 1.39 (content language ru). */
+/** wikitext-php.json (`npm run generate wikitext`): [wikitext, RawMessage(wikitext)->parse()] from MediaWiki 1.39 (content language ru). */
 const cases = JSON.parse(readFileSync(new URL('./wikitext-php.json', import.meta.url), 'utf8')) as [string, string][];
 const html = (s: string): string => wikitextToHtml(expandPlural('en', s), { lang: 'en', contentLang: 'ru' });
 

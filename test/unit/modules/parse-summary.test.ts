@@ -6,7 +6,7 @@ import { makeProfile, type Lang } from '../../../src/wiki/profile.js';
 import { parseTitle, type Title } from '../../../src/wiki/title.js';
 
 /*
- * parse-summary-real.json: summaries rendered by a real MediaWiki 1.39.17 (content language ru,
+ * parse-summary-real.json (`npm run generate parse-summary`): summaries rendered by a real MediaWiki 1.39.17 (content language ru,
  * site "Тестовая вики", $wgScriptPath /wiki) holding the pages, the redirect and the files below.
  */
 const PAGES = new Set([

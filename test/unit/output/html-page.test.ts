@@ -116,6 +116,7 @@ describe('renderPrettyPage', () => {
   });
 
   it('1.43: the real 1.43.9 page around the content, byte for byte (HTML5 void tags, safe mode, no site or user modules)', () => {
+    // html-page-143.json: `npm run generate html-page-143`
     const real = JSON.parse(readFileSync(join(import.meta.dirname, 'html-page-143.json'), 'utf8')) as { requestId: string; head: string; foot: string; last: string };
     const profile = makeProfile({ version: '1.43.9', language: 'ru', siteName: 'Тестовая вики', server: 'http://127.0.0.1:8089', scriptPath: '/wiki', debugInfo: true });
     const page = renderPrettyPage({ profile, userLang: 'ru', json: '{}', requestUrl: '/wiki/api.php?action=query&list=protectedtitles&ptlimit=1&format=jsonfm', method: 'GET', formatName: 'json', requestId: real.requestId, backendResponseTimeMs: 100, debugInfo: { mwVersion: '1.43.9', log: [] } });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import * as ip from '../../../src/util/ip.js';
 
 /**
- * ip-php.json: wikimedia/ip-utils 5.0.0 on PHP 8.2 for each input: [input, isIPAddress, isIPv4,
+ * ip-php.json (`npm run generate ip`): wikimedia/ip-utils 5.0.0 on PHP 8.2 for each input: [input, isIPAddress, isIPv4,
  * isIPv6, isValid, isValidRange, sanitizeIP, toHex, parseCIDR [network, bits] | null,
  * parseRange [start, end] | null, formatHex of both ends | null].
  */

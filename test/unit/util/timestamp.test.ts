@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isMwTimestamp, parseTimestamp, toIso, toMw } from '../../../src/util/timestamp.js';
 
 /**
- * timestamps-php.json: [input, TS_MW or null] from wikimedia/timestamp 4.1.1 on PHP 8.2, read as
+ * timestamps-php.json (`npm run generate timestamps`): [input, TS_MW or null] from wikimedia/timestamp 4.1.1 on PHP 8.2, read as
  * TimestampDef does ('now' and falsy values are the current time, here 2024-05-01T00:00:00Z).
  */
 const NOW = Date.parse('2024-05-01T00:00:00Z');

@@ -7,6 +7,7 @@ const RU: TitleContext = { lang: 'ru', metaNamespace: 'Тестовая_вики
 const EN: TitleContext = { lang: 'en', metaNamespace: 'Test_wiki', version: '1.39.17' };
 
 type Real = { interwiki: string; title: string } | { ns: number; title: string } | { invalid: string; ru: string; en: string };
+/** titles-real.json (`npm run generate titles`): how the live 1.39 reads each title. */
 const REAL = JSON.parse(readFileSync(new URL('./titles-real.json', import.meta.url), 'utf8')) as { cases: [string, Real][] };
 
 describe('parseTitle = MediaWikiTitleCodec of MediaWiki 1.39.17 (action=query&titles=, recorded)', () => {

@@ -1,9 +1,7 @@
 <?php
 // Oracle for test/unit/modules/link-index.test.ts: LinkFilter::makeIndexes of each URL read
 // (a JSON array) from stdin, as the MediaWiki of scripts/live-wiki.sh computes it.
-//   node -e 'console.log(JSON.stringify(Object.keys(require("./test/unit/modules/link-index-php.json"))))' \
-//     | MW_CONFIG_FILE=/tmp/wikitape-live/LocalSettings.php php scripts/oracles/link-index.php \
-//     > test/unit/modules/link-index-php.json
+// Run by scripts/generate/run.mjs link-index.
 require_once ( getenv( 'MW_INSTALL_PATH' ) ?: '/usr/share/mediawiki' ) . '/maintenance/Maintenance.php';
 
 class LinkIndexOracle extends Maintenance {
