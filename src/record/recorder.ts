@@ -251,19 +251,26 @@ export class Recorder {
     }
   }
 
-  /** Asks the upstream the canonical question (formatversion=2 JSON) for storage. */
-  private async fetchCanonical(params: ParamMap, cookie: string | undefined): Promise<JsonObject | null> {
+  /**
+   * Asks the upstream the canonical question (formatversion=2 JSON) for storage. Rejects (the
+   * recording is then reported lost, by its question) when the wiki does not answer it with 200
+   * and JSON; a redirect is never followed: only the configured upstream is ever recorded.
+   */
+  private async fetchCanonical(params: ParamMap, cookie: string | undefined): Promise<JsonObject> {
     const form = new URLSearchParams([...params].filter(([k]) => !['format', 'formatversion', 'callback', 'utf8', 'ascii'].includes(k)));
     form.set('format', 'json');
     form.set('formatversion', '2');
+    // The client's session (if any) asks too, so the stored answer is the one the client saw.
+    const headers: Record<string, string> = cookie ? { cookie } : {};
+    const r = await fetch(this.options.upstream, { method: 'POST', body: form, headers, redirect: 'manual', signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000) });
+    if (r.status >= 300 && r.status < 400) {
+      throw new Error(`its formatversion=2 answer was a redirect (HTTP ${r.status}), which is not followed: only ${this.target.origin} is recorded`);
+    }
+    if (r.status !== 200) throw new Error(`it answered the formatversion=2 question with HTTP ${r.status}`);
     try {
-      // The client's session (if any) asks too, so the stored answer is the one the client saw.
-      const headers: Record<string, string> = cookie ? { cookie } : {};
-      const r = await fetch(this.options.upstream, { method: 'POST', body: form, headers, signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000) });
-      if (r.status !== 200) return null;
       return parseKeepingKeyOrder(await r.text()) as JsonObject;
     } catch {
-      return null;
+      throw new Error('its formatversion=2 answer was not JSON');
     }
   }
 

@@ -28,6 +28,22 @@ function latin1ToPercent(body: Buffer): string {
   return s;
 }
 
+/**
+ * The parameters of a part's Content-Disposition header as PHP's rfc1867 reads them: names in any
+ * case, values quoted with `"` or `'` or bare up to the next `;` (`name=meta` is a field).
+ */
+function dispositionParams(headers: string): Map<string, string> | null {
+  const line = /^content-disposition:([^\r\n]*)/im.exec(headers);
+  if (!line) return null;
+  const params = new Map<string, string>();
+  const re = /;\s*([^=;\s]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^;]*))/g;
+  for (const m of line[1]!.matchAll(re)) {
+    const key = m[1]!.toLowerCase();
+    if (!params.has(key)) params.set(key, (m[2] ?? m[3] ?? m[4] ?? '').trim());
+  }
+  return params;
+}
+
 function parseMultipart(body: Buffer, boundary: string, out: ParamMap, lossy?: Set<string>): void {
   const delim = Buffer.from(`--${boundary}`);
   let pos = body.indexOf(delim);
@@ -42,10 +58,11 @@ function parseMultipart(body: Buffer, boundary: string, out: ParamMap, lossy?: S
       const headers = part.subarray(0, headerEnd).toString('utf8');
       let content = part.subarray(headerEnd + 4);
       if (content.subarray(-2).toString() === '\r\n') content = content.subarray(0, -2);
-      const disp = /content-disposition:[^\r\n]*\bname="([^"]*)"([^\r\n]*)/i.exec(headers);
-      if (disp && !/filename=/i.test(disp[2] ?? '') && disp[1]) {
+      const disp = dispositionParams(headers);
+      const partName = disp?.get('name');
+      if (disp && !disp.has('filename') && partName) {
         // Multipart values are raw bytes: percent-encode them and reuse the urlencoded decoder.
-        const name = encodeURIComponent(disp[1]);
+        const name = encodeURIComponent(partName);
         let value = '';
         for (const b of content) value += `%${b.toString(16).padStart(2, '0')}`;
         parseUrlEncoded(`${name}=${value}`, out, lossy);

@@ -9,12 +9,14 @@ import { decodeChecked, phpUrlDecode } from '../util/php-url.js';
 export type ParamMap = Map<string, string>;
 
 /**
- * PHP's request-variable name mangling: leading spaces dropped, ` ` and `.` become `_`,
+ * PHP's request-variable name mangling: cut at a NUL, leading spaces dropped, ` ` and `.` become `_`,
  * and a name with `[` is an array (`a[]=x`): MediaWiki then sees a non-string value. We keep
  * the base name and mark the value so validation can reject it the way the wiki does.
  */
 function phpParamName(raw: string): { name: string; isArray: boolean } {
-  let name = raw.replace(/^ +/, '');
+  // PHP reads the name as a C string: it ends at the first NUL (`meta%00x` is `meta`).
+  const nul = raw.indexOf('\0');
+  let name = (nul < 0 ? raw : raw.slice(0, nul)).replace(/^ +/, '');
   const bracket = name.indexOf('[');
   let isArray = false;
   if (bracket > 0 && name.indexOf(']', bracket) > bracket) {

@@ -41,8 +41,14 @@ function streamBody(res: ServerResponse, name: string, total: number, head: stri
 
 /** A small upstream that misbehaves on request: the fault is named by the `fault` parameter. */
 function faultyWiki(): Promise<{ url: string; server: Server }> {
-  const server = createServer((req, res) => {
+  const server = createServer(async (req, res) => {
     const query = new URL(req.url ?? '/', 'http://x').searchParams;
+    // A POST (the recorder's own formatversion=2 question) names its fault in the body.
+    if (req.method === 'POST') {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      for (const [k, v] of new URLSearchParams(Buffer.concat(chunks).toString())) query.set(k, v);
+    }
     const fault = query.get('fault');
     const size = Number(query.get('size') ?? 0);
     const ok = JSON.stringify({ batchcomplete: true, query: { logevents: [{ logid: 1, ns: 0, title: 'A', pageid: 1, logpage: 1, params: {}, type: 'create', action: 'create', user: 'U', timestamp: '2024-01-01T00:00:00Z', comment: '' }] } });
@@ -85,6 +91,12 @@ function faultyWiki(): Promise<{ url: string; server: Server }> {
         res.write(ok + ' '.repeat(MB - ok.length));
         setTimeout(() => res.destroy(), 20);
         return;
+      case 'redirect-canonical':
+        // The client's question is answered; the recorder's formatversion=2 question (a POST) is
+        // sent to another host.
+        if (req.method === 'POST') res.writeHead(307, { location: `${elsewhere}/w/api.php` }).end();
+        else res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(ok);
+        return;
       case 'counter':
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ batchcomplete: true, query: { logevents: [], served: ++served } }));
         return;
@@ -95,11 +107,21 @@ function faultyWiki(): Promise<{ url: string; server: Server }> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/w/api.php`, server })));
 }
 
+/** Another host, which must never be asked: it counts what reaches it. */
+let elsewhere = '';
+let elsewhereHits = 0;
+const elsewhereServer = createServer((_req, res) => {
+  elsewhereHits++;
+  res.writeHead(200, { 'content-type': 'application/json' }).end('{"elsewhere":true}');
+});
+
 let upstream: { url: string; server: Server };
 let recorder: RunningServer;
 let dir: string;
 
 beforeAll(async () => {
+  await new Promise<void>((resolve) => elsewhereServer.listen(0, '127.0.0.1', resolve));
+  elsewhere = `http://127.0.0.1:${(elsewhereServer.address() as AddressInfo).port}`;
   upstream = await faultyWiki();
   dir = await mkdtemp(join(tmpdir(), 'wikitape-faults-'));
   recorder = await startServer({ mode: 'record', upstream: upstream.url, cassettes: dir, cassette: 'faults', upstreamTimeoutMs: 500 });
@@ -107,6 +129,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await recorder?.close();
   upstream?.server.close();
+  elsewhereServer.close();
 });
 
 const ask = (fault: string, url = recorder.url) => fetch(`${url}?action=query&list=logevents&format=json&formatversion=2&fault=${fault}`);
@@ -221,10 +244,26 @@ describe('record mode when the upstream fails', () => {
   it('passes writes and token requests through without recording them', async () => {
     await fetch(recorder.url, { method: 'POST', body: new URLSearchParams({ action: 'edit', title: 'X', text: 'y', token: 'secret-token-123', format: 'json' }) });
     await fetch(`${recorder.url}?action=query&meta=tokens&format=json`);
-    const text = await readFile(join(dir, 'faults.json'), 'utf8');
+    // PHP reads `meta%00x` as `meta`, and a bare multipart `name=meta` as a field: token requests too
+    await fetch(`${recorder.url}?action=query&meta%00x=tokens&format=json&formatversion=2`);
+    const multipart = '--XX\r\nContent-Disposition: form-data; name=action\r\n\r\nquery\r\n--XX\r\nContent-Disposition: form-data; name=meta\r\n\r\ntokens\r\n--XX\r\nContent-Disposition: form-data; name=format\r\n\r\njson\r\n--XX--\r\n';
+    await fetch(recorder.url, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=XX' }, body: multipart });
+    expect((await recordedKeys()).filter((k) => k.includes('tokens') || k.includes('action=edit'))).toEqual([]);
+    const text = await readFile(join(dir, 'faults.json'), 'utf8').catch(() => '');
     expect(text).not.toContain('secret-token-123');
-    expect(text).not.toContain('meta=tokens');
-    expect(text).not.toContain('action=edit');
+  });
+
+  it('never follows a redirect off the upstream: the recording is reported lost, the client still has the live answer', async () => {
+    const lines: string[] = [];
+    const rec = await startRecorder({ store: new FileCassetteStore(dir), cassette: 'redirect', onError: (l) => lines.push(l) });
+    const r = await fetch(`${rec.url}?action=query&list=logevents&format=json&fault=redirect-canonical`);
+    expect(r.status).toBe(200);
+    expect(((await r.json()) as { batchcomplete?: unknown }).batchcomplete).toBe(true);
+    await expect(rec.recorder.flush()).rejects.toThrow(/redirect \(HTTP 307\), which is not followed/);
+    expect(lines).toEqual([expect.stringMatching(/could not store the recording of action=query&fault=redirect-canonical&.*&list=logevents in .*redirect\.json: its formatversion=2 answer was a redirect/)]);
+    expect(elsewhereHits).toBe(0);
+    await rec.close();
+    expect(await recordedKeys('redirect', async () => undefined)).toEqual([]);
   });
 
   it('stores each question once when many clients ask at the same time', async () => {

@@ -83,3 +83,30 @@ describe('parseBody', () => {
     expect(parseBody('GET', 'application/x-www-form-urlencoded', Buffer.from('a=1')).size).toBe(0);
   });
 });
+
+describe('names as PHP reads them (checked with PHP 8.2 under php -S)', () => {
+  it('ends a name at a NUL and drops a name that is empty then', () => {
+    // $_GET of ?meta%00x=tokens&a%00=1&%00b=2 is ['meta' => 'tokens', 'a' => '1']
+    expect([...parseUrlEncoded('meta%00x=tokens&a%00=1&%00b=2')]).toEqual([
+      ['meta', 'tokens'],
+      ['a', '1'],
+    ]);
+  });
+
+  it('reads multipart field names bare, in single or double quotes, in any case, and skips parts with a filename', () => {
+    const body = Buffer.from(
+      '--XX\r\nContent-Disposition: form-data; name=meta\r\n\r\ntokens\r\n' +
+        "--XX\r\nContent-Disposition: form-data; name='q'\r\n\r\nv\r\n" +
+        '--XX\r\nContent-Disposition: form-data; name="a b"\r\n\r\nc\r\n' +
+        '--XX\r\nContent-Disposition: form-data; NAME=up\r\n\r\nd\r\n' +
+        '--XX\r\ncontent-disposition: form-data;name=x;filename=\r\n\r\ne\r\n--XX--\r\n',
+    );
+    // $_POST of the same body is ['meta' => 'tokens', 'q' => 'v', 'a_b' => 'c', 'up' => 'd']
+    expect([...parseBody('POST', 'multipart/form-data; boundary=XX', body)]).toEqual([
+      ['meta', 'tokens'],
+      ['q', 'v'],
+      ['a_b', 'c'],
+      ['up', 'd'],
+    ]);
+  });
+});
