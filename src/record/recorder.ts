@@ -116,7 +116,7 @@ export class Recorder {
     this.proxy = httpProxy.createProxyServer({ selfHandleResponse: true, changeOrigin: true, proxyTimeout: timeout, agent: this.agent });
     this.proxy.on('proxyRes', (proxyRes, req, res) => {
       const params = this.pending.get(req);
-      if (params) void this.relay(proxyRes, res as ServerResponse, params, req.headers.cookie);
+      if (params) void this.relay(proxyRes, res as ServerResponse, params, req.headers.cookie, req.method ?? 'GET');
     });
     this.proxy.on('error', (err, _req, res) => {
       // An answer already given (a refused or cut-off one included) is left alone.
@@ -203,7 +203,7 @@ export class Recorder {
     return { status: r.status, body };
   }
 
-  private async relay(proxyRes: IncomingMessage, res: ServerResponse, params: ParamMap, cookie: string | undefined): Promise<void> {
+  private async relay(proxyRes: IncomingMessage, res: ServerResponse, params: ParamMap, cookie: string | undefined, method: string): Promise<void> {
     // Answers are read whole (up to maxBodyBytes); a broken or cut-off one is never passed on or
     // stored. One over the limit is cut off at once: its socket is closed, nothing more is read.
     const max = this.maxBodyBytes;
@@ -226,10 +226,13 @@ export class Recorder {
       if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return sendUpstreamError(res, `its answer, uncompressed, was larger than ${bytes(max)}`);
       return sendUpstreamError(res, 'its compressed answer could not be read');
     }
-    // A 4xx (CORS mismatch, bad method) is the wiki's own answer: passed on as it is, never stored.
-    // A JSON answer is checked before it is passed on; it is read for the cassette (keeping the
-    // order of integer-like keys) only after the client has it.
-    const isJson = status === 200 && format === 'json' && !params.has('callback');
+    // A 4xx (CORS mismatch, bad method) is the wiki's own answer: passed on as it is, never stored;
+    // so are answers to HEAD and OPTIONS, and those the wiki does not give as JSON even to
+    // format=json (the help page, an export). A JSON answer is checked before it is passed on; it is
+    // read for the cassette (keeping the order of integer-like keys) only after the client has it.
+    const apiAnswer = status === 200 && (method === 'GET' || method === 'POST');
+    const jsonType = isJsonType(proxyRes.headers['content-type']);
+    const isJson = apiAnswer && format === 'json' && !params.has('callback') && jsonType;
     if (isJson) {
       try {
         JSON.parse(text);
@@ -243,7 +246,7 @@ export class Recorder {
     headers['content-length'] = String(raw.length);
     res.writeHead(status, headers);
     res.end(raw);
-    if (status === 200 && notRecordable(params) === null) {
+    if (apiAnswer && (jsonType || format !== 'json') && notRecordable(params) === null) {
       const fv2 = params.get('formatversion') === '2' || params.get('formatversion') === 'latest';
       // Stored from the client's answer when it is already the canonical form, else asked again.
       const data = isJson && fv2 ? readLater(text) : this.fetchCanonical(params, cookie);
@@ -256,7 +259,7 @@ export class Recorder {
    * recording is then reported lost, by its question) when the wiki does not answer it with 200
    * and JSON; a redirect is never followed: only the configured upstream is ever recorded.
    */
-  private async fetchCanonical(params: ParamMap, cookie: string | undefined): Promise<JsonObject> {
+  private async fetchCanonical(params: ParamMap, cookie: string | undefined): Promise<JsonObject | null> {
     const form = new URLSearchParams([...params].filter(([k]) => !['format', 'formatversion', 'callback', 'utf8', 'ascii'].includes(k)));
     form.set('format', 'json');
     form.set('formatversion', '2');
@@ -267,6 +270,8 @@ export class Recorder {
       throw new Error(`its formatversion=2 answer was a redirect (HTTP ${r.status}), which is not followed: only ${this.target.origin} is recorded`);
     }
     if (r.status !== 200) throw new Error(`it answered the formatversion=2 question with HTTP ${r.status}`);
+    // Not an API answer in JSON (the help page, an export): nothing to record, and nothing lost.
+    if (!isJsonType(r.headers.get('content-type') ?? undefined)) return null;
     try {
       return parseKeepingKeyOrder(await r.text()) as JsonObject;
     } catch {
@@ -367,6 +372,11 @@ export class Recorder {
     this.proxy.close();
     this.agent.destroy();
   }
+}
+
+/** Whether a Content-Type is JSON (MediaWiki sends `application/json; charset=utf-8` for format=json). */
+function isJsonType(contentType: string | undefined): boolean {
+  return /^\s*application\/json\b/i.test(contentType ?? '');
 }
 
 /** The answer's data, read on a later turn of the event loop (after the client has been served). */

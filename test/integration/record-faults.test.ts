@@ -190,7 +190,7 @@ async function startRecorder(options: Omit<RecorderOptions, 'upstream'>): Promis
 }
 
 describe('record mode when the upstream fails', () => {
-  it.each(['500', 'html', 'cut', 'slow'])('answers fault "%s" with a MediaWiki-shaped 502 and records nothing', async (fault) => {
+  it.each(['500', 'cut', 'slow'])('answers fault "%s" with a MediaWiki-shaped 502 and records nothing', async (fault) => {
     const r = await ask(fault);
     expect(r.status).toBe(502);
     expect(r.headers.get('mediawiki-api-error')).toBe('wikitape-upstream');
@@ -198,6 +198,22 @@ describe('record mode when the upstream fails', () => {
     expect(body.error.code).toBe('wikitape-upstream');
     expect(body.error.info).toMatch(/nothing was recorded/);
     expect((await recordedKeys()).some((k) => k.includes(`fault=${fault}`))).toBe(false);
+  });
+
+  it('passes on, without recording, what the wiki answers with 200 but not as JSON (a page in HTML, as its help page is)', async () => {
+    const r = await ask('html');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('text/html');
+    expect(await r.text()).toBe('<html>maintenance</html>');
+    expect((await recordedKeys()).some((k) => k.includes('fault=html'))).toBe(false);
+  });
+
+  it('passes on HEAD and OPTIONS answers without recording them', async () => {
+    const head = await fetch(`${recorder.url}?action=query&list=logevents&format=json&formatversion=2&fault=head`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    const options = await fetch(`${recorder.url}?action=query&list=logevents&format=json&formatversion=2&fault=options`, { method: 'OPTIONS' });
+    expect(options.status).toBe(200);
+    expect((await recordedKeys()).some((k) => k.includes('fault=head') || k.includes('fault=options'))).toBe(false);
   });
 
   it('answers a refused connection with a 502 and keeps serving', async () => {

@@ -107,6 +107,23 @@ describe.each(LIVE_VERSIONS)('wikitape record against a live MediaWiki %s', (ver
     expect((await cassette('walk')).interactions.length).toBe(c.interactions.length);
   });
 
+  it('passes on the answers MediaWiki gives with 200 but not as JSON (HEAD, a CORS preflight, the help page, an export) and records none', async () => {
+    const before = (await cassette('walk')).interactions.length;
+    const head = await fetch(`${recorder.url}?action=query&meta=siteinfo&format=json&formatversion=2&siprop=namespaces`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    const preflight = await fetch(`${recorder.url}?action=query&meta=siteinfo&origin=*&format=json`, { method: 'OPTIONS', headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' } });
+    expect(preflight.status).toBe(200);
+    const help = await fetch(`${recorder.url}?format=json`);
+    expect(help.status).toBe(200);
+    expect(help.headers.get('content-type')).toMatch(/^text\/html/);
+    const liveHelp = await (await fetch(`${live.apiUrl}?format=json`)).text();
+    expect((await help.text()).length).toBeGreaterThan(liveHelp.length / 2);
+    const xml = await fetch(`${recorder.url}?action=query&export&exportnowrap&titles=${encodeURIComponent('Москва')}&format=json`);
+    expect(xml.status).toBe(200);
+    expect(xml.headers.get('content-type')).toMatch(/^text\/xml/);
+    expect((await cassette('walk')).interactions.length).toBe(before);
+  });
+
   it('harvests every entity it saw and learns the profile of the wiki', async () => {
     const c = await cassette('walk');
     expect(c.entities.logevents).toHaveLength(await liveCount('logevents', 'le'));
