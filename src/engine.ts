@@ -46,6 +46,8 @@ export interface Answer extends Rendered {
 }
 
 const EMPTY = Buffer.alloc(0);
+/** The most characters of query strings and keys the hit-key memo holds (about 16 MB as UTF-16). */
+const HIT_KEYS_CHARS = 8 << 20;
 
 /** The blocks a recorded answer lists with an expiry (none: the answer never changes with the clock). */
 function recordedBlocks(i: Interaction): { expiry?: unknown }[] {
@@ -129,6 +131,8 @@ export class ReplayEngine {
 
   /** Canonical keys of recorded GET query strings, remembered (tests repeat the same URLs). */
   private readonly hitKeys = new Map<string, string | null>();
+  /** Characters the remembered query strings and keys hold; the memo is emptied past HIT_KEYS_CHARS. */
+  private hitKeysChars = 0;
 
   /** The canonical key of a GET query string when the cassettes hold it, else null. */
   private keyOfQuery(query: string): string | null {
@@ -137,10 +141,23 @@ export class ReplayEngine {
     if (key === undefined) {
       const k = canonicalKey(parseUrlEncoded(query));
       key = this.cassettes.interactions.has(k) ? k : null;
-      if (this.hitKeys.size >= 10_000) this.hitKeys.clear();
-      this.hitKeys.set(query, key);
+      // Bounded by size, not only by count: distinct huge query strings must not pile up.
+      const chars = query.length + (key?.length ?? 0);
+      if (this.hitKeysChars + chars > HIT_KEYS_CHARS || this.hitKeys.size >= 10_000) {
+        this.hitKeys.clear();
+        this.hitKeysChars = 0;
+      }
+      if (chars <= HIT_KEYS_CHARS / 64) {
+        this.hitKeys.set(query, key);
+        this.hitKeysChars += chars;
+      }
     }
     return key;
+  }
+
+  /** Characters the hit-key memo may hold (see keyOfQuery). */
+  get hitKeyMemoChars(): number {
+    return this.hitKeysChars;
   }
 
   /** Printed answers by exact request (URL and headers), see hit-template.ts, with their place in `templateKeys`. */

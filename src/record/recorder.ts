@@ -167,7 +167,14 @@ export class Recorder {
 
   /** Proxies one request; resolves to its parameters once the body is read (for the log line). */
   async handle(req: IncomingMessage, res: ServerResponse): Promise<ParamMap> {
-    const body = (await readBody(req)) ?? Buffer.alloc(0);
+    const read = await readBody(req);
+    const body = read ?? Buffer.alloc(0);
+    if (read === null) {
+      // Over PHP's post_max_size (8 MB): PHP drops the body and the wiki answers from the query
+      // string alone; the wiki is asked that way (an empty body, said so), never left waiting.
+      req.headers['content-length'] = '0';
+      delete req.headers['transfer-encoding'];
+    }
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const query = q < 0 ? '' : url.slice(q + 1);

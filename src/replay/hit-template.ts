@@ -20,21 +20,27 @@ import { toMw } from '../util/timestamp.js';
  * debuginfo are never copied). The values are ASCII digits and letters, which print the same in
  * JSON (ASCII or UTF-8), in the HTML page and in its script.
  */
+/**
+ * What every mark starts with: a word no answer contains, with a part drawn at random when the
+ * process starts, so that neither a request nor recorded data can spell a mark (and have its text
+ * replaced by a fresh value). A request that contains it is never printed from a template.
+ */
+export const MARK_PREFIX = `wikitapemark${randomBytes(4).toString('hex')}`;
+
 export const MARKS: DebugMarks = {
-  time: 'wikitapemarktime',
-  session: 'wikitapemarksessionxxxxxxxxxxxxx',
-  memory: 'wikitapemarkmemory',
-  memoryPeak: 'wikitapemarkpeak',
-  expired: 'wikitapemarkexpired',
-  nowMw: 'wikitapemarknowmw',
-  requestId: 'wikitapemarkrequestid',
+  time: `${MARK_PREFIX}time`,
+  // as long as a session id (32 characters), so that the lines around it keep their layout
+  session: `${MARK_PREFIX}session`.padEnd(32, 'x'),
+  memory: `${MARK_PREFIX}memory`,
+  memoryPeak: `${MARK_PREFIX}peak`,
+  expired: `${MARK_PREFIX}expired`,
+  nowMw: `${MARK_PREFIX}nowmw`,
+  requestId: `${MARK_PREFIX}requestid`,
 };
 
 type Slot = keyof DebugMarks;
 /** The slots in a fixed order: a hole is stored as its index here plus one. */
 const SLOT_LIST = Object.keys(MARKS) as Slot[];
-/** What every mark starts with: a request that contains it is never printed from a template. */
-export const MARK_PREFIX = 'wikitapemark';
 const PREFIX = Buffer.from(MARK_PREFIX);
 /** Mark names after the common prefix, longest first (none is a prefix of another, but be safe). */
 const BY_SUFFIX = SLOT_LIST

@@ -139,6 +139,19 @@ describe('cassette hits on the server', () => {
     expect(c.query.blocks.map((x) => x.user)).toEqual(['Вандал']);
   });
 
+  it('remembers hit keys within a bounded size, whatever the size of the query strings', async () => {
+    const engine = await replayEngine(createWikitape({ cassettes: dir, clock: 'real' }).state);
+    const hit = 'action=query&list=logevents&format=json';
+    expect(engine.isHit(hit)).toBe(true);
+    // 1,200 distinct query strings of 500 KB each (600 MB in all)
+    const pad = 'x'.repeat(500 * 1024);
+    for (let i = 0; i < 1200; i++) {
+      expect(engine.isHit(`${hit}&requestid=${i}${pad}`)).toBe(true);
+      expect(engine.hitKeyMemoChars).toBeLessThanOrEqual(8 << 20);
+    }
+    expect(engine.isHit(hit)).toBe(true);
+  });
+
   it('keeps within its memory budget, and answers right whatever it had to drop', async () => {
     const engine = await replayEngine(createWikitape({ cassettes: dir, clock: 'real' }).state);
     engine.templateBudget = 40_000; // a few templates
@@ -173,10 +186,17 @@ describe('cassette hits on the server', () => {
     expect(Math.abs(Date.parse(b) - Date.now())).toBeLessThan(2000);
   });
 
-  it('keeps values that look like its own marks as they are', async () => {
+  it('keeps values that look like its own marks as they are, however they are spelled', async () => {
     const r = await json('action=query&list=logevents&format=json&requestid=wikitapemarktime');
     expect(r.requestid).toBe('wikitapemarktime');
     expect(typeof r.debuginfo.time).toBe('number');
+    // percent-encoded, twice (the second answer comes from the template the first one made)
+    for (let i = 0; i < 2; i++) {
+      const e = await json('action=query&list=logevents&format=json&requestid=wikitape%6Darkrequestid');
+      expect(e.requestid).toBe('wikitapemarkrequestid');
+      const p = await json('action=parse&summary=wikitape%6Darktime%20wikitapemarkmemory&prop=&format=json');
+      expect(p.parse.parsedsummary['*']).toBe('wikitapemarktime wikitapemarkmemory');
+    }
   });
 });
 
