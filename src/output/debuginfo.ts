@@ -4,6 +4,7 @@ import includes139 from './includes-1.39.json' with { type: 'json' };
 import includes143 from './includes-1.43.json' with { type: 'json' };
 import { encodeJson, frozenJson, withFrozenMembers } from './json.js';
 import { newSessionId, parsePhpCookies, type SessionOutcome } from './session.js';
+import { sessionLines } from './debug-session.js';
 import { formatMegabytesParts, formatSizeLocal } from './texts.js';
 import type { CacheMode } from '../api/context.js';
 import type { DebugFacts } from '../api/debug.js';
@@ -114,62 +115,6 @@ export function debugIncludes(profile: WikiProfile, userLang: Lang, module: stri
 
 // ---------------------------------------------------------------------------------------------
 // debug log
-
-const SESSION_DIRTY_TRACE =
-  'MediaWiki\\Session\\SessionManager->getSessionForRequest/MediaWiki\\Session\\SessionManager->getInitialSession/MediaWiki\\Session\\Session->getToken/MediaWiki\\Session\\Session->set/MediaWiki\\Session\\SessionBackend->dirty';
-
-function cookieLine(kind: 'setcookie' | 'already deleted' | 'already set', name: string, value: string, expire: string, secure: boolean): string {
-  const prefix = kind === 'setcookie' ? 'setcookie' : `${kind} setcookie`;
-  return `[cookie] ${prefix}: "${name}", "${value}", "${expire}", "/", "", "${secure ? '1' : ''}", "1", ""`;
-}
-
-function sessionLines(input: DebugInfoInput, session: SessionOutcome, nowMs: number): string[] {
-  const p = input.profile.cookiePrefix;
-  const names = [`${p}_session`, `${p}UserID`, `${p}Token`, 'forceHTTPS'];
-  const secure = input.https ?? false;
-  const expired = input.marks?.expired ?? String(Math.floor(nowMs / 1000) - 365 * 86400);
-  const sid = session.sessionId;
-  const out: string[] = [];
-  const sent = new Set(session.sentCookies);
-  if (session.persistent && session.requestedId !== undefined) {
-    const old = session.requestedId;
-    out.push(
-      `[session] Session "${old}" requested without UserID cookie`,
-      `[session] SessionBackend "${old}" is unsaved, marking dirty in constructor`,
-      `[session] SessionBackend "${sid}" metadata dirty due to ID reset (formerly "${old}")`,
-      `[session] SessionBackend "${sid}" save: dataDirty=1 metaDirty=1 forcePersist=0`,
-      '[session] Persisting session due to no pre-existing stored session',
-    );
-    const deleted = new Set<string>();
-    for (let round = 0; round < 3; round++) {
-      if (round === 1) out.push(`[session] SessionBackend "${sid}" save: dataDirty=1 metaDirty=1 forcePersist=0`);
-      out.push(cookieLine(round === 0 ? 'setcookie' : 'already set', names[0]!, sid, '0', secure));
-      for (const n of names.slice(1)) {
-        if (n === 'forceHTTPS' && session.forceHTTPS) {
-          out.push(cookieLine(round === 0 ? 'setcookie' : 'already set', n, 'true', '0', false));
-          continue;
-        }
-        const first = sent.has(n) && !deleted.has(n);
-        if (first) deleted.add(n);
-        out.push(cookieLine(first ? 'setcookie' : 'already deleted', n, '', expired, n === 'forceHTTPS' ? false : secure));
-      }
-    }
-    out.push(`[session] SessionBackend "${sid}" Taking over PHP session`);
-    return out;
-  }
-  out.push(
-    `[session] SessionBackend "${sid}" is unsaved, marking dirty in constructor`,
-    `[session] SessionBackend "${sid}" save: dataDirty=1 metaDirty=1 forcePersist=0`,
-  );
-  for (const n of names) {
-    out.push(cookieLine(sent.has(n) ? 'setcookie' : 'already deleted', n, '', expired, n === 'forceHTTPS' ? false : secure));
-  }
-  out.push(
-    `[session] SessionBackend "${sid}" data dirty due to dirty(): ${SESSION_DIRTY_TRACE}`,
-    `[session] SessionBackend "${sid}" save: dataDirty=1 metaDirty=0 forcePersist=0`,
-  );
-  return out;
-}
 
 function headerValue(headers: Record<string, string>, name: string): string | undefined {
   const lc = name.toLowerCase();
@@ -331,7 +276,7 @@ function debugLog(input: DebugInfoInput, nowMs: number, traces: ReturnType<typeo
     // 1.43 (these wikis) rebuilds the content language's localisation on every request
     ...(v143 ? [`[localisation] LocalisationCache::loadCoreData: got localisation for ${profile.language} from source`] : []),
     `[objectcache] MainWANObjectCache using store ${v143 ? 'Wikimedia\\ObjectCache\\' : ''}EmptyBagOStuff`,
-    ...sessionLines(input, session, nowMs),
+    ...sessionLines(input.profile.cookiePrefix, input.https ?? false, input.marks?.expired, session, nowMs),
     ...traces.lines,
   ];
   if (!traces.cacheModePlaced) log.push(...cacheModeLines(input));

@@ -5,12 +5,13 @@ import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
 import httpProxy from 'http-proxy';
 import type { Low } from 'lowdb';
 import type { JsonObject } from '../api/result.js';
-import { type Cassette, type Interaction, sortedKeys } from '../cassette/format.js';
+import { type Cassette, sortedKeys } from '../cassette/format.js';
 import { checkName, type CassetteStore } from '../cassette/store.js';
 import { canonicalKey, canonicalParams } from '../request/canonical.js';
 import { parseBody, readBody } from '../request/body.js';
 import { mergeParams, parseUrlEncoded, type ParamMap } from '../request/params.js';
 import { harvest } from './harvest.js';
+import { isSorted, learnProfile, lowerBound } from './cassette-keeping.js';
 import { redactJson, redactQuery } from '../util/secrets.js';
 import { parseKeepingKeyOrder } from '../util/ordered-json.js';
 import { KEPT_HEADERS, notRecordable } from './policy.js';
@@ -397,39 +398,4 @@ function readLater(text: string): Promise<JsonObject | null> {
       }
     }),
   );
-}
-
-/** The first position whose key is not below `key` (keys compared as the sort compares them). */
-function lowerBound(list: readonly Interaction[], key: string): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid]!.key < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function isSorted(list: readonly Interaction[]): boolean {
-  for (let i = 1; i < list.length; i++) if (list[i]!.key < list[i - 1]!.key) return false;
-  return true;
-}
-
-/** What debuginfo says about the wiki: its version and runtime, and that debuginfo is on. */
-function learnProfile(c: Cassette, debuginfo: unknown, site: Partial<WikiProfile>): void {
-  const p = { ...c.meta.profile, ...site };
-  if (debuginfo && typeof debuginfo === 'object') {
-    const d = debuginfo as Record<string, unknown>;
-    if (typeof d['mwVersion'] === 'string') p.version = d['mwVersion'];
-    if (typeof d['phpEngine'] === 'string') p.runtimeName = d['phpEngine'];
-    if (typeof d['phpVersion'] === 'string') p.runtimeVersion = d['phpVersion'];
-    // The install path (the first included file is api.php) and the DB server's name (queries' prefix).
-    const first = Array.isArray(d['includes']) ? (d['includes'][0] as { name?: unknown } | undefined)?.name : undefined;
-    if (typeof first === 'string' && first.endsWith('/api.php')) p.installPath = first.slice(0, -'/api.php'.length);
-    const q = Array.isArray(d['queries']) ? (d['queries'][0] as { sql?: unknown } | undefined)?.sql : undefined;
-    if (typeof q === 'string' && q.includes(': ')) p.dbServer = q.slice(0, q.indexOf(': '));
-    p.debugInfo = true;
-  } else if (p.debugInfo === undefined) p.debugInfo = false;
-  c.meta.profile = sortedKeys(p as Record<string, string | boolean>);
 }
