@@ -1,16 +1,16 @@
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Low } from 'lowdb';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import type { Cassette } from '../../src/cassette/format.js';
-import { FileCassetteStore, type CassetteStore } from '../../src/cassette/store.js';
+import { FileCassetteStore } from '../../src/cassette/store.js';
 import { Recorder, RecordingError } from '../../src/record/recorder.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { MINI_WIKI, TEST_CLOCK } from '../support/app.js';
 import { runCli, startCli } from '../support/cli.js';
+import { FailingStore } from '../support/failing-store.js';
 
 /**
  * Failures a user must see: a recording that could not be stored (on the log, from flush() and
@@ -23,30 +23,6 @@ beforeAll(async () => {
 afterAll(async () => upstream?.close());
 
 const QUESTION = '?action=query&list=logevents&lelimit=2&format=json&formatversion=2';
-
-/** A cassette store whose every write fails (a full disk, a folder mounted read-only) until `full` is cleared. */
-class FullDiskStore implements CassetteStore {
-  full = true;
-  constructor(
-    private readonly inner: FileCassetteStore,
-    private readonly fault = { code: 'ENOSPC', text: 'no space left on device' },
-  ) {}
-  list(): Promise<string[]> {
-    return this.inner.list();
-  }
-  locate(name: string): string {
-    return this.inner.locate(name);
-  }
-  async open(name: string, upstreamUrl: string): Promise<Low<Cassette>> {
-    const db = await this.inner.open(name, upstreamUrl);
-    const write = db.write.bind(db);
-    db.write = async () => {
-      if (this.full) throw Object.assign(new Error(`${this.fault.code}: ${this.fault.text}, write`), { code: this.fault.code });
-      return write();
-    };
-    return db;
-  }
-}
 
 async function recordThrough(recorder: Recorder): Promise<{ status: number; body: string; close(): Promise<void> }> {
   const { createServer } = await import('node:http');
@@ -63,7 +39,8 @@ describe('a recording that cannot be stored', () => {
     { code: 'EROFS', text: 'read-only file system' },
   ])('library, $text: the client gets the live answer; the log line, flush() and the error name the file and why; once writable, flush() stores it', async (fault) => {
     const dir = await mkdtemp(join(tmpdir(), 'wikitape-full-'));
-    const store = new FullDiskStore(new FileCassetteStore(dir), fault);
+    let full = true;
+    const store = new FailingStore(new FileCassetteStore(dir), () => full, fault);
     const lines: string[] = [];
     const recorder = new Recorder({ upstream: upstream.url, store, cassette: 'suite', onError: (l) => lines.push(l) });
     const served = await recordThrough(recorder);
@@ -79,7 +56,7 @@ describe('a recording that cannot be stored', () => {
     expect(lines).toContain(`wikitape: could not store a recording in ${file}: ${fault.code}: ${fault.text}, write`);
     await expect(readFile(file, 'utf8')).rejects.toThrow(/ENOENT/);
     // Nothing was called saved that is not on disk: with room again, the same recording is written.
-    store.full = false;
+    full = false;
     await recorder.flush();
     const saved = JSON.parse(await readFile(file, 'utf8')) as Cassette;
     expect(saved.interactions.map((i) => i.key)).toEqual(['action=query&ledir=older&lelimit=2&leprop=comment%7Cdetails%7Cids%7Ctimestamp%7Ctitle%7Ctype%7Cuser&list=logevents']);

@@ -1,8 +1,7 @@
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Low } from 'lowdb';
 import type { Cassette } from '../../src/cassette/format.js';
-import { FileCassetteStore, type CassetteStore } from '../../src/cassette/store.js';
+import { FileCassetteStore } from '../../src/cassette/store.js';
 import { Recorder } from '../../src/record/recorder.js';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { MINI_WIKI, TEST_CLOCK } from '../support/app.js';
+import { FailingStore } from '../support/failing-store.js';
 
 /**
  * Malformed requests of every kind against replay (cassettes and the built-in wiki): every answer
@@ -167,41 +167,14 @@ describe('secrets planted in fuzzed requests', () => {
   });
 });
 
-/** A cassette store whose writes fail at random (seeded): a disk that fills up and frees again. */
-class FlakyDiskStore implements CassetteStore {
-  failures = 0;
-  failing = true;
-  constructor(
-    private readonly inner: FileCassetteStore,
-    private readonly next: () => number,
-  ) {}
-  list(): Promise<string[]> {
-    return this.inner.list();
-  }
-  locate(name: string): string {
-    return this.inner.locate(name);
-  }
-  async open(name: string, upstreamUrl: string): Promise<Low<Cassette>> {
-    const db = await this.inner.open(name, upstreamUrl);
-    const write = db.write.bind(db);
-    db.write = async () => {
-      if (this.failing && this.next() < 0.3) {
-        this.failures++;
-        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-      }
-      return write();
-    };
-    return db;
-  }
-}
-
 describe('a recorder whose disk writes fail at random', () => {
   const count = Math.max(200, Math.floor(COUNT / 10));
   it(`reports every failure and loses nothing it called saved (${count} fuzzed requests)`, { timeout: 60_000 + count * 40 }, async () => {
     const upstream = await startServer({ fixtures: [MINI_WIKI], clock: TEST_CLOCK, cassettes: 'cassettes' });
     const dir = await mkdtemp(join(tmpdir(), 'wikitape-fuzz-disk-'));
     const next = rng(23);
-    const store = new FlakyDiskStore(new FileCassetteStore(dir), next);
+    let failing = true;
+    const store = new FailingStore(new FileCassetteStore(dir), () => failing && next() < 0.3);
     const lines: string[] = [];
     const recorder = new Recorder({ upstream: upstream.url, store, onError: (l) => lines.push(l) });
     const server = createServer((req, res) => void recorder.handle(req, res));
@@ -233,7 +206,7 @@ describe('a recorder whose disk writes fail at random', () => {
           }
         }
       }
-      store.failing = false;
+      failing = false;
       await recorder.flush();
       const final = await keysOnDisk();
       const lost = [...promised].filter((k) => !final.has(k));
