@@ -65,6 +65,15 @@ export async function startServer(options: WikitapeOptions = {}): Promise<Runnin
   const { app, state } = createWikitape(options);
   const hot = state.mode === 'replay' ? await state.ready : null;
   const recorder = state.mode === 'record' ? state.recorder : undefined;
+  // A cassette another recorder records is refused here, before anything listens.
+  if (recorder) {
+    try {
+      await recorder.ready();
+    } catch (e) {
+      recorder.close();
+      throw e;
+    }
+  }
   const scriptPath = hot ? hot.profile.scriptPath : state.mode === 'record' ? state.scriptPath : '';
   const apiPath = `${scriptPath}/api.php`;
   // Long GET URLs reach the API (and get its errors) instead of Node's 431. GETs without cookies

@@ -1,4 +1,5 @@
-import { mkdir, readdir } from 'node:fs/promises';
+import { unlinkSync } from 'node:fs';
+import { mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { Low } from 'lowdb';
 import { DataFile } from 'lowdb/node';
@@ -24,6 +25,11 @@ export interface CassetteStore {
   locate?(name: string): string;
   /** The file a cassette is kept in, for stores of files (replay scans them instead of parsing them whole). */
   fileOf?(name: string): string;
+  /**
+   * Takes a cassette for one writer (a recorder): resolves to the function that lets it go, or
+   * rejects with a CassetteError naming who holds it. Stores that cannot be shared leave it out.
+   */
+  lock?(name: string): Promise<() => void>;
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -62,6 +68,43 @@ export class FileCassetteStore implements CassetteStore {
     return this.fileOf(name);
   }
 
+  /**
+   * A lock file `<name>.json.lock` beside the cassette, made with O_EXCL and holding the owner's
+   * process id: a second recorder of the same cassette (in this process or another) is refused with
+   * a message; a lock left by a process that is gone is taken over.
+   */
+  async lock(name: string): Promise<() => void> {
+    const file = `${this.fileOf(name)}.lock`;
+    await mkdir(this.dir, { recursive: true });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        await writeFile(file, `${process.pid}\n`, { flag: 'wx' });
+        let released = false;
+        return () => {
+          if (released) return;
+          released = true;
+          try {
+            unlinkSync(file);
+          } catch {
+            // already gone
+          }
+        };
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new CassetteError(`cassette ${this.fileOf(name)} cannot be locked for recording: ${(e as Error).message}`);
+        const pid = Number.parseInt(await readFile(file, 'utf8').catch(() => ''), 10);
+        if (Number.isInteger(pid) && pid > 0 && processAlive(pid)) {
+          throw new CassetteError(
+            `cassette ${this.fileOf(name)} is being recorded by another recorder (process ${pid}${pid === process.pid ? ', this one' : ''}); ` +
+              `two recorders on one cassette would lose recordings: use another --cassette, or stop the other first (its lock: ${file})`,
+          );
+        }
+        // left by a process that is gone: taken over
+        await unlink(file).catch(() => undefined);
+      }
+    }
+    throw new CassetteError(`cassette ${this.fileOf(name)} cannot be locked for recording: its lock file ${file} keeps coming back`);
+  }
+
   /** Opens a cassette file; one that cannot be read, is not JSON or is not a cassette is a CassetteError naming it. */
   async open(name: string, upstream: string): Promise<Low<Cassette>> {
     const file = this.fileOf(name);
@@ -78,6 +121,16 @@ export class FileCassetteStore implements CassetteStore {
     const problem = notACassette(db.data);
     if (problem) throw new CassetteError(`cassette file ${file} is not a cassette: ${problem}`);
     return db;
+  }
+}
+
+/** Whether a process of this id is running (signal 0 checks without sending anything). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -106,6 +106,8 @@ export class Recorder {
   private lastWhy: string | null = null;
   private readonly file: string;
   private siteInfo: Promise<Partial<WikiProfile>> | null = null;
+  /** The cassette's lock (resolves to its release), or the reason another recorder holds it. */
+  private readonly locked: Promise<() => void>;
 
   constructor(readonly options: RecorderOptions) {
     this.target = new URL(options.upstream);
@@ -125,9 +127,20 @@ export class Recorder {
     });
     const name = checkName(options.cassette ?? 'default');
     this.file = options.store.locate?.(name) ?? `cassette ${name}`;
-    this.db = options.store.open(name, options.upstream);
+    // One recorder per cassette: the store's lock first (a second recorder is refused, see ready()).
+    this.locked = options.store.lock ? options.store.lock(name) : Promise.resolve(() => undefined);
+    this.locked.catch(() => undefined);
+    this.db = this.locked.then(() => options.store.open(name, options.upstream));
     // A cassette that cannot be opened fails each store (and is reported there), never the process.
     this.db.catch(() => undefined);
+  }
+
+  /**
+   * Resolves once the recorder holds its cassette; rejects (a CassetteError naming the other
+   * recorder) when another recorder, here or in another process, records the same cassette.
+   */
+  async ready(): Promise<void> {
+    await this.locked;
   }
 
   /** The path the recorder answers on: the upstream's own api.php path. */
@@ -376,9 +389,14 @@ export class Recorder {
     return this.siteInfo;
   }
 
+  /** Closes the connections and lets the cassette go (call flush() first to have everything written). */
   close(): void {
     this.proxy.close();
     this.agent.destroy();
+    void this.locked.then(
+      (release) => release(),
+      () => undefined,
+    );
   }
 }
 

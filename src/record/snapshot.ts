@@ -52,6 +52,12 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotProgre
   const recorded = new Map(db.data.interactions.map((i) => [i.key, i.body]));
   // The recorder in this process: each question goes straight to the wiki and into the cassette.
   const recorder = new Recorder({ upstream: options.upstream, store, cassette: name });
+  try {
+    await recorder.ready();
+  } catch (e) {
+    recorder.close();
+    throw e;
+  }
   const progress: SnapshotProgress = { step: '', requests: 0, reused: 0, entries: 0, unknownLinkIds: 0 };
 
   const ask = async (params: Record<string, string>): Promise<JsonObject> => {

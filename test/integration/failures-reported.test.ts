@@ -102,6 +102,37 @@ describe('a recording that cannot be stored', () => {
   });
 });
 
+describe('two recorders on one cassette', () => {
+  it('refuses the second, in this process and from the CLI, naming the first; the cassette is free again once the first stops', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-two-recorders-'));
+    const first = await startServer({ mode: 'record', upstream: upstream.url, cassettes: dir, cassette: 'suite' });
+    await expect(startServer({ mode: 'record', upstream: upstream.url, cassettes: dir, cassette: 'suite' })).rejects.toThrow(
+      new RegExp(`cassette ${join(dir, 'suite.json')} is being recorded by another recorder \\(process ${process.pid}, this one\\)`),
+    );
+    const cli = await runCli(['record', '--upstream', upstream.url, '--cassettes', dir, '--cassette', 'suite', '--port', '0']);
+    expect(cli.code).toBe(2);
+    expect(cli.stderr).toMatch(new RegExp(`is being recorded by another recorder \\(process ${process.pid}\\); two recorders on one cassette would lose recordings`));
+    // another cassette in the same folder is fine meanwhile
+    const other = await startServer({ mode: 'record', upstream: upstream.url, cassettes: dir, cassette: 'other' });
+    await other.close();
+    expect((await fetch(`${first.url}${QUESTION}`)).status).toBe(200);
+    await first.close();
+    const again = await startServer({ mode: 'record', upstream: upstream.url, cassettes: dir, cassette: 'suite' });
+    await again.close();
+    expect(JSON.parse(await readFile(join(dir, 'suite.json'), 'utf8'))).toHaveProperty('interactions.length', 1);
+  });
+
+  it('takes over the lock a recorder that died left behind', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-stale-lock-'));
+    // a process id no process has (Linux pids stay below 2^22)
+    await writeFile(join(dir, 'suite.json.lock'), '2147483646\n');
+    const rec = await startServer({ mode: 'record', upstream: upstream.url, cassettes: dir, cassette: 'suite' });
+    expect((await fetch(`${rec.url}${QUESTION}`)).status).toBe(200);
+    await rec.close();
+    expect(JSON.parse(await readFile(join(dir, 'suite.json'), 'utf8'))).toHaveProperty('interactions.length', 1);
+  });
+});
+
 describe('a setup that cannot work', () => {
   it('replay --cassettes naming a missing folder: exit 2, the folder named', async () => {
     const r = await runCli(['replay', '--cassettes', '/nonexistent/cassettes', '--port', '0']);
