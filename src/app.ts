@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import express from 'express';
-import type { Request, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import { ReplayEngine } from './engine.js';
 import { DEFAULTS, type WikitapeOptions } from './options.js';
 import { readBody } from './request/body.js';
@@ -122,12 +122,24 @@ export function createWikitape(options: WikitapeOptions = {}): { app: express.Ex
     }
     const startedAt = process.hrtime.bigint();
     const body = (await readBody(req)) ?? Buffer.alloc(0);
-    const out = engine.handle({ method: req.method, url: req.originalUrl, headers: req.headers, body, startedAt });
+    let out: ReturnType<ReplayEngine['handle']>;
+    try {
+      out = engine.handle({ method: req.method, url: req.originalUrl, headers: req.headers, body, startedAt });
+    } catch (e) {
+      // A recording that cannot be replayed (a cassette edited into something else): said in
+      // MediaWiki's error shape, naming what is wrong, never as a stack trace.
+      return sendSetupError(res, e);
+    }
     res.status(out.status);
     for (const [k, v] of out.headers) res.append(k, v);
     res.setHeader('X-Wikitape-Source', out.source);
     sendBody(res, out.body);
     options.onRequest?.({ method: req.method, key: out.key, source: out.source, status: out.status, ms: Number(process.hrtime.bigint() - startedAt) / 1e6 });
+  });
+  // Whatever else fails is answered in MediaWiki's error shape too, never as Express's HTML page.
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    if (res.headersSent) return void res.destroy();
+    sendSetupError(res, err);
   });
   return { app, state: { mode: 'replay', ready } };
 }

@@ -59,3 +59,36 @@ export function emptyCassette(upstream: string, now: Date): Cassette {
 export function sortedKeys<T extends Record<string, Json | undefined>>(o: T): T {
   return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) as T;
 }
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const stringsOnly = (v: unknown): boolean => isObject(v) && Object.values(v).every((x) => typeof x === 'string');
+
+/**
+ * What makes a stored interaction unusable, or null: a key, its request and headers as strings,
+ * an HTTP status a server can send (200–599), an answer that is a JSON object.
+ */
+export function interactionProblem(i: unknown): string | null {
+  if (!isObject(i)) return 'it is not a JSON object';
+  if (typeof i['key'] !== 'string') return '"key" is not a string';
+  if (!stringsOnly(i['request'])) return `"${i['key']}": "request" is not an object of strings`;
+  if (!Number.isInteger(i['status']) || (i['status'] as number) < 200 || (i['status'] as number) > 599) return `"${i['key']}": "status" is not an HTTP status from 200 to 599`;
+  if (!stringsOnly(i['headers'])) return `"${i['key']}": "headers" is not an object of strings`;
+  if (!isObject(i['body'])) return `"${i['key']}": "body" is not a JSON object`;
+  return null;
+}
+
+/** The entity lists replay reads: what makes them unusable, or null. */
+export function entitiesProblem(e: unknown): string | null {
+  if (!isObject(e)) return '"entities" is not an object';
+  for (const list of ['logevents', 'blocks', 'protectedtitles', 'pages'] as const) {
+    const items = e[list];
+    if (!Array.isArray(items)) return `"entities.${list}" is not a list`;
+    const bad = items.findIndex((x) => !isObject(x));
+    if (bad >= 0) return `"entities.${list}[${bad}]" is not an object`;
+  }
+  const pages = e['pages'] as Record<string, unknown>[];
+  const noLinks = pages.findIndex((p) => !Array.isArray(p['extlinks']));
+  if (noLinks >= 0) return `"entities.pages[${noLinks}].extlinks" is not a list`;
+  if (e['missing'] !== undefined && !Array.isArray(e['missing'])) return '"entities.missing" is not a list';
+  return null;
+}

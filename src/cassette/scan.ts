@@ -1,6 +1,7 @@
 import { fstatSync, readSync } from 'node:fs';
 import { parseKeepingKeyOrder } from '../util/ordered-json.js';
-import type { Cassette, Interaction } from './format.js';
+import { interactionProblem, type Cassette, type Interaction } from './format.js';
+import { CassetteError } from './store.js';
 
 /**
  * Loading a cassette file without reading it as one string.
@@ -156,6 +157,8 @@ export function readInteraction(fd: number, where: ScannedInteraction): Interact
     have += n;
   }
   const i = parseKeepingKeyOrder(buf.toString('utf8')) as Interaction;
+  const problem = interactionProblem(i);
+  if (problem) throw new CassetteError(`an interaction of a cassette cannot be replayed: ${problem}`);
   if (i.key !== where.key) throw new Error('cassette file changed while replaying');
   return i;
 }

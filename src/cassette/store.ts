@@ -4,7 +4,7 @@ import { join, resolve, sep } from 'node:path';
 import { Low } from 'lowdb';
 import { DataFile } from 'lowdb/node';
 import { parseKeepingKeyOrder, stringifyKeepingKeyOrder } from '../util/ordered-json.js';
-import { type Cassette, emptyCassette } from './format.js';
+import { type Cassette, emptyCassette, entitiesProblem, interactionProblem } from './format.js';
 
 /** Error for a cassette name or file that cannot be used; says what to do. */
 export class CassetteError extends Error {
@@ -141,5 +141,16 @@ export function notACassette(c: unknown): string | null {
   if (!Array.isArray(o['interactions'])) return '"interactions" is not a list';
   if (!o['meta'] || typeof o['meta'] !== 'object') return '"meta" is missing';
   if (!o['entities'] || typeof o['entities'] !== 'object') return '"entities" is missing';
+  const entities = entitiesProblem(o['entities']);
+  if (entities) return entities;
+  const profile = o['meta'] as { profile?: { language?: unknown } };
+  if (profile.profile?.language !== undefined && profile.profile.language !== 'ru' && profile.profile.language !== 'en') {
+    return `"meta.profile.language" is ${JSON.stringify(profile.profile.language)}: wikitape speaks ru and en`;
+  }
+  const interactions = o['interactions'] as unknown[];
+  for (let n = 0; n < interactions.length; n++) {
+    const problem = interactionProblem(interactions[n]);
+    if (problem) return `interaction ${n}: ${problem}`;
+  }
   return null;
 }

@@ -1,7 +1,7 @@
 import { closeSync, openSync } from 'node:fs';
 import type { Cassette, Interaction } from '../cassette/format.js';
 import { readInteraction, scanCassette, type ScannedInteraction } from '../cassette/scan.js';
-import { CassetteError, type CassetteStore } from '../cassette/store.js';
+import { CassetteError, notACassette, type CassetteStore } from '../cassette/store.js';
 import { emptyModel, type WikiModel } from '../wiki/model.js';
 import type { WikiProfile } from '../wiki/profile.js';
 
@@ -122,6 +122,12 @@ export async function loadCassettes(store: CassetteStore): Promise<CassetteIndex
         // not in wikitape's layout after all (a bad key line, say): read whole below
       }
       if (scanned) {
+        // What replay reads at once is checked at once; each interaction when it is first read.
+        const problem = notACassette({ ...scanned.rest, interactions: [] });
+        if (problem) {
+          closeSync(fd);
+          throw new CassetteError(`cassette file ${file} is not a cassette: ${problem}`);
+        }
         index.interactions.holdFile(fd);
         for (const where of scanned.interactions) index.interactions.addStored(fd, where);
         c = scanned.rest;

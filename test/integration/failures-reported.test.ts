@@ -133,6 +133,47 @@ describe('two recorders on one cassette', () => {
   });
 });
 
+describe('cassettes edited into something else', () => {
+  /** A cassette in wikitape's own layout (written by the store) with one question recorded, then changed by `edit`. */
+  async function edited(edit: (c: Cassette) => void): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-edited-'));
+    const rec = await startServer({ mode: 'record', upstream: upstream.url, cassettes: dir, cassette: 'suite' });
+    await fetch(`${rec.url}${QUESTION}`);
+    await fetch(`${rec.url}?action=query&list=blocks&format=json&formatversion=2`);
+    await rec.close();
+    const db = await new FileCassetteStore(dir).open('suite', upstream.url);
+    edit(db.data);
+    await db.write();
+    return dir;
+  }
+
+  it.each([
+    ['an interaction that is null', (c: Cassette) => void ((c.interactions as unknown[])[0] = null), /interaction 0: it is not a JSON object/],
+    ['a body that is a string', (c: Cassette) => void ((c.interactions[0] as unknown as Record<string, unknown>)['body'] = 'x'), /"body" is not a JSON object/],
+    ['a status of 999', (c: Cassette) => void (c.interactions[0]!.status = 999), /"status" is not an HTTP status from 200 to 599/],
+    ['entities without lists', (c: Cassette) => void ((c as unknown as Record<string, unknown>)['entities'] = {}), /"entities.logevents" is not a list/],
+    ['a log event that is null', (c: Cassette) => void ((c.entities.logevents as unknown[])[0] = null), /"entities.logevents\[0\]" is not an object/],
+    ['a profile in German', (c: Cassette) => void ((c.meta.profile as Record<string, unknown>)['language'] = 'de'), /"meta.profile.language" is "de": wikitape speaks ru and en/],
+  ])('%s: verify names the file and the fault (exit 1); replay says it in MediaWiki\'s error shape, never as a stack trace', async (_what, edit, why) => {
+    const dir = await edited(edit);
+    const v = await runCli(['cassettes', 'verify', '--cassettes', dir]);
+    expect(v.code).toBe(1);
+    expect(v.stdout + v.stderr).toMatch(why);
+    expect(v.stdout + v.stderr).not.toMatch(/TypeError|\n\s+at /);
+    // replay: refused at start (exit 2) or, for an interaction read when first asked, answered with the error
+    const r = await request(createApp({ cassettes: dir, clock: TEST_CLOCK })).get(`/wiki/api.php${QUESTION}`);
+    const blocks = await request(createApp({ cassettes: dir, clock: TEST_CLOCK })).get('/wiki/api.php?action=query&list=blocks&format=json&formatversion=2');
+    for (const res of [r, blocks]) {
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.text).not.toMatch(/<html|\n\s+at |node_modules/);
+    }
+    if (r.status === 500) {
+      expect(r.headers['mediawiki-api-error']).toBe('wikitape-setup');
+      expect((r.body as { error: { info: string } }).error.info).toMatch(why);
+    }
+  });
+});
+
 describe('a setup that cannot work', () => {
   it('replay --cassettes naming a missing folder: exit 2, the folder named', async () => {
     const r = await runCli(['replay', '--cassettes', '/nonexistent/cassettes', '--port', '0']);
