@@ -196,6 +196,9 @@ export function sectionAnchor(section: string, ctx: NamespaceContext): string {
 }
 
 function doSectionLinks(ctx: SummaryContext, comment: string): string {
+  // PCRE first looks for what a match needs (`*/`): without it nothing is tried at any position,
+  // where a JS regex would scan on from every `/*` (quadratic on `/* /* /* …`).
+  if (!comment.includes('*/')) return comment;
   const modern = atLeast(ctx.profile, '1.43');
   const ns = nsctx(ctx);
   const lang = ctx.profile.language;
@@ -281,6 +284,8 @@ function normalizeSubpageLink(ctx: SummaryContext, target: string): string {
 }
 
 function doWikiLinks(ctx: SummaryContext, comment: string): string {
+  // As PCRE does: a match needs `]]`; without one nothing is tried (not from every `[[`).
+  if (!comment.includes(']]')) return comment;
   const ns = nsctx(ctx);
   const media = mediaRegex(ctx);
   const trailRe = LINK_TRAIL[ctx.profile.language];

@@ -150,7 +150,9 @@ function parseDebug({ profile, params }: DebugInput): DebugFacts {
   if (!v143 && params['uselang'] === undefined) entries.push('Unstubbing $wgLang on call of $wgLang::unstub from ContentHandler->getPageLanguage');
   entries.push(...messageCacheLoad(profile, 'en', { content: profile.language === 'en', first: !v143, reuse: true }));
   if (v143) entries.push('[localisation] LocalisationCache::loadCoreData: got localisation for en from source');
-  const links = [...(params['summary'] ?? '').matchAll(/\[\[:?([^[\]|#]+)(?:[|#][^\]]*)?\]\]/g)].map((m) => mainDbKey(m[1]!));
+  // (a summary without `]]` has no links: not scanned from every `[[`, which is quadratic)
+  const summary = params['summary'] ?? '';
+  const links = summary.includes(']]') ? [...summary.matchAll(/\[\[:?([^[\]|#]+)(?:[|#][^\]]*)?\]\]/g)].map((m) => mainDbKey(m[1]!)) : [];
   if (links.length > 0) {
     const uniq = [...new Set(links)];
     const cond = uniq.length === 1 ? `(page_namespace = 0 AND page_title = ${sqlQuote(uniq[0]!)})` : `(page_namespace = 0 AND page_title IN (${uniq.map(sqlQuote).join(',')}) )`;

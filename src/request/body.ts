@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { type ParamMap, parseUrlEncoded } from './params.js';
+import { MAX_INPUT_VARS, POST_URLENCODED_VARS, type ParamMap, parseUrlEncoded } from './params.js';
 
 /** The largest request body read; PHP's default post_max_size is 8M. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -12,7 +12,7 @@ export function parseBody(method: string, contentType: string | undefined, body:
   const out: ParamMap = new Map();
   if (method !== 'POST' || body.length === 0 || !contentType) return out;
   const type = contentType.split(';')[0]!.trim().toLowerCase();
-  if (type === 'application/x-www-form-urlencoded') return parseUrlEncoded(latin1ToPercent(body), out, lossy);
+  if (type === 'application/x-www-form-urlencoded') return parseUrlEncoded(latin1ToPercent(body), out, lossy, POST_URLENCODED_VARS);
   if (type === 'multipart/form-data') {
     const m = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType);
     const boundary = m?.[1] ?? m?.[2];
@@ -23,9 +23,8 @@ export function parseBody(method: string, contentType: string | undefined, body:
 
 /** Raw non-ASCII bytes in a urlencoded body are percent-encoded so decoding sees bytes, not chars. */
 function latin1ToPercent(body: Buffer): string {
-  let s = '';
-  for (const b of body) s += b >= 0x80 ? `%${b.toString(16).padStart(2, '0')}` : String.fromCharCode(b);
-  return s;
+  const s = body.toString('latin1');
+  return /[\x80-\xff]/.test(s) ? s.replace(/[\x80-\xff]/g, (c) => `%${c.charCodeAt(0).toString(16)}`) : s;
 }
 
 /**
@@ -47,7 +46,10 @@ function dispositionParams(headers: string): Map<string, string> | null {
 function parseMultipart(body: Buffer, boundary: string, out: ParamMap, lossy?: Set<string>): void {
   const delim = Buffer.from(`--${boundary}`);
   let pos = body.indexOf(delim);
+  let parts = 0;
   while (pos >= 0) {
+    // PHP's max_input_vars counts the fields of a multipart body too
+    if (++parts > MAX_INPUT_VARS) break;
     const start = pos + delim.length;
     if (body.subarray(start, start + 2).toString() === '--') break;
     const next = body.indexOf(delim, start);

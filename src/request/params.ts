@@ -33,13 +33,29 @@ function phpParamName(raw: string): { name: string; isArray: boolean } {
 export const ARRAY_VALUE = '\u0000array';
 
 /**
- * Parses an `application/x-www-form-urlencoded` string into `into` (later duplicates win, as in
- * PHP); names whose value was not valid UTF-8 are added to `lossy`.
+ * PHP's max_input_vars (default 1,000): variables past it are dropped, in $_GET and $_POST each.
+ * PHP 8.2 checks $_GET and multipart bodies before a variable is added (1,000 kept) and urlencoded
+ * bodies after (1,001 kept): `POST_URLENCODED_VARS` (checked under php -S).
  */
-export function parseUrlEncoded(qs: string, into: ParamMap = new Map(), lossy?: Set<string>): ParamMap {
+export const MAX_INPUT_VARS = 1000;
+export const POST_URLENCODED_VARS = MAX_INPUT_VARS + 1;
+
+/**
+ * Parses an `application/x-www-form-urlencoded` string into `into` (later duplicates win, as in
+ * PHP); names whose value was not valid UTF-8 are added to `lossy`. As PHP, it reads at most
+ * `maxVars` variables (checked against a live MediaWiki: the rest is not seen).
+ */
+export function parseUrlEncoded(qs: string, into: ParamMap = new Map(), lossy?: Set<string>, maxVars = MAX_INPUT_VARS): ParamMap {
   if (!qs) return into;
-  for (const part of qs.split('&')) {
+  let vars = 0;
+  let from = 0;
+  while (from <= qs.length) {
+    let to = qs.indexOf('&', from);
+    if (to < 0) to = qs.length;
+    const part = qs.slice(from, to);
+    from = to + 1;
     if (part === '') continue;
+    if (++vars > maxVars) break;
     const eq = part.indexOf('=');
     const rawName = phpUrlDecode(eq < 0 ? part : part.slice(0, eq));
     if (rawName === '' || rawName.startsWith('[')) continue;
