@@ -12,15 +12,26 @@ import type { Knowledge, WikiModel } from './wiki/model.js';
 import { loadCassettes, type CassetteIndex } from './replay/cassette-index.js';
 import { buildKnowledge } from './replay/knowledge.js';
 import { makeProfile } from './wiki/profile.js';
-import { CassetteError, FileCassetteStore } from './cassette/store.js';
-import { Recorder } from './record/recorder.js';
+import { CassetteError, FileCassetteStore, type CassetteStore } from './cassette/store.js';
+import { Recorder, type RecorderOptions } from './record/recorder.js';
+import { notRecordable } from './record/policy.js';
+import { AccountBook, OfflineSessions, recordedIdentities, type IdentityFacts } from './replay/sessions.js';
+import { isUserKey, type Interaction } from './cassette/format.js';
 
 /** Loads what the options point at and builds the engine that answers requests. */
-export async function loadEngine(options: WikitapeOptions): Promise<ReplayEngine> {
-  const store = new FileCassetteStore(options.cassettes ?? DEFAULTS.cassettes);
+export async function loadEngine(options: WikitapeOptions, only?: readonly string[]): Promise<ReplayEngine> {
+  const files = new FileCassetteStore(options.cassettes ?? DEFAULTS.cassettes);
   // A folder named on purpose must be there: a typo would otherwise replay nothing, quietly.
-  if (options.cassettes !== undefined && !(await isFolder(store.dir))) {
-    throw new CassetteError(`no cassettes folder ${store.dir} (replay reads recordings from there; "wikitape record --cassettes ${options.cassettes}" makes it)`);
+  if (options.cassettes !== undefined && !(await isFolder(files.dir))) {
+    throw new CassetteError(`no cassettes folder ${files.dir} (replay reads recordings from there; "wikitape record --cassettes ${options.cassettes}" makes it)`);
+  }
+  const names = only ?? options.cassetteNames;
+  let store: CassetteStore = files;
+  if (names !== undefined) {
+    const present = new Set(await files.list());
+    const absent = names.filter((n) => !present.has(n));
+    if (absent.length > 0) throw new CassetteError(`no cassette ${absent.join(', ')} in ${files.dir} ("wikitape cassettes list" shows what is there)`);
+    store = Object.assign(Object.create(files) as FileCassetteStore, { list: () => Promise.resolve([...names]) });
   }
   const cassettes = await loadCassettes(store);
   const fixtures = await loadFixtures(options.fixtures ?? []);
@@ -36,7 +47,11 @@ export async function loadEngine(options: WikitapeOptions): Promise<ReplayEngine
   if (fixed !== null && Number.isNaN(fixed)) {
     throw new Error(`wikitape: --clock must be "real", "recorded" or an ISO time, not "${clock}"`);
   }
-  const engine = new ReplayEngine(makeProfile({ ...profile, ...options.profile }), model, fixed === null ? Date.now : () => fixed, cassettes, options.onMiss ?? 'builtin');
+  const finalProfile = makeProfile({ ...profile, ...options.profile });
+  let identities: Map<string, IdentityFacts> | undefined;
+  const recorded = () => (identities ??= recordedIdentities(cassettes.interactions.keys(), (k) => cassettes.interactions.get(k)?.body));
+  const sessions = new OfflineSessions(new AccountBook(fixtures.accounts, recorded), finalProfile.cookiePrefix);
+  const engine = new ReplayEngine(finalProfile, model, fixed === null ? Date.now : () => fixed, cassettes, options.onMiss ?? 'builtin', sessions);
   engine.clockFixed = fixed !== null;
   return engine;
 }
@@ -56,7 +71,8 @@ async function isFolder(dir: string): Promise<boolean> {
  */
 function learnLazily(model: WikiModel, cassettes: CassetteIndex, fixtures: WikiModel): void {
   let knows: Knowledge | undefined;
-  const recorded = () => cassettes.interactions.values((k) => /(?:^|&)(?:list|meta|prop)=/.test(k));
+  // What readers were shown: a logged-in user's recordings answer that user alone.
+  const recorded = () => cassettes.interactions.values((k) => /(?:^|&)(?:list|meta|prop)=/.test(k) && !isUserKey(k));
   Object.defineProperty(model, 'knows', {
     enumerable: false,
     get: () => {
@@ -100,22 +116,27 @@ export function createApp(options: WikitapeOptions = {}): express.Express {
 
 /** The application and its state (see WikitapeState), for the server. */
 export function createWikitape(options: WikitapeOptions = {}): { app: express.Express; state: WikitapeState } {
-  if (options.mode === 'record') return createRecordApp(options);
+  if (options.mode === 'record' && options.recordMode !== 'none') return createRecordApp(options);
   const ready = loadEngine(options);
   // A failed load is reported to every request (and to startServer), never as an unhandled rejection.
   ready.catch(() => undefined);
+  const suites = new Suites(options);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(async (req: Request, res: Response) => {
     let engine: ReplayEngine;
+    let path = req.path;
     try {
-      engine = await ready;
+      // A request picks its cassettes by a path prefix (`/<cassette>/…`) or the X-Wikitape-Cassette header.
+      const picked = await suites.pick(req.path, req.headers['x-wikitape-cassette']);
+      engine = picked ? await picked.engine : await ready;
+      if (picked) path = picked.rest;
     } catch (e) {
       // What stopped the start (a cassette file named with what is wrong with it), never a stack.
       return sendSetupError(res, e);
     }
-    const path = req.path;
+    if (path === WRITES_PATH) return answerWrites(engine, req, res);
     if (path !== `${engine.profile.scriptPath}/api.php`) {
       res.status(404).type('text/plain').send(`wikitape: no such path ${path}; the API is at ${engine.profile.scriptPath}/api.php\n`);
       return;
@@ -145,6 +166,57 @@ export function createWikitape(options: WikitapeOptions = {}): { app: express.Ex
 }
 
 /**
+ * Many suites on one server: the cassettes a request is answered from, chosen by a path prefix
+ * (`/<name>/wiki/api.php` for the cassette `<name>`; `options.suites` names prefixes of several
+ * cassettes) or by the `X-Wikitape-Cassette: a,b` header. Each choice gets its own engine (its own
+ * recordings, sessions and write log), loaded on first use.
+ */
+class Suites {
+  private readonly engines = new Map<string, Promise<ReplayEngine>>();
+  private names: Promise<Set<string>> | null = null;
+  constructor(private readonly options: WikitapeOptions) {}
+
+  /** The engine for a request's choice and the path left after the prefix; null: the server's own cassettes. */
+  async pick(path: string, header: string | string[] | undefined): Promise<{ engine: Promise<ReplayEngine>; rest: string } | null> {
+    const fromHeader = typeof header === 'string' && header.trim() !== '' ? header.split(',').map((n) => n.trim()).filter((n) => n !== '') : null;
+    if (fromHeader) return { engine: this.engine(fromHeader), rest: path };
+    const slash = path.indexOf('/', 1);
+    if (slash < 0) return null;
+    const prefix = path.slice(1, slash);
+    const named = this.options.suites?.[prefix];
+    if (named) return { engine: this.engine(named), rest: path.slice(slash) };
+    this.names ??= new FileCassetteStore(this.options.cassettes ?? DEFAULTS.cassettes).list().then((l) => new Set(l), () => new Set<string>());
+    if (!(await this.names).has(prefix)) return null;
+    return { engine: this.engine([prefix]), rest: path.slice(slash) };
+  }
+
+  private engine(names: readonly string[]): Promise<ReplayEngine> {
+    const key = names.join(',');
+    let e = this.engines.get(key);
+    if (!e) {
+      this.engines.set(key, (e = loadEngine(this.options, names)));
+      e.catch(() => this.engines.delete(key));
+    }
+    return e;
+  }
+}
+
+/** Where the write log is read (GET) and cleared (DELETE), outside api.php. */
+export const WRITES_PATH = '/_wikitape/writes';
+
+/** The write log over HTTP: `GET` gives `{"writes":[…]}`, `DELETE` empties it. */
+function answerWrites(engine: ReplayEngine, req: Request, res: Response): void {
+  const sessions = engine.sessions;
+  if (req.method === 'DELETE') sessions?.clearWrites();
+  else if (req.method !== 'GET') {
+    res.status(405).setHeader('Allow', 'GET, DELETE');
+    res.type('text/plain').send('wikitape: the write log is read with GET and cleared with DELETE\n');
+    return;
+  }
+  res.type('application/json').send(JSON.stringify({ writes: sessions?.writes() ?? [] }));
+}
+
+/**
  * A request that cannot be answered because replay could not start: a 500 in MediaWiki's error
  * shape whose info is the reason (it names the file or folder), never a stack trace.
  */
@@ -152,6 +224,31 @@ function sendSetupError(res: Response, e: unknown): void {
   const info = (e instanceof Error ? e.message : String(e)).replace(/^wikitape: /, '');
   res.status(500).setHeader('MediaWiki-API-Error', 'wikitape-setup');
   res.type('application/json').send(JSON.stringify({ error: { code: 'wikitape-setup', info } }));
+}
+
+/**
+ * Answers from the cassette being recorded (`--mode new`): its recordings (and those made since
+ * the start) by their stored key, for the identity the recorder found for the request. The
+ * client's cookies are left alone: they belong to its session on the wiki.
+ */
+function recordedAnswers(options: WikitapeOptions, cassette: string, loaded: (e: ReplayEngine) => void): NonNullable<RecorderOptions['recorded']> {
+  const store = new FileCassetteStore(options.cassettes ?? DEFAULTS.cassettes);
+  const engine = store.list().then(async (names) => {
+    const e = names.includes(cassette) ? await loadEngine({ ...options, mode: 'replay', fixtures: [] }, [cassette]) : null;
+    if (e) loaded(e);
+    return e;
+  }).catch(() => null); // a cassette that cannot be read is reported by the recorder when it stores
+  return engine.then((e) => ({
+    has: (key: string) => e?.cassettes?.interactions.has(key) ?? false,
+    answer: (req, res, body, user) => {
+      if (!e) return;
+      const out = e.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body, startedAt: process.hrtime.bigint() }, { identity: user });
+      res.statusCode = out.status;
+      for (const [k, v] of out.headers) res.appendHeader(k, v);
+      res.setHeader('X-Wikitape-Source', out.source);
+      sendBody(res, out.body);
+    },
+  }));
 }
 
 /** Record mode: every request to the upstream's api.php path goes through the recorder. */
@@ -164,11 +261,23 @@ function createRecordApp(options: WikitapeOptions): { app: express.Express; stat
     throw new Error(`wikitape: --upstream must be a URL like https://wiki.example/w/api.php, not "${options.upstream}"`);
   }
   if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error('wikitape: --upstream must be an http(s) URL');
+  if (!/\/api\.php$/.test(target.pathname)) {
+    const guess = new URL(target.href);
+    guess.pathname = `${target.pathname.replace(/\/+$/, '')}/api.php`;
+    guess.search = '';
+    throw new Error(`wikitape: --upstream must be the wiki's api.php URL, ending in /api.php (${options.upstream} is not; did you mean ${guess.href}?)`);
+  }
+  const mode = options.recordMode ?? (options.reRecord ? 'all' : 'new');
+  const cassette = options.cassette ?? 'default';
+  // --mode new: what the cassette already holds is answered from it; only the rest is asked.
+  let hits: ReplayEngine | null = null;
+  const recorded = mode === 'new' ? recordedAnswers(options, cassette, (e) => (hits = e)) : undefined;
   const recorder = new Recorder({
     upstream: target.href,
     store: new FileCassetteStore(options.cassettes ?? DEFAULTS.cassettes),
-    ...(options.cassette ? { cassette: options.cassette } : {}),
-    ...(options.reRecord ? { reRecord: true } : {}),
+    cassette,
+    ...(mode === 'all' ? { reRecord: true } : {}),
+    ...(recorded ? { recorded, onStored: (i: Interaction) => hits?.cassettes?.interactions.add(i) } : {}),
     ...(options.upstreamTimeoutMs ? { timeoutMs: options.upstreamTimeoutMs } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
   });
@@ -188,7 +297,11 @@ function createRecordApp(options: WikitapeOptions): { app: express.Express; stat
       // The question as recorded (query and body), secrets shown as the marker.
       res.on('finish', () =>
         void params.then(
-          (p) => log({ method: req.method, key: redactQuery(canonicalKey(p)), source: 'upstream', status: res.statusCode, ms: Number(process.hrtime.bigint() - startedAt) / 1e6 }),
+          (p) => {
+            const why = notRecordable(p);
+            const source = res.getHeader('x-wikitape-source') === 'cassette' ? 'cassette' : 'upstream';
+            log({ method: req.method, key: redactQuery(canonicalKey(p)), source, status: res.statusCode, ms: Number(process.hrtime.bigint() - startedAt) / 1e6, ...(why ? { note: `not recorded: ${why}` } : {}) });
+          },
           () => undefined,
         ),
       );

@@ -3,11 +3,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { listCassettes, pruneCassettes, readUsage, redactInteraction, showInteraction, verifyCassettes } from './cassette/commands.js';
+import { listCassettes, listKeys, pruneCassettes, readUsage, redactInteraction, showInteraction, verifyCassettes } from './cassette/commands.js';
 import { FileCassetteStore } from './cassette/store.js';
 import { snapshot } from './record/snapshot.js';
+import { redactQuery } from './util/secrets.js';
 import { startServer } from './server.js';
-import { DEFAULTS, type WikitapeOptions } from './options.js';
+import { DEFAULTS, RECORD_MODES, type WikitapeOptions } from './options.js';
 
 /** Fixture data served when neither fixtures nor cassettes are given: crawled from a real MediaWiki 1.39. */
 const BUNDLED_WIKI = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'default-wiki.json');
@@ -36,7 +37,7 @@ function withLogger(argv: { quiet: boolean; 'log-format': 'text' | 'json' }): Pi
 function requestLogger(argv: { quiet: boolean; 'log-format': 'text' | 'json' }): WikitapeOptions['onRequest'] {
   if (argv.quiet) return undefined;
   if (argv['log-format'] === 'json') return (e) => process.stdout.write(`${JSON.stringify({ ...e, ms: Math.round(e.ms * 1000) / 1000 })}\n`);
-  return (e) => process.stdout.write(`${e.method} ${e.status} ${e.source} ${e.ms.toFixed(1)}ms ${e.key}\n`);
+  return (e) => process.stdout.write(`${e.method} ${e.status} ${e.source} ${e.ms.toFixed(1)}ms ${e.key}${e.note ? ` (${e.note})` : ''}\n`);
 }
 
 async function serve(options: WikitapeOptions): Promise<void> {
@@ -46,8 +47,20 @@ async function serve(options: WikitapeOptions): Promise<void> {
     failed = true;
     process.stderr.write(`${line}\n`);
   };
-  const server = await startServer({ ...options, onError });
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer({ ...options, onError });
+  } catch (e) {
+    if ((e as { code?: string }).code === 'EADDRINUSE') {
+      throw new Error(`port ${options.port} on ${options.host ?? DEFAULTS.host} is in use by another program: give another one with --port, or --port 0 for a free one`);
+    }
+    throw e;
+  }
   process.stdout.write(`wikitape ${options.mode ?? 'replay'}: ${server.url}\n`);
+  if (options.mode === 'record' && options.recordMode !== 'none') {
+    const file = new FileCassetteStore(options.cassettes ?? DEFAULTS.cassettes).locate(options.cassette ?? 'default');
+    process.stdout.write(`recording into ${file} (--mode ${options.recordMode ?? 'new'})\n`);
+  }
   const stop = () => {
     void server.close().then(
       () => process.exit(failed ? 1 : 0),
@@ -98,7 +111,8 @@ await yargs(hideBin(process.argv))
         .options(serveFlags)
         .option('upstream', { type: 'string', demandOption: 'record needs --upstream, the api.php URL of the wiki to record', describe: "The live wiki's api.php URL" })
         .option('cassette', { type: 'string', default: 'default', describe: 'Cassette name: <cassettes>/<name>.json' })
-        .option('re-record', { type: 'boolean', default: false, describe: 'Store again what is already recorded' })
+        .option('mode', { choices: RECORD_MODES, default: 'new' as const, describe: 'new: answer what the cassette holds, ask the wiki and record only the rest; all: ask and store everything again; none: only replay' })
+        .option('re-record', { type: 'boolean', default: false, describe: 'The same as --mode all' })
         .example('$0 record --upstream https://wiki.example/w/api.php', 'Record through http://127.0.0.1:8080/w/api.php'),
     (argv) =>
       serve({
@@ -108,7 +122,7 @@ await yargs(hideBin(process.argv))
         cassettes: argv.cassettes,
         upstream: argv.upstream,
         cassette: argv.cassette,
-        reRecord: argv['re-record'],
+        recordMode: argv['re-record'] ? 'all' : argv.mode,
         ...withLogger(argv),
       }),
   )
@@ -149,13 +163,13 @@ await yargs(hideBin(process.argv))
   )
   .command(
     'cassettes <command> [name] [which]',
-    'Inspect recorded cassettes: list, show NAME KEY|INDEX, verify, prune --usage FILE',
+    'Inspect recorded cassettes: list [NAME], show NAME KEY|INDEX, verify, prune --usage FILE',
     (y) =>
       y
         .positional('command', { choices: ['list', 'show', 'verify', 'prune'] as const, describe: 'What to do' })
         .option('usage', { type: 'string', describe: 'prune: the file replay --track-usage wrote' })
         .option('dry-run', { type: 'boolean', default: false, describe: 'prune: only say what would go' })
-        .positional('name', { type: 'string', describe: 'Cassette name (show)' })
+        .positional('name', { type: 'string', describe: 'Cassette name (show; list: its interactions with their index and key)' })
         .positional('which', { type: 'string', describe: 'Interaction key or index (show)' })
         .option('cassettes', serveFlags.cassettes)
         .example('$0 cassettes list', 'What is recorded, per cassette and module')
@@ -163,7 +177,10 @@ await yargs(hideBin(process.argv))
         .example('$0 cassettes prune --usage usage.json', 'Remove interactions no test run used (replay --track-usage usage.json)'),
     async (argv) => {
       const dir = argv.cassettes;
-      if (argv.command === 'list') {
+      if (argv.command === 'list' && argv.name) {
+        // One cassette's interactions: the index and key `show` takes.
+        for (const [n, key] of (await listKeys(dir, argv.name)).entries()) process.stdout.write(`${n}\t${redactQuery(key)}\n`);
+      } else if (argv.command === 'list') {
         for (const c of await listCassettes(dir)) {
           process.stdout.write(`${c.name}: ${c.interactions} interactions, MediaWiki ${c.version} (${c.language}), from ${c.upstream}, recorded ${c.recordedAt}\n`);
           for (const [m, n] of Object.entries(c.modules).sort()) process.stdout.write(`  ${m}: ${n}\n`);
@@ -179,6 +196,7 @@ await yargs(hideBin(process.argv))
         if (usage.size === 0) throw new Error(`${argv.usage} names no used recordings: run your tests against "wikitape replay --track-usage ${argv.usage}" first`);
         for (const r of await pruneCassettes(dir, usage, argv['dry-run'])) {
           process.stdout.write(`${r.name}: ${argv['dry-run'] ? 'would remove' : 'removed'} ${r.removed}, kept ${r.kept}\n`);
+          for (const key of r.removedKeys) process.stdout.write(`  - ${redactQuery(key)}\n`);
         }
       } else {
         if (!argv.name || argv.which === undefined) throw new Error('show needs a cassette name and an interaction key or index');

@@ -17,6 +17,8 @@ import { recordedOutcome } from './replay/render-recorded.js';
 import { MARK_PREFIX, MARKS, makeTemplate, type HitTemplate } from './replay/hit-template.js';
 import type { DebugMarks } from './output/debuginfo.js';
 import { isFrozenBytes } from './output/json.js';
+import { identityKey } from './cassette/format.js';
+import type { OfflineSessions, RequestSession } from './replay/sessions.js';
 
 /** One HTTP request to api.php, as the engine needs it. */
 export interface HttpRequest {
@@ -80,6 +82,27 @@ function usageOf(params: ParamMap): string | null {
   return lists.length > 0 ? lists.map((l) => `list:${l}`).join(' ') : null;
 }
 
+/** Actions record mode never stores (logins, writes): their answers are made, never recorded. */
+const UNRECORDABLE: ReadonlySet<string> = new Set(MODULES.actions.filter((a) => a.mustBePosted || a.needsToken).map((a) => a.name));
+
+/** The session replay answers a request with, for render (none: MediaWiki's handling of unknown sessions). */
+function sessionOf(session: RequestSession | undefined): { session?: { setCookie: string[]; sessionId: string } } {
+  if (!session || (!session.active && session.setCookie.length === 0)) return {};
+  return { session: { setCookie: session.setCookie, sessionId: session.sessionId ?? '' } };
+}
+
+/**
+ * A logged-in caller may see what readers may not (hidden log entry parts, suppressed blocks):
+ * a list computed for one from what readers were shown is flagged when the wiki has such entries.
+ */
+function visibilityUnknown(anon: boolean, modules: readonly { path: string }[], model: WikiModel): string[] {
+  if (anon) return [];
+  const lists = modules.map((m) => m.path);
+  if (lists.includes('query+logevents') && model.logevents.some((e) => (e.deleted ?? 0) !== 0)) return ['session.visibility'];
+  if (lists.includes('query+blocks') && model.blocks.some((b) => b.hidden)) return ['session.visibility'];
+  return [];
+}
+
 /**
  * Replay: answers each api.php request from the recorded cassettes when the exact question
  * was recorded, else from the built-in modules over the model (fixtures plus harvested entities).
@@ -92,6 +115,8 @@ export class ReplayEngine {
     readonly now: () => number,
     readonly cassettes?: CassetteIndex,
     readonly onMiss: 'builtin' | 'error' = 'builtin',
+    /** Offline sessions (logins, tokens) and the write log; none: every caller is anonymous. */
+    readonly sessions?: OfflineSessions,
   ) {
   }
 
@@ -183,6 +208,8 @@ export class ReplayEngine {
     if (kept) this.dropTemplate(cacheKey);
     if (headers.cookie !== undefined || cacheKey.includes(MARK_PREFIX)) return null;
     const answer = this.handle({ method: 'GET', url, headers, body: EMPTY, startedAt: process.hrtime.bigint() }, { marks: MARKS, now });
+    // An answer that starts a session (a login token) is its client's alone: never printed twice.
+    if (answer.headers.some(([k]) => k.toLowerCase() === 'set-cookie')) return null;
     const t = makeTemplate(answer, { key: answer.key, usage: answer.usage, userLang: answer.userLang, source: answer.source, second: answer.clocked ? second : null, shared: isFrozenBytes });
     const size = t.ownBytes + cacheKey.length;
     if (size > this.templateBudget) return t;
@@ -211,7 +238,7 @@ export class ReplayEngine {
    * Answers one request. `marks` prints a template instead (see `template`); `now` is the clock's
    * time to answer at (default: read it).
    */
-  handle(req: HttpRequest, opts: { marks?: DebugMarks; now?: number } = {}): Answer {
+  handle(req: HttpRequest, opts: { marks?: DebugMarks; now?: number; identity?: string | null } = {}): Answer {
     const { marks } = opts;
     const lossy = new Set<string>();
     const q = req.url.indexOf('?');
@@ -220,7 +247,13 @@ export class ReplayEngine {
     const params = mergeParams(get, post);
     const now = opts.now ?? this.now();
     const query = q < 0 ? '' : req.url.slice(q + 1);
-    const key = (post.size === 0 ? this.keyOfQuery(query) : null) ?? canonicalKey(params);
+    // Record mode's `--mode new` names the identity itself (the session is the wiki's): cookies are left alone.
+    const session = opts.identity !== undefined ? undefined : this.sessions?.open(typeof req.headers.cookie === 'string' ? req.headers.cookie : undefined, now);
+    const identity = opts.identity !== undefined ? opts.identity : (session?.caller.identity ?? null);
+    const keepCookies = opts.identity !== undefined ? { session: { setCookie: [], sessionId: '' } } : {};
+    // A logged-in session's question is looked up among its user's recordings only; anonymous
+    // questions never see those (docs/decisions/0006-sessions-are-identities.md).
+    const key = identity === null ? ((post.size === 0 ? this.keyOfQuery(query) : null) ?? canonicalKey(params)) : identityKey(canonicalKey(params), identity);
     const found = this.cassettes?.interactions.get(key);
     // A recorded list of blocks the clock has since expired is computed instead, so that a hit and
     // the computed pages of the same list agree under any clock.
@@ -229,20 +262,21 @@ export class ReplayEngine {
     if (recorded) {
       this.used.add(key);
       const outcome = recordedOutcome(recorded, params, this.profile, now, MODULES);
-      const rendered = render({ profile: this.profile, model: this.model, outcome, http, now, ...(marks ? { marks } : {}), ...this.encodedFor(recorded, params) });
+      const rendered = render({ profile: this.profile, model: this.model, outcome, http, now, ...(marks ? { marks } : {}), ...this.encodedFor(recorded, params), ...sessionOf(session), ...keepCookies });
       // curtimestamp, and an Expires counted from now (maxage and smaxage), follow the clock
       const clocked = params.has('curtimestamp') || outcome.maxage > 0 || outcome.smaxage > 0 || (!this.clockFixed && expiring(recorded));
       const printed = printerUnknown(params);
       if (printed.length > 0) rendered.headers.push(['X-Wikitape-Unknown', printed.join(', ')]);
       return { ...rendered, source: 'cassette', key, usage: key, userLang: outcome.userLang, clocked };
     }
-    const env = { profile: this.profile, model: this.model, now, actions: MODULES.actions };
-    const request = new ApiRequest(params, lossy);
+    const env = { profile: this.profile, model: this.model, now, actions: MODULES.actions, ...(session ? { session } : {}) };
+    const request = new ApiRequest(params, lossy, { posted: req.method === 'POST', queryNames: new Set(get.keys()) });
     // Learn what the recordings prove before any module reads the entities (replay/knowledge.ts).
     const learned = this.model.knows !== undefined;
     let outcome = runApi(request, env);
-    const unknown = [...outcome.unknown, ...printerUnknown(params)];
-    const miss = unknown.length > 0 && this.onMiss === 'error';
+    const unknown = [...outcome.unknown, ...printerUnknown(params), ...visibilityUnknown(session?.caller.anon ?? true, outcome.modules, this.model)];
+    // Logins and writes are never recorded: what they cannot know is said, never made a miss.
+    const miss = unknown.length > 0 && this.onMiss === 'error' && !UNRECORDABLE.has(outcome.action);
     if (miss) {
       const message = apiMessage('wikitape-miss', 'wikitape-miss', [redactQuery(key), this.cassettes?.upstream ?? 'URL', unknown.join(', ')]);
       outcome = failWith(request, env, new ApiUsageError(message));
@@ -253,7 +287,7 @@ export class ReplayEngine {
     const source: Source = miss ? 'miss' : computed ? 'synthesized' : 'builtin';
     const usage = source === 'synthesized' ? usageOf(params) : null;
     if (usage) this.noteUsage(usage);
-    const rendered = render({ profile: this.profile, model: this.model, outcome, http, now, ...(marks ? { marks } : {}) });
+    const rendered = render({ profile: this.profile, model: this.model, outcome, http, now, ...(marks ? { marks } : {}), ...sessionOf(session) });
     if (unknown.length > 0) rendered.headers.push(['X-Wikitape-Unknown', unknown.join(', ')]);
     // The key is what logs and onRequest show of the question: secrets never reach them.
     return { ...rendered, source, key: redactQuery(key), usage, userLang: outcome.userLang, clocked: true };

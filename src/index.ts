@@ -4,3 +4,4 @@ export { DEFAULTS, MODES, SOURCES, type Mode, type Source, type WikitapeOptions 
 export { DEFAULT_PROFILE, makeProfile, type WikiProfile } from './wiki/profile.js';
 export type { Block, ExtLink, LogEvent, Page, ProtectedTitle, WikiModel } from './wiki/model.js';
 export type { FixtureFile } from './wiki/fixtures.js';
+export type { WriteEntry } from './api/session.js';

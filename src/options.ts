@@ -4,6 +4,9 @@ import type { WikiProfile } from './wiki/profile.js';
 export const MODES = ['replay', 'record'] as const;
 export type Mode = (typeof MODES)[number];
 
+export const RECORD_MODES = ['new', 'all', 'none'] as const;
+export type RecordMode = (typeof RECORD_MODES)[number];
+
 export const SOURCES = ['cassette', 'synthesized', 'builtin', 'upstream', 'miss'] as const;
 export type Source = (typeof SOURCES)[number];
 
@@ -40,8 +43,22 @@ export interface WikitapeOptions {
   upstream?: string;
   /** Record mode: the cassette to write (`<cassettes>/<name>.json`). Default `default`. */
   cassette?: string;
-  /** Record mode: store again what is already recorded. Default false. */
+  /** Record mode: store again what is already recorded. Default false. Same as `recordMode: 'all'`. */
   reRecord?: boolean;
+  /**
+   * Record mode, in VCR's words: `new` answers what the cassette holds from it and asks the wiki
+   * (and records) only the rest; `all` asks the wiki everything and stores every answer again;
+   * `none` only replays. Default `new`.
+   */
+  recordMode?: RecordMode;
+  /** Replay: only these cassettes of the folder (default: every one). */
+  cassetteNames?: string[];
+  /**
+   * Replay: path prefixes that pick a set of cassettes, e.g. `{ "suite-a": ["a", "shared"] }`
+   * answers `/suite-a/wiki/api.php` from those two only. `/<cassette>/wiki/api.php` picks that
+   * one cassette without being listed here. Default none.
+   */
+  suites?: Record<string, string[]>;
   /** Record mode: how long to wait for the upstream, in ms. Default 30 000. */
   upstreamTimeoutMs?: number;
 }
@@ -55,6 +72,8 @@ export interface RequestLogEntry {
   status: number;
   /** Handling time in milliseconds. */
   ms: number;
+  /** Record mode: why the answer was passed on without being recorded (`action=login is not a read action`). */
+  note?: string;
 }
 
 export const DEFAULTS = {

@@ -7,6 +7,7 @@ import type { ReplayEngine } from './engine.js';
 import { DEFAULTS, type WikitapeOptions } from './options.js';
 import { sendBody } from './output/send.js';
 import { fillHoles, templateLength, writeTemplate } from './replay/hit-template.js';
+import type { WriteEntry } from './api/session.js';
 
 /** A running wikitape server. */
 export interface RunningServer {
@@ -16,6 +17,10 @@ export interface RunningServer {
   close(): Promise<void>;
   /** Record mode: resolves when every recording made so far is on disk. */
   flush(): Promise<void>;
+  /** Replay: the writes clients made (edits, moves, blocks …), oldest first; never applied to recordings. */
+  writes(): WriteEntry[];
+  /** Replay: empties the write log. */
+  clearWrites(): void;
 }
 
 function answerHit(engine: ReplayEngine, req: IncomingMessage, res: ServerResponse, log?: WikitapeOptions['onRequest']): void {
@@ -80,7 +85,7 @@ export async function startServer(options: WikitapeOptions = {}): Promise<Runnin
   // are answered here from templates (replay/hit-template.ts), and other cassette hits directly,
   // without Express's per-request cost; everything else goes to the app.
   const server = createServer({ maxHeaderSize: 1 << 20 }, (req, res) => {
-    if (hot && req.method === 'GET' && req.url) {
+    if (hot && req.method === 'GET' && req.url && req.headers['x-wikitape-cassette'] === undefined) {
       const q = req.url.indexOf('?');
       if ((q < 0 ? req.url : req.url.slice(0, q)) === apiPath) {
         try {
@@ -123,5 +128,7 @@ export async function startServer(options: WikitapeOptions = {}): Promise<Runnin
       hot?.close();
     },
     flush: async () => recorder?.flush(),
+    writes: () => hot?.sessions?.writes() ?? [],
+    clearWrites: () => hot?.sessions?.clearWrites(),
   };
 }

@@ -2,6 +2,7 @@ import type { WikiProfile } from '../wiki/profile.js';
 import type { ApiContext, CacheMode } from './context.js';
 import type { DebugFacts, DebugInput } from './debug.js';
 import type { ParamSpec, ParamValues } from './param-spec.js';
+import type { TokenType } from './session.js';
 
 /**
  * A module of `action=`: everything wikitape knows of it, in one place: its parameters, a function
@@ -10,7 +11,15 @@ import type { ParamSpec, ParamValues } from './param-spec.js';
  */
 export interface ActionModule {
   name: string;
+  /** Its parameter prefix (`lg`, `login`); the token parameter is `<prefix>token`. Default none. */
+  prefix?: string;
   params: (profile: WikiProfile) => Record<string, ParamSpec>;
+  /** Only POST requests may run it (ApiBase::mustBePosted). */
+  mustBePosted?: boolean;
+  /** The token type its `token` parameter must hold (ApiBase::needsToken); implies mustBePosted. */
+  needsToken?: TokenType;
+  /** It writes (ApiBase::isWriteMode): the caller needs `writeapi`. */
+  writeMode?: boolean;
   /** Runs the module; returns the parameter values it read (for its cache mode and debuginfo). */
   execute(ctx: ApiContext): ParamValues | void;
   /**

@@ -6,6 +6,7 @@ import type { ApiMessage } from './errors.js';
 import type { ApiRequest } from './request.js';
 import type { ApiResult } from './result.js';
 import type { RanModule } from './action-module.js';
+import type { SessionPort } from './session.js';
 
 export type CacheMode = 'private' | 'public' | 'anon-public-user-private';
 
@@ -21,8 +22,10 @@ export interface ApiContext {
   readonly titles: TitleContext;
   readonly result: ApiResult;
   readonly formatter: ErrorFormatter;
-  /** Anonymous callers never have `apihighlimits`. */
+  /** The caller has `apihighlimits` (anonymous callers never have it). */
   readonly highLimits: boolean;
+  /** Who calls, and their session (tokens, login, the write log). */
+  readonly session: SessionPort;
   addWarning(module: string, msg: ApiMessage): void;
   /** Tightens the cache mode (ApiQuery takes the strictest of its modules). */
   setCacheMode(mode: CacheMode): void;

@@ -12,6 +12,7 @@ import { escapeWikiText } from '../util/escape.js';
 import { ApiResult, type JsonObject } from './result.js';
 import { ACTIONS, FORMATS } from './main-params.js';
 import { FORMAT_VERSIONS, printerParams, readPrinter, type Printer } from './printer.js';
+import { anonymousSession, type Caller, type SessionPort, type TokenType } from './session.js';
 
 export interface ApiEnvironment {
   profile: WikiProfile;
@@ -19,6 +20,8 @@ export interface ApiEnvironment {
   /** "Now" in milliseconds. */
   now: number;
   actions: readonly ActionModule[];
+  /** The caller's session; default: an anonymous caller without one. */
+  session?: SessionPort;
 }
 
 /** What running one API call produced: the data to print and how to print it. */
@@ -67,6 +70,10 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
   const unknown = new Set<string>();
   const notImplemented: string[] = [];
   const modules: RanModule[] = [];
+  const session = env.session ?? anonymousSession();
+  const caller = session.caller;
+  // A logged-in caller whose rights nobody recorded: limits and rights checks cannot be known.
+  if (!caller.anon && caller.rights === null) unknown.add('session.rights');
   const ctx: ApiContext = {
     request,
     profile,
@@ -76,7 +83,8 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
     titles: { lang: profile.language, metaNamespace: profile.siteName.replace(/ /g, '_'), version: profile.version },
     result,
     formatter,
-    highLimits: false,
+    highLimits: caller.rights?.includes('apihighlimits') ?? false,
+    session,
     addWarning: (module: string, msg: ApiMessage) => formatter.addWarning(result, { ...msg, module }),
     setCacheMode: (mode) => {
       requestedCacheMode = mode;
@@ -116,9 +124,18 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
     if (!action) {
       throw new ApiUsageError(apiMessage('wikitape-notimplemented', 'wikitape-notimplemented', [`action=${actionName}`]));
     }
+    // ApiMain::setupExecuteAction: a module that must be posted fails a GET first.
+    if ((action.mustBePosted || action.needsToken) && !request.http.posted) {
+      throw new ApiUsageError(apiMessage('mustbeposted', 'apierror-mustbeposted', [actionName]));
+    }
     // maxlag never trips: like a single-database wiki (no replicas), there is no lag to exceed,
     // even for a negative maxlag (checked on MediaWiki 1.39).
-    checkAsserts(pv.str(v['assert']), pv.str(v['assertuser']));
+    checkAsserts(caller, pv.str(v['assert']), pv.str(v['assertuser']), (what) => unknown.add(what));
+    if (action.needsToken) checkToken(ctx, action.needsToken, `${action.prefix ?? ''}token`);
+    // ApiMain::checkExecutePermissions: writing needs `writeapi` (1.39; every user has it by default).
+    if (action.writeMode && caller.rights !== null && !caller.rights.includes('writeapi') && !atLeast(profile, '1.43')) {
+      throw new ApiUsageError(apiMessage('writeapidenied', 'apierror-writeapidenied'));
+    }
     // Noted before it runs: its own trace comes before those of the submodules it runs.
     const ran: RanModule = { path: action.name, values: {}, ...(action.debug ? { debug: action.debug } : {}) };
     modules.push(ran);
@@ -144,7 +161,8 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
   outcome.requestedCacheMode = requestedCacheMode;
   // An error answer follows from the request alone, whatever the modules had needed before it,
   // except that a module wikitape does not implement is itself what the recordings lack.
-  outcome.unknown = outcome.isError ? [...notImplemented] : [...unknown].sort();
+  // What the caller's rights decide (a permission error's text, limits) stays unknown in an error too.
+  outcome.unknown = outcome.isError ? [...notImplemented, ...[...unknown].filter((u) => /^(?:permissions|session)\./.test(u)).sort()] : [...unknown].sort();
   return outcome;
 }
 
@@ -206,13 +224,25 @@ function checkPrinterParams(request: ApiRequest, printer: Printer): void {
   );
 }
 
-/** Callers are anonymous: `assertuser=<name>`, `assert=user` and `assert=bot` fail (ApiMain::checkAsserts). */
-function checkAsserts(assert: string | null, assertuser: string | null): void {
-  if (assertuser !== null && assertuser !== '') {
+/** ApiMain::checkAsserts for the caller: `assertuser=<name>`, `assert=anon|user|bot`. */
+function checkAsserts(caller: Caller, assert: string | null, assertuser: string | null, unknown: (what: string) => void): void {
+  if (assertuser !== null && assertuser !== '' && (caller.anon || caller.name !== assertuser)) {
     throw new ApiUsageError(apiMessage('assertnameduserfailed', 'apierror-assertnameduserfailed', [escapeWikiText(assertuser)]));
   }
-  if (assert === 'user') throw new ApiUsageError(apiMessage('assertuserfailed', 'apierror-assertuserfailed'));
-  if (assert === 'bot') throw new ApiUsageError(apiMessage('assertbotfailed', 'apierror-assertbotfailed'));
+  if (assert === 'anon' && !caller.anon) throw new ApiUsageError(apiMessage('assertanonfailed', 'apierror-assertanonfailed'));
+  if (assert === 'user' && caller.anon) throw new ApiUsageError(apiMessage('assertuserfailed', 'apierror-assertuserfailed'));
+  if (assert === 'bot') {
+    if (caller.rights === null && !caller.anon) unknown('session.rights');
+    else if (!caller.rights?.includes('bot')) throw new ApiUsageError(apiMessage('assertbotfailed', 'apierror-assertbotfailed'));
+  }
+}
+
+/** ApiMain::setupModule's token check: the `token` parameter is there, in the POST body, and the session's. */
+function checkToken(ctx: ApiContext, type: TokenType, name: string): void {
+  const token = ctx.request.get(name);
+  if (token === undefined) throw new ApiUsageError(apiMessage('missingparam', 'paramvalidator-missingparam', [{ plaintext: name }]));
+  if (ctx.request.http.queryNames.has(name)) throw new ApiUsageError(apiMessage('mustpostparams', 'apierror-mustpostparams', [name, 1]));
+  if (!ctx.session.tokenValid(type, token)) throw new ApiUsageError(apiMessage('badtoken', 'apierror-badtoken'));
 }
 
 function reportUnusedParams(ctx: ApiContext, printer: Printer): void {

@@ -102,6 +102,7 @@ function readOne(ctx: ApiContext, mod: ModuleInfo, name: string, spec: ParamSpec
     return validateScalar(ctx, mod, name, spec, raw);
   }
   const list = explodeMultiValue(raw, LIMIT_SML2 + 1);
+  if (spec.type === 'enum' && spec.allowAll && list.length === 1 && list[0] === '*') return [...spec.values];
   const limit = ctx.highLimits ? LIMIT_SML2 : LIMIT_SML1;
   if (list.length > limit) {
     throw new Invalid(

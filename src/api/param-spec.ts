@@ -4,7 +4,7 @@
  */
 export type ParamSpec =
   | { type: 'string'; multi?: boolean; required?: boolean; default?: string }
-  | { type: 'enum'; values: readonly string[]; multi?: boolean; required?: boolean; default?: string }
+  | { type: 'enum'; values: readonly string[]; multi?: boolean; required?: boolean; default?: string; /** `*` alone means every value (ParamValidator::PARAM_ALL). */ allowAll?: boolean }
   | { type: 'integer'; multi?: boolean; default?: number; min?: number; max?: number; enforceRange?: boolean }
   | { type: 'limit'; default: number; max: number; highMax: number }
   | { type: 'timestamp'; default?: string }

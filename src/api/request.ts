@@ -16,6 +16,8 @@ export class ApiRequest {
   constructor(
     readonly params: ParamMap,
     readonly lossy: ReadonlySet<string> = new Set(),
+    /** How it came: POSTed or not, and the names in its query string (ApiMain's POST checks). */
+    readonly http: { posted: boolean; queryNames: ReadonlySet<string> } = { posted: false, queryNames: new Set(params.keys()) },
   ) {}
 
   /** The cleaned value, or undefined when absent. Marks the name as used. */

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { canonicalKey } from '../request/canonical.js';
 import { redactJson, redactParams, redactQuery } from '../util/secrets.js';
 import { walkList } from './coverage.js';
-import type { Cassette, Interaction } from './format.js';
+import { identityKey, type Cassette, type Interaction } from './format.js';
 import { CassetteError, FileCassetteStore, notACassette } from './store.js';
 
 /** What `wikitape cassettes list` shows of one cassette. */
@@ -77,7 +77,7 @@ export async function verifyCassettes(dir: string): Promise<string[]> {
     }
     const seen = new Set<string>();
     for (const i of c.interactions) {
-      const expected = canonicalKey(new Map(Object.entries(i.request ?? {})));
+      const expected = identityKey(canonicalKey(new Map(Object.entries(i.request ?? {}))), i.user);
       if (i.key !== expected) problems.push(`${name}: key "${i.key}" is not canonical; its request gives "${expected}"`);
       if (seen.has(i.key)) problems.push(`${name}: key "${i.key}" is stored twice`);
       seen.add(i.key);
@@ -85,6 +85,11 @@ export async function verifyCassettes(dir: string): Promise<string[]> {
     }
   }
   return problems;
+}
+
+/** The keys of one cassette's interactions, in file order (their index is what `show` takes). */
+export async function listKeys(dir: string, name: string): Promise<string[]> {
+  return (await readCassette(dir, name)).interactions.map((i) => i.key);
 }
 
 /** One interaction, found by key or by its position in `list` order. */
@@ -116,14 +121,15 @@ export async function readUsage(file: string): Promise<Set<string>> {
  * walks stay while their list synthesized answers (removing them would break the coverage).
  * Entities stay: the built-in fallback answers from them.
  */
-export async function pruneCassettes(dir: string, usage: ReadonlySet<string>, dryRun = false): Promise<{ name: string; removed: number; kept: number }[]> {
-  const out: { name: string; removed: number; kept: number }[] = [];
+export async function pruneCassettes(dir: string, usage: ReadonlySet<string>, dryRun = false): Promise<{ name: string; removed: number; kept: number; removedKeys: string[] }[]> {
+  const out: { name: string; removed: number; kept: number; removedKeys: string[] }[] = [];
   const store = new FileCassetteStore(dir);
   for (const name of await store.list()) {
     const db = await store.open(name, '');
     if (!Array.isArray(db.data?.interactions)) continue; // not a cassette: `verify` reports it
     const keep = db.data.interactions.filter((i) => usage.has(i.key) || usage.has(`list:${walkList(i)}`));
-    out.push({ name, removed: db.data.interactions.length - keep.length, kept: keep.length });
+    const kept = new Set(keep);
+    out.push({ name, removed: db.data.interactions.length - keep.length, kept: keep.length, removedKeys: db.data.interactions.filter((i) => !kept.has(i)).map((i) => i.key) });
     if (!dryRun && keep.length !== db.data.interactions.length) {
       db.data.interactions = keep;
       await db.write();

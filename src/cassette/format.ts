@@ -18,6 +18,25 @@ export interface Interaction {
   /** The answer in formatversion=2 JSON, without debuginfo. */
   body: JsonObject;
   recordedAt: string;
+  /**
+   * Who asked: the account a logged-in session belonged to (`Admin`, or `Admin@bot` for a bot
+   * password), never a session id, token or cookie. Absent: an anonymous reader. Such an answer
+   * only ever answers a session logged in as that user (docs/decisions/0006-sessions-are-identities.md).
+   */
+  user?: string;
+}
+
+/**
+ * The stored key of a question asked as `user` (null: anonymous, the canonical key itself). A
+ * canonical key never holds a space, so `<key> @<user>` cannot be another question's key.
+ */
+export function identityKey(key: string, user: string | null | undefined): string {
+  return user ? `${key} @${encodeURIComponent(user)}` : key;
+}
+
+/** Whether a stored key is a logged-in user's (see identityKey). */
+export function isUserKey(key: string): boolean {
+  return key.includes(' @');
 }
 
 /** Entities seen in recorded answers, each stored once. */
@@ -74,6 +93,7 @@ export function interactionProblem(i: unknown): string | null {
   if (!Number.isInteger(i['status']) || (i['status'] as number) < 200 || (i['status'] as number) > 599) return `"${i['key']}": "status" is not an HTTP status from 200 to 599`;
   if (!stringsOnly(i['headers'])) return `"${i['key']}": "headers" is not an object of strings`;
   if (!isObject(i['body'])) return `"${i['key']}": "body" is not a JSON object`;
+  if (i['user'] !== undefined && (typeof i['user'] !== 'string' || i['user'] === '')) return `"${i['key']}": "user" is not a user name`;
   return null;
 }
 

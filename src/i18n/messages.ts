@@ -102,6 +102,18 @@ export const EN: Readonly<Record<string, string>> = {
   "title-invalid-too-long": "The requested page title is too long. It must be no longer than $1 {{PLURAL:$1|byte|bytes}} in UTF-8 encoding.",
   "title-invalid-utf8": "The requested page title contains an invalid UTF-8 sequence.",
   "word-separator": "&#32;",
+  "apierror-assertanonfailed": "You are no longer logged out, so the action could not be completed.",
+  "apierror-badtoken": "Invalid CSRF token.",
+  "apierror-mustpostparams": "The following {{PLURAL:$2|parameter was|parameters were}} found in the query string, but must be in the POST body: $1.",
+  "apierror-permissiondenied": "You don't have permission to $1.",
+  "apierror-permissiondenied-generic": "Permission denied.",
+  "apierror-writeapidenied": "You're not allowed to edit this wiki through the API.",
+  "apiwarn-deprecation-login-botpw": "Main-account login via <kbd>action=login</kbd> is deprecated and may stop working without warning. To continue login with <kbd>action=login</kbd>, see [[Special:BotPasswords]]. To safely continue using main-account login, see <kbd>action=clientlogin</kbd>.",
+  "apiwarn-deprecation-login-nobotpw": "Main-account login via <kbd>action=login</kbd> is deprecated and may stop working without warning. To safely log in, see <kbd>action=clientlogin</kbd>.",
+  "apiwarn-deprecation-login-token": "Fetching a token via <kbd>action=login</kbd> is deprecated. Use <kbd>action=query&meta=tokens&type=login</kbd> instead.",
+  "wrongpassword": "Incorrect username or password entered.\nPlease try again.",
+  "apierror-cantblock": "You don't have permission to block users.",
+  "apierror-missingtitle": "The page you specified doesn't exist.",
 };
 
 export const RU: Readonly<Record<string, string>> = {
@@ -192,6 +204,18 @@ export const RU: Readonly<Record<string, string>> = {
   "title-invalid-talk-namespace": "Запрашиваемое название страницы ссылается на страницу обсуждения, которая не может существовать.",
   "title-invalid-too-long": "Запрашиваемый заголовок страницы слишком длинен. Он должен быть не более $1 {{PLURAL:$1|1=байта|байт}} в кодировке UTF-8.",
   "title-invalid-utf8": "Запрашиваемое название страницы содержит некорректную последовательность символов UTF-8.",
+  "apierror-assertanonfailed": "Вы больше не авторизированы, поэтому действие не может быть завершено.",
+  "apierror-badtoken": "Некорректный токен CSRF.",
+  "apierror-mustpostparams": "{{PLURAL:$2|Следующий параметр был найден|Следующие параметры были найдены}} в строке запроса, но {{PLURAL:$2|должен|должны}} находиться в теле POST: $1.",
+  "apierror-permissiondenied": "У вас нет прав на $1.",
+  "apierror-permissiondenied-generic": "Доступ запрещён.",
+  "apierror-writeapidenied": "У вас нет прав на редактирование этой вики через API.",
+  "apiwarn-deprecation-login-botpw": "Вход в основную учётную запись через <kbd>action=login</kbd> устарел и может быть отключён без предупреждения. Для продолжения авторизации с <kbd>action=login</kbd>, см.\n[[Special:BotPasswords]]. Для безопасного продолжения использования входа в основную учётную запись, см. <kbd>action=clientlogin</kbd>.",
+  "apiwarn-deprecation-login-nobotpw": "Вход в основную учётную запись через <kbd>action=login</kbd> не поддерживается и может быть отключён без предупреждения. Для безопасной авторизации, см. <kbd>action=clientlogin</kbd>.",
+  "apiwarn-deprecation-login-token": "Запрос токена через <kbd>action=login</kbd> устарел. Используйте <kbd>action=query&meta=tokens&type=login</kbd>.",
+  "wrongpassword": "Введены неверные имя участника или пароль.\nПопробуйте ещё раз.",
+  "apierror-cantblock": "У вас нет прав блокировать участников.",
+  "apierror-missingtitle": "Указанная вами страница не существует.",
 };
 /** Texts that changed after 1.39, by key: [since version, en, ru]. */
 export const CHANGED: Readonly<Record<string, readonly [string, string, string]>> = {

@@ -8,6 +8,9 @@ import { protectedtitles } from './protectedtitles.js';
 import { siteinfo } from './siteinfo.js';
 import { spamblacklist } from './spamblacklist.js';
 import { userinfo } from './userinfo.js';
+import { tokens } from './tokens.js';
+import { clientlogin, login, logout } from './login.js';
+import { WRITES } from './writes.js';
 
 /**
  * The modules wikitape implements: a module is one file in this folder (its parameters, execution,
@@ -16,10 +19,10 @@ import { userinfo } from './userinfo.js';
 const QUERY = {
   prop: [extlinks],
   list: [logevents, blocks, protectedtitles],
-  meta: [userinfo, siteinfo],
+  meta: [userinfo, siteinfo, tokens],
 };
 
 export const MODULES: ModuleRegistry = {
   query: QUERY,
-  actions: [queryAction(QUERY), parse, spamblacklist],
+  actions: [queryAction(QUERY), parse, spamblacklist, login, clientlogin, logout, ...WRITES],
 };

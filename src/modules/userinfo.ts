@@ -2,7 +2,7 @@ import { pv } from '../api/param-spec.js';
 import type { QueryModule } from '../api/query-module.js';
 import type { JsonObject } from '../api/result.js';
 import { atLeast } from '../wiki/profile.js';
-import { userInfoFromRecordings } from './recorded-meta-answer.js';
+import { USERINFO_ORDER, userInfoFromRecordings } from './recorded-meta-answer.js';
 import type { DebugFacts, DebugInput } from '../api/debug.js';
 
 const PROPS = ['blockinfo', 'hasmsg', 'rights', 'changeablegroups', 'options', 'editcount', 'ratelimits', 'theoreticalratelimits', 'email', 'realname', 'acceptlang', 'registrationdate', 'unreadcount', 'centralids', 'latestcontrib', 'cancreateaccount', 'groups', 'groupmemberships', 'implicitgroups'];
@@ -23,6 +23,19 @@ export const userinfo: QueryModule = {
   },
   execute(ctx, v) {
     const props = new Set(pv.list(v['prop']));
+    const caller = ctx.session.caller;
+    if (!caller.anon) {
+      // A session logged in offline: what the user's recordings (or a fixture) say of them; the rest is flagged.
+      const info: JsonObject = { id: caller.id, name: caller.name };
+      for (const p of USERINFO_ORDER) {
+        if (!props.has(p)) continue;
+        if (p === 'groups' && caller.groups) info['groups'] = [...caller.groups];
+        else if (p === 'rights' && caller.rights) info['rights'] = [...caller.rights];
+        else ctx.unknown(`userinfo.${p}`);
+      }
+      ctx.result.query()['userinfo'] = info;
+      return {};
+    }
     const info: JsonObject = { id: 0, name: '127.0.0.1', anon: true };
     // ApiQueryUserInfo::getCurrentUserInfo, in its order, for a user with no account.
     if (props.has('hasmsg')) info['messages'] = false;

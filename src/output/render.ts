@@ -11,7 +11,7 @@ import { toMw } from '../util/timestamp.js';
 import { toFormatVersion1 } from './formatversion.js';
 import { cacheHeaders, formatHeaders, mergePhpHeaders, type HeaderList } from './headers.js';
 import { corsHeaders } from './cors.js';
-import { sessionCookies } from './session.js';
+import { parsePhpCookies, sessionCookies, type SessionOutcome } from './session.js';
 import { renderPrettyPage } from './html-page.js';
 import { encodeJson, encodeJsonTailBytes, encodeJsonTailChunks, jsonpCallbackName, wrapJsonp, type JsonOptions } from './json.js';
 import { encodeWithOrder } from './ordered.js';
@@ -38,6 +38,11 @@ export interface RenderInput {
   encoded?: Map<string, Buffer>;
   /** Render a template: debuginfo's per-request parts are these marks (replay/hit-template.ts). */
   marks?: DebugMarks;
+  /**
+   * A session replay keeps (a login's, or one a login token started): its id and the cookies this
+   * answer sets. Absent: the request's cookies are handled as a wiki that keeps no session does.
+   */
+  session?: { setCookie: string[]; sessionId: string };
 }
 
 function header(h: IncomingHttpHeaders, name: string): string | undefined {
@@ -100,7 +105,10 @@ export function render(input: RenderInput): Rendered {
   });
   if (cors.end) return { status: cors.end.status, headers: mergePhpHeaders([['X-Content-Type-Options', 'nosniff']], cors.headers), body: cors.end.body };
 
-  const session = sessionCookies({ cookieHeader: header(http.headers, 'cookie'), cookiePrefix: profile.cookiePrefix, https: false });
+  const cookieHeader = header(http.headers, 'cookie');
+  const session: SessionOutcome = input.session
+    ? { setCookie: input.session.setCookie, persistent: true, sessionId: input.session.sessionId, sentCookies: [], forceHTTPS: false, cookies: parsePhpCookies(cookieHeader) }
+    : sessionCookies({ cookieHeader, cookiePrefix: profile.cookiePrefix, https: false });
   const html = isHtmlFormat(printer);
   const fv = printer.formatversion;
   const opts: JsonOptions = { ascii: fv === 1 ? !printer.utf8 : printer.ascii, pretty: html };

@@ -5,7 +5,7 @@ import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
 import httpProxy from 'http-proxy';
 import type { Low } from 'lowdb';
 import type { JsonObject } from '../api/result.js';
-import { type Cassette, sortedKeys } from '../cassette/format.js';
+import { identityKey, sortedKeys, type Cassette, type Interaction } from '../cassette/format.js';
 import { checkName, type CassetteStore } from '../cassette/store.js';
 import { canonicalKey, canonicalParams } from '../request/canonical.js';
 import { parseBody, readBody } from '../request/body.js';
@@ -16,6 +16,7 @@ import { redactJson, redactQuery } from '../util/secrets.js';
 import { parseKeepingKeyOrder } from '../util/ordered-json.js';
 import { KEPT_HEADERS, notRecordable } from './policy.js';
 import { sendUpstreamError } from './upstream-error.js';
+import { SessionIdentities, type Identity } from './identity.js';
 import type { WikiProfile } from '../wiki/profile.js';
 
 export interface RecorderOptions {
@@ -26,6 +27,17 @@ export interface RecorderOptions {
   cassette?: string;
   /** Store again what is already recorded. Default false. */
   reRecord?: boolean;
+  /**
+   * Answers questions already recorded instead of asking the wiki (`record --mode new`): `has`
+   * says whether a stored key (see identityKey) is recorded, `answer` answers the request from it.
+   * Questions it does not have are asked of the wiki and recorded. Default none: every question is asked.
+   */
+  recorded?: Promise<{
+    has(key: string): boolean;
+    answer(req: IncomingMessage, res: ServerResponse, body: Buffer, user: string | null): void;
+  }>;
+  /** Called with each interaction once it is in the cassette (in memory). */
+  onStored?: (interaction: Interaction) => void;
   /** Upstream timeout in ms. Default 30 000. */
   timeoutMs?: number;
   /**
@@ -108,6 +120,10 @@ export class Recorder {
   private siteInfo: Promise<Partial<WikiProfile>> | null = null;
   /** The cassette's lock (resolves to its release), or the reason another recorder holds it. */
   private readonly locked: Promise<() => void>;
+  /** Who each session belongs to (never stored: only the user names reach the cassette). */
+  private readonly identities: SessionIdentities;
+  /** Users whose `meta=userinfo` (groups, rights) was recorded by this recorder. */
+  private readonly usersAsked = new Set<string>();
 
   constructor(readonly options: RecorderOptions) {
     this.target = new URL(options.upstream);
@@ -116,6 +132,7 @@ export class Recorder {
     // proxyTimeout aborts a slow upstream request (an 'error' → 502); the client's socket stays open.
     // Connections to the upstream are kept open between requests (a new one costs about a millisecond).
     this.agent = this.target.protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+    this.identities = new SessionIdentities((cookie) => this.whoIs(cookie));
     this.proxy = httpProxy.createProxyServer({ selfHandleResponse: true, changeOrigin: true, proxyTimeout: timeout, agent: this.agent });
     this.proxy.on('proxyRes', (proxyRes, req, res) => {
       const params = this.pending.get(req);
@@ -194,6 +211,15 @@ export class Recorder {
     const query = q < 0 ? '' : url.slice(q + 1);
     const params = mergeParams(parseUrlEncoded(query), parseBody(req.method ?? 'GET', req.headers['content-type'], body));
     this.pending.set(req, params);
+    const recorded = await this.options.recorded;
+    if (recorded && notRecordable(params) === null) {
+      const who = await this.identities.identify(req.headers.cookie);
+      if ('user' in who && recorded.has(identityKey(canonicalKey(params), who.user))) {
+        this.pending.delete(req);
+        recorded.answer(req, res, body, who.user);
+        return params;
+      }
+    }
     // Only the configured upstream: its origin and its api.php path; the client's path is ignored.
     req.url = `${this.target.pathname}${query ? `?${query}` : ''}`;
     this.proxy.web(req, res, { target: this.target.origin, buffer: Readable.from(body) });
@@ -265,14 +291,35 @@ export class Recorder {
     for (const [k, v] of Object.entries(proxyRes.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = v;
     headers['x-wikitape-source'] = 'upstream';
     headers['content-length'] = String(raw.length);
+    // Whose sessions the answer sets (a login's are its user's), before the client can use them.
+    if (status === 200) this.identities.noteAnswer(params, text, proxyRes.headers['set-cookie']);
     res.writeHead(status, headers);
     res.end(raw);
     if (apiAnswer && (jsonType || format !== 'json') && notRecordable(params) === null) {
       const fv2 = params.get('formatversion') === '2' || params.get('formatversion') === 'latest';
       // Stored from the client's answer when it is already the canonical form, else asked again.
       const data = isJson && fv2 ? readLater(text) : this.fetchCanonical(params, cookie);
-      this.store(params, status, proxyRes.headers, data);
+      this.store(params, status, proxyRes.headers, data, this.identities.identify(cookie), cookie);
     }
+  }
+
+  /** Who these cookies log in as, asked of the wiki. */
+  private async whoIs(cookie: string): Promise<{ id: number; name: string }> {
+    const r = await fetch(`${this.options.upstream}?action=query&meta=userinfo&format=json&formatversion=2`, { headers: { cookie }, redirect: 'manual', signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000) });
+    const info = ((await r.json()) as { query?: { userinfo?: { id?: unknown; name?: unknown } } }).query?.userinfo;
+    if (typeof info?.id !== 'number' || typeof info.name !== 'string') throw new Error(`meta=userinfo answered HTTP ${r.status} without a user`);
+    return { id: info.id, name: info.name };
+  }
+
+  /**
+   * Records a user's groups and rights once (`meta=userinfo&uiprop=groups|rights`, asked with
+   * their session), so that replay knows what the account may do once it logs in offline.
+   */
+  private recordUser(user: string, cookie: string): void {
+    if (this.usersAsked.has(user)) return;
+    this.usersAsked.add(user);
+    const params: ParamMap = new Map([['action', 'query'], ['meta', 'userinfo'], ['uiprop', 'groups|rights']]);
+    this.store(params, 200, {}, this.fetchCanonical(params, cookie), Promise.resolve({ user }), cookie);
   }
 
   /**
@@ -306,10 +353,14 @@ export class Recorder {
    * what is applied meanwhile is written together by the next (lowdb writes atomically: a temp
    * file, then a rename).
    */
-  private store(params: ParamMap, status: number, headers: IncomingMessage['headers'], answer: Promise<JsonObject | null>): void {
-    const key = canonicalKey(params);
+  private store(params: ParamMap, status: number, headers: IncomingMessage['headers'], answer: Promise<JsonObject | null>, who: Promise<Identity> = Promise.resolve({ user: null }), cookie?: string): void {
+    let key = canonicalKey(params);
     const task = (async () => {
-      const [db, data] = await Promise.all([this.db, answer]);
+      const [db, data, identity] = await Promise.all([this.db, answer, who]);
+      if ('refused' in identity) throw new Error(identity.refused);
+      const user = identity.user;
+      key = identityKey(key, user);
+      if (user !== null && cookie !== undefined) this.recordUser(user, cookie);
       if (!data) return;
       const site = await this.learnSiteInfo();
       // From here on nothing awaits: finding and inserting cannot interleave with another recording.
@@ -329,10 +380,13 @@ export class Recorder {
         const v = headers[h];
         if (typeof v === 'string') kept[h] = v;
       }
-      const interaction = { key, request: Object.fromEntries(canonicalParams(params)), status, headers: kept, body, recordedAt: new Date().toISOString() };
+      const interaction: Interaction = { key, request: Object.fromEntries(canonicalParams(params)), status, headers: kept, body, recordedAt: new Date().toISOString(), ...(user !== null ? { user } : {}) };
       if (existing) c.interactions[at] = interaction;
       else c.interactions.splice(at, 0, interaction);
-      harvest(c.entities, body, interaction.request);
+      // A logged-in user may see what readers may not (hidden log entries, suppressed blocks): only
+      // anonymous answers teach replay the wiki's entities; a user's answers answer that user alone.
+      if (user === null) harvest(c.entities, body, interaction.request);
+      this.options.onStored?.(interaction);
       learnProfile(c, debuginfo, site);
       c.meta = sortedKeys({ ...c.meta, recordedAt: new Date().toISOString() });
       this.applied++;

@@ -16,6 +16,23 @@ export interface FixtureFile {
   spamWhitelist?: string[];
   /** The blacklist file the wiki reads (shown in action=spamblacklist's debuginfo). */
   spamBlacklistFile?: string;
+  /**
+   * Accounts replay can log in, with their passwords (never shown anywhere): `name`, `id`,
+   * `password` (main account), `botPasswords` (`{ "<bot>": "<password>" }` or
+   * `{ "<bot>": { "password": …, "rights": […] } }`), `groups`, `rights`. Given at all, they are
+   * all the accounts there are: another name fails to log in, as on the wiki.
+   */
+  accounts?: FixtureAccountData[];
+}
+
+/** An account of a fixture file (see FixtureFile.accounts). */
+export interface FixtureAccountData {
+  name: string;
+  id?: number;
+  password?: string;
+  botPasswords?: Record<string, string | { password: string; groups?: string[]; rights?: string[] }>;
+  groups?: string[];
+  rights?: string[];
 }
 
 /** Error raised for a fixture file that cannot be used; says which file and what to fix. */
@@ -28,9 +45,10 @@ class FixtureError extends Error {
 }
 
 /** Reads fixture files (data only: JSON is parsed, never evaluated) and merges them into one model. */
-export async function loadFixtures(files: readonly string[]): Promise<{ model: WikiModel; profile: Partial<WikiProfile> }> {
+export async function loadFixtures(files: readonly string[]): Promise<{ model: WikiModel; profile: Partial<WikiProfile>; accounts: FixtureAccountData[] }> {
   const model = emptyModel();
   let profile: Partial<WikiProfile> = {};
+  const accounts: FixtureAccountData[] = [];
   for (const file of files) {
     let data: unknown;
     try {
@@ -42,8 +60,9 @@ export async function loadFixtures(files: readonly string[]): Promise<{ model: W
     mergeFixture(model, data, file);
     const p = (data as FixtureFile).profile;
     if (p) profile = { ...profile, ...p };
+    accounts.push(...readAccounts(data as FixtureFile, file));
   }
-  return { model, profile };
+  return { model, profile, accounts };
 }
 
 /** Adds one fixture document to a model, checking the shape of each list. */
@@ -65,4 +84,19 @@ function mergeFixture(model: WikiModel, data: unknown, file = '<fixture>'): void
   model.spamBlacklist.push(...(f.spamBlacklist ?? []));
   model.spamWhitelist.push(...(f.spamWhitelist ?? []));
   if (typeof f.spamBlacklistFile === 'string') model.spamBlacklistFile = f.spamBlacklistFile;
+}
+
+/** The accounts of a fixture file, each checked: a name, and passwords that are strings. */
+function readAccounts(f: FixtureFile, file: string): FixtureAccountData[] {
+  if (f.accounts === undefined) return [];
+  if (!Array.isArray(f.accounts)) throw new FixtureError(file, '"accounts" must be a list');
+  for (const a of f.accounts as unknown[]) {
+    const x = a as FixtureAccountData;
+    if (typeof a !== 'object' || a === null || typeof x.name !== 'string' || x.name === '') throw new FixtureError(file, 'every account needs a "name"');
+    if (x.password !== undefined && typeof x.password !== 'string') throw new FixtureError(file, `account ${x.name}: "password" must be a string`);
+    for (const [bot, b] of Object.entries(x.botPasswords ?? {})) {
+      if (typeof b !== 'string' && (typeof b !== 'object' || b === null || typeof b.password !== 'string')) throw new FixtureError(file, `account ${x.name}: bot password "${bot}" must be a string or have a "password"`);
+    }
+  }
+  return f.accounts;
 }

@@ -51,11 +51,12 @@ describe('usage tracking and prune', () => {
     await wiki.close();
     const usage = await readUsage(usageFile);
     expect([...usage].sort()).toEqual([interaction.key, 'list:blocks']);
-    expect(await pruneCassettes(dir, usage, true)).toEqual([{ name: 'c', removed: 1, kept: 1 }]);
+    // A dry run says what would go, by key.
+    expect(await pruneCassettes(dir, usage, true)).toEqual([{ name: 'c', removed: 1, kept: 1, removedKeys: [otherInteraction.key] }]);
     expect((await listCassettes(dir))[0]!.interactions).toBe(2);
     await pruneCassettes(dir, usage);
     expect((await listCassettes(dir))[0]!.interactions).toBe(1);
     // A run that only synthesized from the walk keeps the walk.
-    expect(await pruneCassettes(dir, new Set(['list:blocks']), true)).toEqual([{ name: 'c', removed: 0, kept: 1 }]);
+    expect(await pruneCassettes(dir, new Set(['list:blocks']), true)).toEqual([{ name: 'c', removed: 0, kept: 1, removedKeys: [] }]);
   });
 });

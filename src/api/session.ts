@@ -1,0 +1,88 @@
+import type { JsonObject } from './result.js';
+/**
+ * Who is calling and what their session can do, as the API modules see it (ApiMain's user and
+ * session): the replay server's offline sessions implement it (replay/sessions.ts).
+ */
+
+/** The token types of `meta=tokens` (ApiQueryTokens::getTokenTypeSalts, core 1.39 and 1.43). */
+export const TOKEN_TYPES = ['createaccount', 'csrf', 'login', 'patrol', 'rollback', 'userrights', 'watch'] as const;
+export type TokenType = (typeof TOKEN_TYPES)[number];
+
+/** The caller: an anonymous reader (named by address) or a logged-in account. */
+export interface Caller {
+  /** User name, or the address for an anonymous caller. */
+  name: string;
+  /** User id; 0 for anonymous callers. */
+  id: number;
+  anon: boolean;
+  /** The identity recordings are stored under: `Name`, `Name@bot` (a bot password), or null. */
+  identity: string | null;
+  /** Groups and rights as recorded or given by a fixture; null when nobody recorded them. */
+  groups: readonly string[] | null;
+  rights: readonly string[] | null;
+}
+
+/** An account replay can log in, and how sure it is of it. */
+export interface Account {
+  /** User name (`Admin`). */
+  name: string;
+  id: number | null;
+  /** Whether a fixture gave its password (else it is only known from recordings: any password is taken, flagged). */
+  passwordKnown: boolean;
+  /** Checks a password for the main account (`bot` null) or one of its bot passwords. */
+  accepts(password: string, bot: string | null): boolean;
+  /** Whether the account has this bot password (a fixture or a recording under `Name@bot` says so). */
+  hasBot(bot: string): boolean;
+}
+
+/** One write a client made against replay: kept in the write log, never applied to recordings. */
+export interface WriteEntry {
+  /** The module (`edit`, `move` …). */
+  action: string;
+  /** Who wrote: the identity (`Admin@bot`) or the address of an anonymous caller. */
+  user: string;
+  /** The request's parameters, secrets (the token) left out. */
+  params: Record<string, string>;
+  /** When (the server's clock), ISO 8601. */
+  timestamp: string;
+  /** The answer replay gave (the module's part of the result). */
+  result: JsonObject;
+}
+
+/** The session of one request. */
+export interface SessionPort {
+  readonly caller: Caller;
+  /** The token of this type for the session (`+\` for an anonymous caller's CSRF-like tokens). */
+  token(type: TokenType): string;
+  /** Whether a token sent is this session's token of that type. */
+  tokenValid(type: TokenType, value: string): boolean;
+  /** The account of this name (`Admin`), null when neither fixtures nor recordings know it. */
+  account(name: string): Account | null;
+  /** Whether the accounts are all known (fixtures declare them): an unknown name then surely does not exist. */
+  readonly accountsComplete: boolean;
+  /** Logs the session in (new session id and cookies, as MediaWiki sets them). */
+  login(account: Account, bot: string | null, how: 'login' | 'clientlogin'): void;
+  logout(): void;
+  /** Keeps a write in the write log. */
+  write(entry: Omit<WriteEntry, 'user' | 'timestamp'>): void;
+}
+
+/** The caller a replay server names anonymous clients by (they reach it on loopback). */
+export const ANONYMOUS: Caller = { name: '127.0.0.1', id: 0, anon: true, identity: null, groups: null, rights: null };
+
+/**
+ * A session-less anonymous caller (the built-in modules run without a replay server): CSRF-like
+ * tokens are `+\`, login tokens cannot be had, nothing is logged in or written.
+ */
+export function anonymousSession(): SessionPort {
+  return {
+    caller: ANONYMOUS,
+    token: () => '+\\',
+    tokenValid: (type, value) => value === '+\\' && type !== 'login' && type !== 'createaccount',
+    account: () => null,
+    accountsComplete: false,
+    login: () => undefined,
+    logout: () => undefined,
+    write: () => undefined,
+  };
+}

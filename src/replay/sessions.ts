@@ -1,0 +1,261 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { ANONYMOUS, type Account, type Caller, type SessionPort, type TokenType, type WriteEntry } from '../api/session.js';
+import { newSessionId, parsePhpCookies } from '../output/session.js';
+
+/** An account a fixture declares (`accounts` in a fixture file); its passwords never reach any output. */
+export interface FixtureAccount {
+  name: string;
+  id?: number;
+  password?: string;
+  /** Bot passwords by bot name: the password, or the password with the grants' rights. */
+  botPasswords?: Record<string, string | { password: string; groups?: string[]; rights?: string[] }>;
+  groups?: string[];
+  rights?: string[];
+}
+
+/** What recordings show of an identity (`Name`, `Name@bot`, or '' for anonymous callers): its `meta=userinfo`. */
+export interface IdentityFacts {
+  id: number | null;
+  name: string | null;
+  groups: string[] | null;
+  rights: string[] | null;
+}
+
+/**
+ * The accounts replay can log in: those fixtures declare (with their passwords) and those whose
+ * answers were recorded (`Name`, `Name@bot`; any password is taken for them, and the login says
+ * so). The facts of each identity (id, groups, rights) come from its recorded `meta=userinfo`.
+ */
+export class AccountBook {
+  private readonly fixtures = new Map<string, FixtureAccount>();
+  constructor(
+    fixtures: readonly FixtureAccount[],
+    /** Recorded identities and their facts, worked out when first needed. */
+    private readonly recorded: () => ReadonlyMap<string, IdentityFacts>,
+  ) {
+    for (const a of fixtures) this.fixtures.set(a.name, a);
+  }
+
+  /** Fixtures that declare accounts declare them all. */
+  get complete(): boolean {
+    return this.fixtures.size > 0;
+  }
+
+  account(name: string): Account | null {
+    const f = this.fixtures.get(name);
+    const seen = [...this.recorded().keys()].filter((k) => k === name || k.startsWith(`${name}@`));
+    if (!f && seen.length === 0) return null;
+    const facts = this.recorded().get(name) ?? this.recorded().get(seen[0] ?? '');
+    return {
+      name,
+      id: f?.id ?? facts?.id ?? null,
+      passwordKnown: f !== undefined,
+      accepts: (password, bot) => {
+        if (!f) return true;
+        if (bot === null) return f.password !== undefined && password === f.password;
+        const b = f.botPasswords?.[bot];
+        return b !== undefined && password === (typeof b === 'string' ? b : b.password);
+      },
+      hasBot: (bot) => (f ? f.botPasswords?.[bot] !== undefined : false) || seen.includes(`${name}@${bot}`),
+    };
+  }
+
+  /** The caller a session logged in as `identity` is (null: anonymous). */
+  caller(identity: string | null): Caller {
+    const facts = this.recorded().get(identity ?? '');
+    if (identity === null) return { ...ANONYMOUS, groups: facts?.groups ?? null, rights: facts?.rights ?? null };
+    const at = identity.indexOf('@');
+    const name = at >= 0 ? identity.slice(0, at) : identity;
+    const f = this.fixtures.get(name);
+    const bot = at >= 0 ? f?.botPasswords?.[identity.slice(at + 1)] : undefined;
+    const given = typeof bot === 'object' ? bot : at >= 0 ? undefined : f;
+    return {
+      name,
+      id: f?.id ?? facts?.id ?? 0,
+      anon: false,
+      identity,
+      groups: facts?.groups ?? given?.groups ?? null,
+      rights: facts?.rights ?? given?.rights ?? null,
+    };
+  }
+}
+
+interface OfflineSession {
+  identity: string | null;
+  secret: Buffer;
+}
+
+/** Max-Age of the cookies of a main-account `action=login` (remember me) and of `clientlogin`, in seconds. */
+const REMEMBER = 15_552_000;
+const CLIENTLOGIN = 2_592_000;
+
+/**
+ * Replay's sessions: made by a login token request or a login, named by their cookie, kept in
+ * memory for the server's life; and the write log. Tokens are HMACs of a per-session secret, in
+ * MediaWiki's form (`<32 hex><hex time>+\`).
+ */
+export class OfflineSessions {
+  private readonly sessions = new Map<string, OfflineSession>();
+  private readonly log: WriteEntry[] = [];
+
+  constructor(
+    readonly book: AccountBook,
+    private readonly cookiePrefix: string,
+  ) {}
+
+  /** Writes made so far, oldest first. */
+  writes(): WriteEntry[] {
+    return [...this.log];
+  }
+
+  clearWrites(): void {
+    this.log.length = 0;
+  }
+
+  /** The session of one request (from its Cookie header). */
+  open(cookieHeader: string | undefined, now: number): RequestSession {
+    const cookies = parsePhpCookies(cookieHeader);
+    const p = this.cookiePrefix;
+    for (const name of [`${p}_BPsession`, `${p}_session`]) {
+      const id = cookies.get(name);
+      const s = id === undefined ? undefined : this.sessions.get(id);
+      if (id !== undefined && s) return new RequestSession(this, now, id, s);
+    }
+    return new RequestSession(this, now, null, null);
+  }
+
+  /** A new session (its id and secret). */
+  create(identity: string | null): [string, OfflineSession] {
+    const id = newSessionId();
+    const s = { identity, secret: randomBytes(16) };
+    this.sessions.set(id, s);
+    // Bounded: a suite that logs in over and over forgets its oldest sessions.
+    if (this.sessions.size > 100_000) this.sessions.delete(this.sessions.keys().next().value!);
+    return [id, s];
+  }
+
+  drop(id: string): void {
+    this.sessions.delete(id);
+  }
+
+  record(entry: WriteEntry): void {
+    this.log.push(entry);
+    if (this.log.length > 100_000) this.log.shift();
+  }
+
+  get prefix(): string {
+    return this.cookiePrefix;
+  }
+}
+
+function gmt(ms: number): string {
+  return new Date(ms).toUTCString();
+}
+
+/** One request's session, as the API modules use it (SessionPort), and the cookies it sets. */
+export class RequestSession implements SessionPort {
+  readonly caller: Caller;
+  /** Set-Cookie values this request sets (a new session, a login). */
+  readonly setCookie: string[] = [];
+  private loggedOut = false;
+
+  constructor(
+    private readonly store: OfflineSessions,
+    private readonly now: number,
+    private id: string | null,
+    private session: OfflineSession | null,
+  ) {
+    this.caller = store.book.caller(session?.identity ?? null);
+  }
+
+  /** Whether replay's sessions answer this request (it carried one of them, or started one): else MediaWiki's cookie handling for unknown sessions applies. */
+  get active(): boolean {
+    return this.session !== null && !this.loggedOut;
+  }
+
+  get sessionId(): string | null {
+    return this.id;
+  }
+
+  private ensure(): OfflineSession {
+    if (this.session) return this.session;
+    const [id, s] = this.store.create(null);
+    this.id = id;
+    this.session = s;
+    this.setCookie.push(`${this.store.prefix}_session=${id}; path=/; HttpOnly`);
+    return s;
+  }
+
+  token(type: TokenType): string {
+    // A logged-out user's CSRF-like tokens are `+\` (LoggedOutEditToken); login tokens need a session.
+    if (this.caller.anon && type !== 'login' && type !== 'createaccount') return '+\\';
+    const s = this.ensure();
+    const hex = createHmac('md5', s.secret).update(type).digest('hex');
+    return `${hex}${Math.floor(this.now / 1000).toString(16)}+\\`;
+  }
+
+  tokenValid(type: TokenType, value: string): boolean {
+    if (this.caller.anon && type !== 'login' && type !== 'createaccount') return value === '+\\';
+    if (!this.session) return false;
+    const hex = createHmac('md5', this.session.secret).update(type).digest('hex');
+    return value.length > 34 && value.startsWith(hex) && value.endsWith('+\\');
+  }
+
+  account(name: string): Account | null {
+    return this.store.book.account(name);
+  }
+
+  get accountsComplete(): boolean {
+    return this.store.book.complete;
+  }
+
+  login(account: Account, bot: string | null, how: 'login' | 'clientlogin'): void {
+    if (this.id !== null) this.store.drop(this.id);
+    const identity = bot === null ? account.name : `${account.name}@${bot}`;
+    const [id, s] = this.store.create(identity);
+    this.id = id;
+    this.session = s;
+    const p = this.store.prefix;
+    this.setCookie.length = 0;
+    if (bot !== null) {
+      this.setCookie.push(`${p}_BPsession=${id}; path=/; HttpOnly`);
+      return;
+    }
+    const age = how === 'login' ? REMEMBER : CLIENTLOGIN;
+    const keep = `expires=${gmt(this.now + age * 1000)}; Max-Age=${age}; path=/; HttpOnly`;
+    this.setCookie.push(`${p}_session=${id}; path=/; HttpOnly`, `${p}UserID=${account.id ?? 0}; ${keep}`, `${p}UserName=${encodeURIComponent(account.name)}; ${keep}`);
+    if (how === 'login') this.setCookie.push(`${p}Token=${randomBytes(16).toString('hex')}; ${keep}`);
+  }
+
+  logout(): void {
+    if (this.id !== null) this.store.drop(this.id);
+    this.loggedOut = true;
+  }
+
+  write(entry: Omit<WriteEntry, 'user' | 'timestamp'>): void {
+    this.store.record({ ...entry, user: this.caller.identity ?? this.caller.name, timestamp: new Date(this.now).toISOString().replace(/\.\d{3}Z$/, 'Z') });
+  }
+}
+
+/**
+ * The identities recordings were made as, with what their recorded `meta=userinfo` answers show
+ * (and '' for anonymous callers): keys of logged-in recordings end in ` @<identity>`.
+ */
+export function recordedIdentities(keys: Iterable<string>, body: (key: string) => Record<string, unknown> | undefined): Map<string, IdentityFacts> {
+  const out = new Map<string, IdentityFacts>();
+  for (const key of keys) {
+    const at = key.indexOf(' @');
+    const identity = at < 0 ? '' : decodeURIComponent(key.slice(at + 2));
+    let facts = out.get(identity);
+    if (!facts && identity !== '') out.set(identity, (facts = { id: null, name: null, groups: null, rights: null }));
+    if (!/(?:^|&)meta=[^&]*userinfo/.test(key)) continue;
+    const info = (body(key)?.['query'] as { userinfo?: Record<string, unknown> } | undefined)?.userinfo;
+    if (!info) continue;
+    if (!facts) out.set(identity, (facts = { id: null, name: null, groups: null, rights: null }));
+    if (typeof info['id'] === 'number') facts.id = info['id'];
+    if (typeof info['name'] === 'string') facts.name = info['name'];
+    if (Array.isArray(info['groups'])) facts.groups = info['groups'] as string[];
+    if (Array.isArray(info['rights'])) facts.rights = info['rights'] as string[];
+  }
+  return out;
+}

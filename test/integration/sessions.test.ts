@@ -1,0 +1,300 @@
+import { createServer, type Server } from 'node:http';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { NO_CASSETTES, TEST_CLOCK } from '../support/app.js';
+
+/**
+ * Logged-in bots offline: sessions are identities, logins and tokens are answered as MediaWiki
+ * answers them, writes are checked and kept in the write log, a request picks its cassettes.
+ */
+
+const ACCOUNTS = {
+  accounts: [
+    {
+      name: 'Admin',
+      id: 1,
+      password: 'main-password',
+      botPasswords: { wikitape: { password: 'bot-password', rights: ['read', 'writeapi', 'apihighlimits'] } },
+      groups: ['*', 'user', 'sysop'],
+      rights: ['read', 'edit', 'createpage', 'writeapi', 'apihighlimits', 'block', 'delete', 'move', 'protect'],
+    },
+  ],
+};
+
+/** A client with a cookie jar, as bots keep one. */
+class Client {
+  jar = new Map<string, string>();
+  constructor(readonly url: string) {}
+  get cookie(): string {
+    return [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+  async call(params: Record<string, string>, how: 'GET' | 'POST' = 'POST', url = this.url): Promise<{ status: number; body: Record<string, any>; headers: Headers }> {
+    const q = new URLSearchParams({ format: 'json', formatversion: '2', ...params });
+    const headers: Record<string, string> = this.jar.size > 0 ? { cookie: this.cookie } : {};
+    const r = how === 'POST' ? await fetch(url, { method: 'POST', body: q, headers }) : await fetch(`${url}?${q}`, { headers });
+    for (const c of r.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq);
+      if (/Max-Age=0|expires=Thu, 01 Jan 1970/.test(c)) this.jar.delete(name);
+      else this.jar.set(name, pair!.slice(eq + 1));
+    }
+    return { status: r.status, body: (await r.json()) as Record<string, any>, headers: r.headers };
+  }
+  async token(type: string): Promise<string> {
+    return (await this.call({ action: 'query', meta: 'tokens', type }, 'GET')).body['query'].tokens[`${type}token`] as string;
+  }
+}
+
+let server: RunningServer;
+beforeAll(async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'wikitape-accounts-'));
+  await writeFile(join(dir, 'accounts.json'), JSON.stringify(ACCOUNTS));
+  server = await startServer({ cassettes: NO_CASSETTES, fixtures: [join(dir, 'accounts.json')], clock: TEST_CLOCK, profile: { version: '1.39.17', debugInfo: false } });
+});
+afterAll(() => server.close());
+
+describe('action=login offline', () => {
+  it('answers NeedToken with the deprecation warnings, then WrongToken, Failed and Success as MediaWiki does', async () => {
+    const c = new Client(server.url);
+    const need = await c.call({ action: 'login', lgname: 'Admin@wikitape', lgpassword: 'x' });
+    expect(need.body).toEqual({
+      warnings: {
+        main: { warnings: 'Subscribe to the mediawiki-api-announce mailing list at <https://lists.wikimedia.org/postorius/lists/mediawiki-api-announce.lists.wikimedia.org/> for notice of API deprecations and breaking changes.' },
+        login: { warnings: 'Fetching a token via "action=login" is deprecated. Use "action=query&meta=tokens&type=login" instead.' },
+      },
+      login: { result: 'NeedToken', token: expect.stringMatching(/^[0-9a-f]{32}[0-9a-f]+\+\\$/) },
+    });
+    expect(c.jar.has('wikidb_session')).toBe(true);
+    expect((await c.call({ action: 'login', lgname: 'Admin@wikitape', lgpassword: 'bot-password', lgtoken: 'abc+\\' })).body).toEqual({ login: { result: 'WrongToken' } });
+    const token = await c.token('login');
+    expect(token).toBe(need.body['login'].token);
+    const wrong = await c.call({ action: 'login', lgname: 'Admin@wikitape', lgpassword: 'nope', lgtoken: token });
+    expect(wrong.body).toEqual({ login: { result: 'Failed', reason: 'Incorrect username or password entered. Please try again.' } });
+    // Fixtures list every account: an unknown name surely fails, and nothing is flagged.
+    const nobody = await c.call({ action: 'login', lgname: 'Nobody@wikitape', lgpassword: 'x', lgtoken: token });
+    expect(nobody.body['login'].result).toBe('Failed');
+    expect(nobody.headers.get('x-wikitape-unknown')).toBeNull();
+    const ok = await c.call({ action: 'login', lgname: 'Admin@wikitape', lgpassword: 'bot-password', lgtoken: token });
+    expect(ok.body).toEqual({ login: { result: 'Success', lguserid: 1, lgusername: 'Admin' } });
+    expect(ok.headers.getSetCookie()).toEqual([expect.stringMatching(/^wikidb_BPsession=[0-9a-v]{32}; path=\/; HttpOnly$/)]);
+    // From now on the session is the bot's: its rights (the bot password's grants), its tokens.
+    const me = await c.call({ action: 'query', meta: 'userinfo', uiprop: 'rights' }, 'GET');
+    expect(me.body['query'].userinfo).toEqual({ id: 1, name: 'Admin', rights: ['read', 'writeapi', 'apihighlimits'] });
+    expect(await c.token('csrf')).toMatch(/^[0-9a-f]{32}[0-9a-f]+\+\\$/);
+    // Another client, anonymous, is still anonymous.
+    const anon = await new Client(server.url).call({ action: 'query', meta: 'userinfo', uiprop: 'rights' }, 'GET');
+    expect(anon.body['query'].userinfo).toMatchObject({ id: 0, anon: true });
+  });
+
+  it('logs a main account in with the main-account deprecation warning and the cookies MediaWiki sets', async () => {
+    const c = new Client(server.url);
+    const token = await c.token('login');
+    const ok = await c.call({ action: 'login', lgname: 'Admin', lgpassword: 'main-password', lgtoken: token });
+    expect(ok.body['login']).toEqual({ result: 'Success', lguserid: 1, lgusername: 'Admin' });
+    expect(ok.body['warnings'].login.warnings).toMatch(/^Main-account login via "action=login" is deprecated/);
+    expect(ok.headers.getSetCookie().map((x) => x.split('=')[0])).toEqual(['wikidb_session', 'wikidbUserID', 'wikidbUserName', 'wikidbToken']);
+    expect(ok.headers.getSetCookie()[1]).toMatch(/^wikidbUserID=1; expires=.* GMT; Max-Age=15552000; path=\/; HttpOnly$/);
+    const me = await c.call({ action: 'query', meta: 'userinfo', uiprop: 'groups', assert: 'user' }, 'GET');
+    expect(me.body['query'].userinfo).toEqual({ id: 1, name: 'Admin', groups: ['*', 'user', 'sysop'] });
+  });
+
+  it('needs POST, as ApiLogin does', async () => {
+    const r = await new Client(server.url).call({ action: 'login', lgname: 'Admin' }, 'GET');
+    expect(r.body['error']).toMatchObject({ code: 'mustbeposted', info: 'The "login" module requires a POST request.' });
+  });
+});
+
+describe('action=clientlogin offline', () => {
+  it('answers PASS, FAIL, a missing return URL and a bad token as MediaWiki does', async () => {
+    const c = new Client(server.url);
+    const token = await c.token('login');
+    const noUrl = await c.call({ action: 'clientlogin', username: 'Admin', password: 'x', logintoken: token });
+    expect(noUrl.body['error']).toMatchObject({ code: 'missingparam', info: 'At least one of the parameters "logincontinue" and "loginreturnurl" is required.' });
+    const badToken = await c.call({ action: 'clientlogin', username: 'Admin', password: 'x', logintoken: 'zz', loginreturnurl: 'http://x/' });
+    expect(badToken.body['error']).toMatchObject({ code: 'badtoken', info: 'Invalid CSRF token.' });
+    const fail = await c.call({ action: 'clientlogin', username: 'Admin', password: 'x', logintoken: token, loginreturnurl: 'http://x/' });
+    expect(fail.body).toEqual({ clientlogin: { status: 'FAIL', message: 'Введены неверные имя участника или пароль.\nПопробуйте ещё раз.', messagecode: 'wrongpassword', canpreservestate: false } });
+    const pass = await c.call({ action: 'clientlogin', username: 'Admin', password: 'main-password', logintoken: token, loginreturnurl: 'http://x/' });
+    expect(pass.body).toEqual({ clientlogin: { status: 'PASS', username: 'Admin' } });
+    expect(pass.headers.getSetCookie()[1]).toMatch(/Max-Age=2592000;/);
+    expect((await c.call({ action: 'query', meta: 'userinfo' }, 'GET')).body['query'].userinfo).toEqual({ id: 1, name: 'Admin' });
+  });
+});
+
+describe('meta=tokens offline', () => {
+  it('gives an anonymous caller +\\ for CSRF-like tokens and a session-bound login token; type=* gives every type', async () => {
+    const c = new Client(server.url);
+    const all = (await c.call({ action: 'query', meta: 'tokens', type: '*' }, 'GET')).body['query'].tokens as Record<string, string>;
+    expect(Object.keys(all)).toEqual(['createaccounttoken', 'csrftoken', 'logintoken', 'patroltoken', 'rollbacktoken', 'userrightstoken', 'watchtoken']);
+    expect(all['csrftoken']).toBe('+\\');
+    expect(all['watchtoken']).toBe('+\\');
+    expect(all['logintoken']).toMatch(/^[0-9a-f]{32}[0-9a-f]+\+\\$/);
+  });
+});
+
+describe('writes offline, and the write log', () => {
+  it('checks POST, the token, the parameters and the rights, answers success, and keeps the write', async () => {
+    server.clearWrites();
+    const c = new Client(server.url);
+    await c.call({ action: 'login', lgname: 'Admin', lgpassword: 'main-password', lgtoken: await c.token('login') });
+    const csrf = await c.token('csrf');
+    expect((await c.call({ action: 'edit', title: 'Sandbox', text: 'x', token: csrf }, 'GET')).body['error'].code).toBe('mustbeposted');
+    expect((await c.call({ action: 'edit', title: 'Sandbox', text: 'x', token: 'bad+\\' })).body['error']).toMatchObject({ code: 'badtoken', info: 'Invalid CSRF token.' });
+    expect((await c.call({ action: 'edit', title: 'Sandbox', text: 'x' })).body['error']).toMatchObject({ code: 'missingparam', info: 'The "token" parameter must be set.' });
+    expect((await c.call({ action: 'edit', text: 'x', token: csrf })).body['error']).toMatchObject({ code: 'missingparam', info: 'One of the parameters "title" and "pageid" is required.' });
+    const edit = await c.call({ action: 'edit', title: 'sandbox_page', text: 'Hello', summary: 'test', token: csrf });
+    expect(edit.body['edit']).toMatchObject({ result: 'Success', title: 'Sandbox page', contentmodel: 'wikitext' });
+    // Ids a real write makes are not known: said so.
+    expect(edit.headers.get('x-wikitape-unknown')).toBe('edit.result');
+    const writes = server.writes();
+    expect(writes).toHaveLength(1);
+    expect(writes[0]).toMatchObject({ action: 'edit', user: 'Admin', params: { title: 'sandbox_page', text: 'Hello', summary: 'test' } });
+    expect(JSON.stringify(writes)).not.toContain(csrf.slice(0, 32));
+    const http = (await (await fetch(new URL('/_wikitape/writes', server.url))).json()) as { writes: unknown[] };
+    expect(http.writes).toEqual(JSON.parse(JSON.stringify(writes)));
+    await fetch(new URL('/_wikitape/writes', server.url), { method: 'DELETE' });
+    expect(server.writes()).toEqual([]);
+  });
+
+  it('refuses a write the account may not make (a bot password without the grant) with permissiondenied', async () => {
+    const c = new Client(server.url);
+    await c.call({ action: 'login', lgname: 'Admin@wikitape', lgpassword: 'bot-password', lgtoken: await c.token('login') });
+    const r = await c.call({ action: 'edit', title: 'Sandbox', text: 'x', token: await c.token('csrf') });
+    expect(r.body['error'].code).toBe('permissiondenied');
+    // The wiki's text names the groups that have the right, its own configuration: not known.
+    expect(r.headers.get('x-wikitape-unknown')).toBe('permissions.message');
+  });
+
+  it('lets an anonymous caller edit with +\\ and refuses assert=user, as the wiki does', async () => {
+    const c = new Client(server.url);
+    expect((await c.call({ action: 'edit', title: 'Sandbox', text: 'x', token: '+\\', assert: 'user' })).body['error'].code).toBe('assertuserfailed');
+    const ok = await c.call({ action: 'edit', title: 'Sandbox', text: 'x', token: '+\\' });
+    expect(ok.body['edit'].result).toBe('Success');
+  });
+});
+
+/** A cassette file holding one question answered for `user` (or anonymously). */
+function interaction(key: string, request: Record<string, string>, body: object, user?: string) {
+  return { key: user ? `${key} @${encodeURIComponent(user)}` : key, request, status: 200, headers: {}, body, recordedAt: '2024-03-01T00:00:00.000Z', ...(user ? { user } : {}) };
+}
+
+async function cassetteDir(files: Record<string, object[]>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'wikitape-identities-'));
+  for (const [name, interactions] of Object.entries(files)) {
+    const sorted = [...interactions].sort((a: any, b: any) => (a.key < b.key ? -1 : 1));
+    await writeFile(join(dir, `${name}.json`), JSON.stringify({ meta: { format: 1, upstream: 'http://wiki.test/w/api.php', recordedAt: '2024-03-01T00:00:00.000Z', profile: { version: '1.39.17', debugInfo: false } }, interactions: sorted, entities: { logevents: [], blocks: [], protectedtitles: [], pages: [], missing: [] } }));
+  }
+  return dir;
+}
+
+describe('sessions are identities', () => {
+  it('answers a logged-in recording only to a session logged in as that user, never to an anonymous one', async () => {
+    const q = { action: 'query', meta: 'userinfo', uiprop: 'rights' };
+    const key = 'action=query&meta=userinfo&uiprop=rights';
+    const dir = await cassetteDir({
+      rec: [
+        interaction(key, q, { batchcomplete: true, query: { userinfo: { id: 0, name: '127.0.0.1', anon: true, rights: ['read'] } } }),
+        interaction(key, q, { batchcomplete: true, query: { userinfo: { id: 1, name: 'Admin', rights: ['read', 'bot'] } } }, 'Admin@wikitape'),
+      ],
+    });
+    const s = await startServer({ cassettes: dir, onMiss: 'error' });
+    try {
+      const anon = new Client(s.url);
+      expect((await anon.call(q, 'GET')).body['query'].userinfo).toEqual({ id: 0, name: '127.0.0.1', anon: true, rights: ['read'] });
+      // A session cookie nobody logged in offline is anonymous too.
+      anon.jar.set('wikidb_BPsession', 'a'.repeat(32));
+      expect((await anon.call(q, 'GET')).body['query'].userinfo.anon).toBe(true);
+      const bot = new Client(s.url);
+      const login = await bot.call({ action: 'login', lgname: 'Admin@wikitape', lgpassword: 'whatever', lgtoken: await bot.token('login') });
+      expect(login.body['login']).toEqual({ result: 'Success', lguserid: 1, lgusername: 'Admin' });
+      // Known from recordings only: any password is taken, and the answer says it could not check it.
+      expect(login.headers.get('x-wikitape-unknown')).toBe('login.password');
+      const mine = await bot.call(q, 'GET');
+      expect(mine.headers.get('x-wikitape-source')).toBe('cassette');
+      expect(mine.body['query'].userinfo).toEqual({ id: 1, name: 'Admin', rights: ['read', 'bot'] });
+      expect((await bot.call({ action: 'query', meta: 'userinfo', assert: 'bot' }, 'GET')).body['query'].userinfo).toEqual({ id: 1, name: 'Admin' });
+      // A name no recording shows may exist on the wiki: the failure says so.
+      const other = new Client(s.url);
+      const nobody = await other.call({ action: 'login', lgname: 'Nobody@x', lgpassword: 'y', lgtoken: await other.token('login') });
+      expect(nobody.body['login'].result).toBe('Failed');
+      expect(nobody.headers.get('x-wikitape-unknown')).toBe('login.account');
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('many suites on one server', () => {
+  it('answers /<cassette>/… and X-Wikitape-Cassette from those recordings only', async () => {
+    const q = { action: 'query', meta: 'siteinfo', siprop: 'general' };
+    const key = 'action=query&meta=siteinfo&siprop=general';
+    const site = (name: string) => ({ batchcomplete: true, query: { general: { sitename: name } } });
+    const dir = await cassetteDir({ a: [interaction(key, q, site('A'))], b: [interaction(key, q, site('B'))] });
+    const s = await startServer({ cassettes: dir, suites: { both: ['b', 'a'] } });
+    try {
+      const c = new Client(s.url);
+      const origin = new URL(s.url).origin;
+      const name = async (url: string, headers: Record<string, string> = {}) => ((await (await fetch(`${url}?action=query&meta=siteinfo&siprop=general&format=json`, { headers })).json()) as any).query.general.sitename;
+      expect(await name(`${origin}/a/wiki/api.php`)).toBe('A');
+      expect(await name(`${origin}/b/wiki/api.php`)).toBe('B');
+      expect(await name(`${origin}/both/wiki/api.php`)).toBe('B');
+      expect(await name(s.url, { 'x-wikitape-cassette': 'a' })).toBe('A');
+      // The unprefixed path still answers from every cassette (the first that has the question).
+      expect(['A', 'B']).toContain((await c.call(q, 'GET')).body['query'].general.sitename);
+      const missing = await fetch(s.url, { headers: { 'x-wikitape-cassette': 'nope' } });
+      expect(missing.status).toBe(500);
+      expect(((await missing.json()) as any).error.info).toMatch(/^no cassette nope in /);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('record --mode new', () => {
+  let upstream: Server;
+  let url: string;
+  const asked: string[] = [];
+  beforeAll(async () => {
+    upstream = createServer((req, res) => {
+      const q = new URL(req.url!, 'http://x').searchParams;
+      if (q.get('list') === 'logevents') asked.push(q.get('lelimit') ?? '');
+      res.setHeader('content-type', 'application/json; charset=utf-8');
+      res.end(JSON.stringify({ batchcomplete: true, query: { logevents: [] } }));
+    });
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(upstream.address() as { port: number }).port}/w/api.php`;
+  });
+  afterAll(() => upstream.close());
+
+  it('asks the wiki only the questions the cassette does not hold', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-mode-new-'));
+    const ask = async (s: RunningServer, limit: string) => {
+      const r = await fetch(`${s.url}?action=query&list=logevents&lelimit=${limit}&format=json&formatversion=2`);
+      return r.headers.get('x-wikitape-source');
+    };
+    const first = await startServer({ mode: 'record', upstream: url, cassettes: dir, recordMode: 'all' });
+    expect(await ask(first, '1')).toBe('upstream');
+    expect(await ask(first, '2')).toBe('upstream');
+    await first.close();
+    expect(asked).toEqual(['1', '2']);
+    const second = await startServer({ mode: 'record', upstream: url, cassettes: dir });
+    expect(await ask(second, '1')).toBe('cassette');
+    expect(await ask(second, '3')).toBe('upstream');
+    // Recorded in this run: answered from the cassette once it is stored.
+    await second.flush();
+    expect(await ask(second, '3')).toBe('cassette');
+    expect(await ask(second, '2')).toBe('cassette');
+    await second.close();
+    expect(asked).toEqual(['1', '2', '3']);
+  });
+
+  it('refuses an upstream that is not an api.php URL, naming the one meant', async () => {
+    await expect(startServer({ mode: 'record', upstream: 'http://host.test/wiki/', cassettes: NO_CASSETTES })).rejects.toThrow(
+      "--upstream must be the wiki's api.php URL, ending in /api.php (http://host.test/wiki/ is not; did you mean http://host.test/wiki/api.php?)",
+    );
+  });
+});
