@@ -83,7 +83,7 @@ await yargs(hideBin(process.argv))
     (y) =>
       y
         .options(serveFlags)
-        .option('cassettes', { type: 'string', describe: 'Folder of cassette files (default ./cassettes; one named here must exist)' })
+        .option('cassettes', { type: 'string', default: undefined, describe: 'Folder of cassette files (default ./cassettes; one named here must exist)' })
         .option('fixtures', { type: 'string', array: true, describe: 'Fixture files with wiki data (JSON)' })
         .option('clock', { type: 'string', describe: '"now": real, recorded, or an ISO time (default: recorded when there are recordings, else real)' })
         .option('on-miss', { choices: ['builtin', 'error'] as const, default: 'builtin' as const, describe: 'What answers an unrecorded question' })

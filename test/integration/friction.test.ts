@@ -1,0 +1,89 @@
+import { createServer, type Server } from 'node:http';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, startCli } from '../support/cli.js';
+
+/** What a new user runs into: each error names the thing at fault and what to do. */
+
+let upstream: Server;
+let url: string;
+beforeAll(async () => {
+  upstream = createServer((req, res) => {
+    res.setHeader('content-type', 'application/json; charset=utf-8');
+    const q = new URL(req.url!, 'http://x').searchParams;
+    if (q.get('action') === 'login' || req.method === 'POST') res.end(JSON.stringify({ login: { result: 'Failed', reason: 'Incorrect username or password entered. Please try again.' } }));
+    else res.end(JSON.stringify({ batchcomplete: true, query: { blocks: [] } }));
+  });
+  await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(upstream.address() as { port: number }).port}/w/api.php`;
+});
+afterAll(() => upstream.close());
+
+describe('record', () => {
+  it('says which file it records into, and tells a stored question from one passed on', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-friction-'));
+    const cli = await startCli(['record', '--upstream', url, '--cassettes', dir, '--cassette', 'suite']);
+    await fetch(`${cli.url}?action=query&list=blocks&format=json&formatversion=2`);
+    await fetch(cli.url, { method: 'POST', body: new URLSearchParams({ action: 'login', lgname: 'Bot', lgpassword: 'secret-pw', lgtoken: 'abc+\\', format: 'json' }) });
+    await fetch(cli.url, { method: 'POST', body: new URLSearchParams({ action: 'query', list: 'blocks', bklimit: '2', format: 'json' }) });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await cli.stop()).toBe(0);
+    const out = cli.stdout();
+    expect(out).toContain(`recording into ${join(dir, 'suite.json')} (--mode new)`);
+    const lines = out.split('\n');
+    expect(lines.find((l) => l.startsWith('POST') && l.includes('action=login'))).toMatch(/ action=login&lgname=Bot&lgpassword=\*\*\*&lgtoken=\*\*\* \(not recorded: action=login is not a read action\)$/);
+    // A stored POST question shows its key (and no note).
+    expect(lines.find((l) => l.startsWith('POST') && l.includes('bklimit=2'))).toMatch(/ action=query&bkdir=older&bklimit=2&.*list=blocks$/);
+    expect(out).not.toContain('secret-pw');
+  });
+
+  it('refuses an upstream that is not the api.php URL, naming the URL meant', async () => {
+    const r = await runCli(['record', '--upstream', 'http://wiki.test/wiki/', '--port', '0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('did you mean http://wiki.test/wiki/api.php?');
+  });
+});
+
+describe('replay in a project of ones own', () => {
+  it('serves the bundled wiki from a folder without cassettes (it said "no cassettes folder ./cassettes" before)', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'wikitape-project-'));
+    const cli = await startCli(['replay'], cwd);
+    const r = (await (await fetch(`${cli.url}?action=query&meta=siteinfo&format=json`)).json()) as { query: { general: { sitename: string } } };
+    expect(r.query.general.sitename).toBe('Тестовая вики');
+    expect(await cli.stop()).toBe(0);
+  });
+});
+
+describe('a port in use', () => {
+  it('suggests another port or --port 0', async () => {
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    const port = (busy.address() as { port: number }).port;
+    try {
+      const r = await runCli(['replay', '--port', String(port)]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`port ${port} on 127.0.0.1 is in use by another program: give another one with --port, or --port 0 for a free one`);
+    } finally {
+      busy.close();
+    }
+  });
+});
+
+describe('cassettes', () => {
+  it('list NAME shows the index and key that show takes; prune --dry-run names what would go', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-friction-list-'));
+    const i = (key: string) => ({ key, request: Object.fromEntries(new URLSearchParams(key)), status: 200, headers: {}, body: { batchcomplete: true }, recordedAt: '2024-01-01T00:00:00Z' });
+    const keys = ['action=query&meta=siteinfo', 'action=query&meta=userinfo'];
+    await writeFile(join(dir, 'c.json'), JSON.stringify({ meta: { format: 1, upstream: url, recordedAt: '2024-01-01T00:00:00Z', profile: {} }, interactions: keys.map(i), entities: { logevents: [], blocks: [], protectedtitles: [], pages: [], missing: [] } }));
+    const list = await runCli(['cassettes', 'list', 'c', '--cassettes', dir]);
+    expect(list.stdout).toBe(`0\t${keys[0]}\n1\t${keys[1]}\n`);
+    const show = await runCli(['cassettes', 'show', 'c', '1', '--cassettes', dir]);
+    expect(JSON.parse(show.stdout).key).toBe(keys[1]);
+    const usage = join(await mkdtemp(join(tmpdir(), 'wikitape-friction-usage-')), 'usage.json');
+    await writeFile(usage, JSON.stringify([keys[0]]));
+    const prune = await runCli(['cassettes', 'prune', '--usage', usage, '--dry-run', '--cassettes', dir]);
+    expect(prune.stdout).toBe(`c: would remove 1, kept 1\n  - ${keys[1]}\n`);
+  });
+});
