@@ -16,6 +16,7 @@ import { CassetteError, FileCassetteStore, type CassetteStore } from './cassette
 import { Recorder, type RecorderOptions } from './record/recorder.js';
 import { notRecordable } from './record/policy.js';
 import { AccountBook, OfflineSessions, recordedIdentities, type IdentityFacts } from './replay/sessions.js';
+import { seesMoreThanReaders } from './api/session.js';
 import { isUserKey, type Interaction } from './cassette/format.js';
 
 /** Loads what the options point at and builds the engine that answers requests. */
@@ -39,7 +40,11 @@ export async function loadEngine(options: WikitapeOptions, only?: readonly strin
   mergeModel(model, fixtures.model);
   const profile = { ...cassettes.profile, ...fixtures.profile };
   if (options.model) mergeModel(model, options.model);
-  if (cassettes.interactions.size > 0) learnLazily(model, cassettes, fixtures.model);
+  let identities: Map<string, IdentityFacts> | undefined;
+  const recorded = () => (identities ??= recordedIdentities(cassettes.interactions.keys(), (k) => cassettes.interactions.get(k)?.body));
+  // A user who sees the lists as readers do (no VISIBILITY_RIGHTS, as recorded) teaches replay as readers' answers do.
+  const readerView = (key: string) => !isUserKey(key) || !seesMoreThanReaders(recorded().get(decodeURIComponent(key.slice(key.indexOf(' @') + 2)))?.rights ?? null);
+  if (cassettes.interactions.size > 0) learnLazily(model, cassettes, fixtures.model, readerView);
   // Replay of recordings answers as of the recording, so that it gives the same answers next year
   // (docs/decisions/0005-knowledge-not-defaults.md); fixtures alone follow the real clock.
   const clock = options.clock ?? (cassettes.recordedAt ? 'recorded' : 'real');
@@ -48,8 +53,6 @@ export async function loadEngine(options: WikitapeOptions, only?: readonly strin
     throw new Error(`wikitape: --clock must be "real", "recorded" or an ISO time, not "${clock}"`);
   }
   const finalProfile = makeProfile({ ...profile, ...options.profile });
-  let identities: Map<string, IdentityFacts> | undefined;
-  const recorded = () => (identities ??= recordedIdentities(cassettes.interactions.keys(), (k) => cassettes.interactions.get(k)?.body));
   const sessions = new OfflineSessions(new AccountBook(fixtures.accounts, recorded), finalProfile.cookiePrefix);
   const engine = new ReplayEngine(finalProfile, model, fixed === null ? Date.now : () => fixed, cassettes, options.onMiss ?? 'builtin', sessions);
   engine.clockFixed = fixed !== null;
@@ -69,10 +72,10 @@ async function isFolder(dir: string): Promise<boolean> {
  * need it, and it reads every recorded list, extlinks and meta answer. What fixtures list is
  * theirs to declare: a list they give is complete, and so are their pages' links and spam lines.
  */
-function learnLazily(model: WikiModel, cassettes: CassetteIndex, fixtures: WikiModel): void {
+function learnLazily(model: WikiModel, cassettes: CassetteIndex, fixtures: WikiModel, readerView: (key: string) => boolean): void {
   let knows: Knowledge | undefined;
-  // What readers were shown: a logged-in user's recordings answer that user alone.
-  const recorded = () => cassettes.interactions.values((k) => /(?:^|&)(?:list|meta|prop)=/.test(k) && !isUserKey(k));
+  // What readers were shown (and users who see what readers see): others' recordings answer them alone.
+  const recorded = () => cassettes.interactions.values((k) => /(?:^|&)(?:list|meta|prop)=/.test(k) && readerView(k));
   Object.defineProperty(model, 'knows', {
     enumerable: false,
     get: () => {

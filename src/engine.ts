@@ -19,6 +19,7 @@ import type { DebugMarks } from './output/debuginfo.js';
 import { isFrozenBytes } from './output/json.js';
 import { identityKey } from './cassette/format.js';
 import type { OfflineSessions, RequestSession } from './replay/sessions.js';
+import { seesMoreThanReaders, type Caller } from './api/session.js';
 
 /** One HTTP request to api.php, as the engine needs it. */
 export interface HttpRequest {
@@ -92,15 +93,14 @@ function sessionOf(session: RequestSession | undefined): { session?: { setCookie
 }
 
 /**
- * A logged-in caller may see what readers may not (hidden log entry parts, suppressed blocks):
- * a list computed for one from what readers were shown is flagged when the wiki has such entries.
+ * A logged-in caller with rights to see what readers may not (hidden log entry parts, the
+ * suppression log, hidden blocks; see VISIBILITY_RIGHTS): a list computed for them from what
+ * readers were shown may lack what they would see, and is flagged. (Unknown rights are flagged
+ * as `session.rights` already.)
  */
-function visibilityUnknown(anon: boolean, modules: readonly { path: string }[], model: WikiModel): string[] {
-  if (anon) return [];
-  const lists = modules.map((m) => m.path);
-  if (lists.includes('query+logevents') && model.logevents.some((e) => (e.deleted ?? 0) !== 0)) return ['session.visibility'];
-  if (lists.includes('query+blocks') && model.blocks.some((b) => b.hidden)) return ['session.visibility'];
-  return [];
+function visibilityUnknown(caller: Caller | undefined, modules: readonly { path: string }[]): string[] {
+  if (!caller || caller.anon || caller.rights === null || !seesMoreThanReaders(caller.rights)) return [];
+  return modules.some((m) => m.path === 'query+logevents' || m.path === 'query+blocks') ? ['session.visibility'] : [];
 }
 
 /**
@@ -274,7 +274,7 @@ export class ReplayEngine {
     // Learn what the recordings prove before any module reads the entities (replay/knowledge.ts).
     const learned = this.model.knows !== undefined;
     let outcome = runApi(request, env);
-    const unknown = [...outcome.unknown, ...printerUnknown(params), ...visibilityUnknown(session?.caller.anon ?? true, outcome.modules, this.model)];
+    const unknown = [...outcome.unknown, ...printerUnknown(params), ...visibilityUnknown(session?.caller, outcome.modules)];
     // Logins and writes are never recorded: what they cannot know is said, never made a miss.
     const miss = unknown.length > 0 && this.onMiss === 'error' && !UNRECORDABLE.has(outcome.action);
     if (miss) {

@@ -86,3 +86,16 @@ export function anonymousSession(): SessionPort {
     write: () => undefined,
   };
 }
+
+/**
+ * Rights that let a user see what readers may not, in the lists wikitape answers: hidden parts of
+ * log entries (`deletedhistory`, `deletelogentry`, `suppressrevision`, `viewsuppressed`), the
+ * suppression log (`suppressionlog`), hidden blocks (`hideuser`). A user without any of them
+ * sees the lists as readers do.
+ */
+export const VISIBILITY_RIGHTS: ReadonlySet<string> = new Set(['deletedhistory', 'deletelogentry', 'suppressrevision', 'viewsuppressed', 'suppressionlog', 'hideuser']);
+
+/** Whether rights (null: not known) may show more of the lists than readers see. */
+export function seesMoreThanReaders(rights: readonly string[] | null): boolean {
+  return rights === null || rights.some((r) => VISIBILITY_RIGHTS.has(r));
+}

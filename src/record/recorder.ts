@@ -17,6 +17,7 @@ import { parseKeepingKeyOrder } from '../util/ordered-json.js';
 import { KEPT_HEADERS, notRecordable } from './policy.js';
 import { sendUpstreamError } from './upstream-error.js';
 import { SessionIdentities, type Identity } from './identity.js';
+import { seesMoreThanReaders } from '../api/session.js';
 import type { WikiProfile } from '../wiki/profile.js';
 
 export interface RecorderOptions {
@@ -122,8 +123,8 @@ export class Recorder {
   private readonly locked: Promise<() => void>;
   /** Who each session belongs to (never stored: only the user names reach the cassette). */
   private readonly identities: SessionIdentities;
-  /** Users whose `meta=userinfo` (groups, rights) was recorded by this recorder. */
-  private readonly usersAsked = new Set<string>();
+  /** Each user's rights, asked (and recorded) once per recorder: null when the wiki did not say. */
+  private readonly userRights = new Map<string, Promise<string[] | null>>();
 
   constructor(readonly options: RecorderOptions) {
     this.target = new URL(options.upstream);
@@ -312,14 +313,25 @@ export class Recorder {
   }
 
   /**
-   * Records a user's groups and rights once (`meta=userinfo&uiprop=groups|rights`, asked with
-   * their session), so that replay knows what the account may do once it logs in offline.
+   * A user's rights, asked once with their session (`meta=userinfo&uiprop=groups|rights`) and
+   * recorded, so that replay knows what the account may do once it logs in offline.
    */
-  private recordUser(user: string, cookie: string): void {
-    if (this.usersAsked.has(user)) return;
-    this.usersAsked.add(user);
-    const params: ParamMap = new Map([['action', 'query'], ['meta', 'userinfo'], ['uiprop', 'groups|rights']]);
-    this.store(params, 200, {}, this.fetchCanonical(params, cookie), Promise.resolve({ user }), cookie);
+  private rightsOf(user: string, cookie: string): Promise<string[] | null> {
+    let p = this.userRights.get(user);
+    if (!p) {
+      const params: ParamMap = new Map([['action', 'query'], ['meta', 'userinfo'], ['uiprop', 'groups|rights']]);
+      const answer = this.fetchCanonical(params, cookie);
+      this.store(params, 200, {}, answer, Promise.resolve({ user }));
+      p = answer.then(
+        (a) => {
+          const rights = (a?.['query'] as { userinfo?: { rights?: unknown } } | undefined)?.userinfo?.rights;
+          return Array.isArray(rights) ? (rights as string[]) : null;
+        },
+        () => null,
+      );
+      this.userRights.set(user, p);
+    }
+    return p;
   }
 
   /**
@@ -360,7 +372,8 @@ export class Recorder {
       if ('refused' in identity) throw new Error(identity.refused);
       const user = identity.user;
       key = identityKey(key, user);
-      if (user !== null && cookie !== undefined) this.recordUser(user, cookie);
+      // A user who sees the lists as readers do teaches replay the wiki's entities as readers' answers do.
+      const readerView = user === null || (cookie !== undefined && !seesMoreThanReaders(await this.rightsOf(user, cookie)));
       if (!data) return;
       const site = await this.learnSiteInfo();
       // From here on nothing awaits: finding and inserting cannot interleave with another recording.
@@ -383,9 +396,9 @@ export class Recorder {
       const interaction: Interaction = { key, request: Object.fromEntries(canonicalParams(params)), status, headers: kept, body, recordedAt: new Date().toISOString(), ...(user !== null ? { user } : {}) };
       if (existing) c.interactions[at] = interaction;
       else c.interactions.splice(at, 0, interaction);
-      // A logged-in user may see what readers may not (hidden log entries, suppressed blocks): only
-      // anonymous answers teach replay the wiki's entities; a user's answers answer that user alone.
-      if (user === null) harvest(c.entities, body, interaction.request);
+      // A user with rights to see what readers may not (hidden log entry parts, suppressed blocks)
+      // teaches replay nothing: their answers answer that user alone.
+      if (readerView) harvest(c.entities, body, interaction.request);
       this.options.onStored?.(interaction);
       learnProfile(c, debuginfo, site);
       c.meta = sortedKeys({ ...c.meta, recordedAt: new Date().toISOString() });

@@ -20,7 +20,8 @@ export function recordedMeta(interactions: Iterable<Interaction>): Map<string, M
     const q = i.body['query'];
     if (!isObject(q)) continue;
     const metas = splitMulti(r['meta']);
-    if (metas.includes('userinfo') && isObject(q['userinfo'])) takeUserInfo(out.get('userinfo')!, q['userinfo'], splitMulti(r['uiprop'] ?? ''));
+    // A logged-in user's userinfo is theirs alone: never an anonymous caller's.
+    if (metas.includes('userinfo') && isObject(q['userinfo']) && i.user === undefined) takeUserInfo(out.get('userinfo')!, q['userinfo'], splitMulti(r['uiprop'] ?? ''));
     if (metas.includes('siteinfo')) {
       const site = out.get('siteinfo')!;
       for (const p of splitMulti(r['siprop'] ?? MODULE_DEFAULTS['siteinfo']?.['siprop'] ?? 'general')) {

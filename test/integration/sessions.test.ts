@@ -181,6 +181,9 @@ describe('sessions are identities', () => {
     try {
       const anon = new Client(s.url);
       expect((await anon.call(q, 'GET')).body['query'].userinfo).toEqual({ id: 0, name: '127.0.0.1', anon: true, rights: ['read'] });
+      // Computed for an anonymous caller: never from the user's recorded userinfo.
+      const computed = await anon.call({ action: 'query', meta: 'userinfo' }, 'GET');
+      expect(computed.body['query'].userinfo).toEqual({ id: 0, name: '127.0.0.1', anon: true });
       // A session cookie nobody logged in offline is anonymous too.
       anon.jar.set('wikidb_BPsession', 'a'.repeat(32));
       expect((await anon.call(q, 'GET')).body['query'].userinfo.anon).toBe(true);
