@@ -78,7 +78,7 @@ install_wiki() {
   log "installing a wiki into $DIR"
   mkdir -p "$DIR"
   touch "$OURS"
-  rm -rf "$DIR"/data "$DIR"/images "$DIR"/populated "$DIR"/populating "$DIR"/bot-credentials.json
+  rm -rf "$DIR"/data "$DIR"/images "$DIR"/populated "$DIR"/populating "$DIR"/bot-credentials.json "$DIR"/editor-credentials.json
   mkdir -p "$DIR"/data "$DIR"/docroot "$DIR"/images
   ln -sfn "$MW" "$DIR"/docroot/wiki
   printf '%s\n' "$DIR" >"$DIR/docroot/$ID_FILE"
@@ -145,12 +145,18 @@ populate() {
   mv "$DIR/populating" "$DIR/populated"
 }
 
-credentials() { # a bot password for tests that log in (record mode must never store it)
-  [ -f "$DIR/bot-credentials.json" ] && return
+credentials() { # bot passwords for tests that log in (record mode must never store them)
   local pass
-  pass=$(bot_password wikitape basic,highvolume)
-  printf '{"user":"Admin@wikitape","password":"%s"}\n' "$pass" >"$DIR/bot-credentials.json.tmp"
-  mv "$DIR/bot-credentials.json.tmp" "$DIR/bot-credentials.json"
+  if [ ! -f "$DIR/bot-credentials.json" ]; then
+    pass=$(bot_password wikitape basic,highvolume)
+    printf '{"user":"Admin@wikitape","password":"%s"}\n' "$pass" >"$DIR/bot-credentials.json.tmp"
+    mv "$DIR/bot-credentials.json.tmp" "$DIR/bot-credentials.json"
+  fi
+  if [ ! -f "$DIR/editor-credentials.json" ]; then # one that may edit (the client tests' one edit)
+    pass=$(bot_password wikitape-editor basic,highvolume,editpage,createeditmovepage)
+    printf '{"user":"Admin@wikitape-editor","password":"%s"}\n' "$pass" >"$DIR/editor-credentials.json.tmp"
+    mv "$DIR/editor-credentials.json.tmp" "$DIR/editor-credentials.json"
+  fi
 }
 
 stop_server() {
@@ -178,7 +184,7 @@ wipe() {
 start() {
   # (older copies of this script wrote no id file)
   if [ -d "$DIR/docroot" ] && [ ! -f "$DIR/docroot/$ID_FILE" ]; then printf '%s\n' "$DIR" >"$DIR/docroot/$ID_FILE"; fi
-  if running; then [ -f "$DIR/populated" ] && [ -f "$DIR/bot-credentials.json" ] && return
+  if running; then [ -f "$DIR/populated" ] && [ -f "$DIR/bot-credentials.json" ] && [ -f "$DIR/editor-credentials.json" ] && return
   elif listening; then die "port $PORT is taken by something other than the wiki in $DIR; set WIKITAPE_LIVE_PORT (or WIKITAPE_LIVE_DIR to that wiki's directory)"; fi
   install_packages
   install_mw143

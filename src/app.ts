@@ -41,7 +41,7 @@ export async function loadEngine(options: WikitapeOptions, only?: readonly strin
   const profile = { ...cassettes.profile, ...fixtures.profile };
   if (options.model) mergeModel(model, options.model);
   let identities: Map<string, IdentityFacts> | undefined;
-  const recorded = () => (identities ??= recordedIdentities(cassettes.interactions.keys(), (k) => cassettes.interactions.get(k)?.body));
+  const recorded = () => (identities ??= recordedIdentities(cassettes.interactions.keys(), (k) => cassettes.interactions.get(k)));
   // A user who sees the lists as readers do (no VISIBILITY_RIGHTS, as recorded) teaches replay as readers' answers do.
   const readerView = (key: string) => !isUserKey(key) || !seesMoreThanReaders(recorded().get(decodeURIComponent(key.slice(key.indexOf(' @') + 2)))?.rights ?? null);
   if (cassettes.interactions.size > 0) learnLazily(model, cassettes, fixtures.model, readerView);

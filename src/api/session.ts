@@ -20,6 +20,8 @@ export interface Caller {
   /** Groups and rights as recorded or given by a fixture; null when nobody recorded them. */
   groups: readonly string[] | null;
   rights: readonly string[] | null;
+  /** What recorded `meta=userinfo` answers showed of the caller, by prop (`hasmsg` → `{ messages: false }`). */
+  userinfo?: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
 }
 
 /** An account replay can log in, and how sure it is of it. */

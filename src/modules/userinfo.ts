@@ -29,7 +29,9 @@ export const userinfo: QueryModule = {
       const info: JsonObject = { id: caller.id, name: caller.name };
       for (const p of USERINFO_ORDER) {
         if (!props.has(p)) continue;
-        if (p === 'groups' && caller.groups) info['groups'] = [...caller.groups];
+        const recorded = caller.userinfo?.get(p);
+        if (recorded) Object.assign(info, recorded);
+        else if (p === 'groups' && caller.groups) info['groups'] = [...caller.groups];
         else if (p === 'rights' && caller.rights) info['rights'] = [...caller.rights];
         else ctx.unknown(`userinfo.${p}`);
       }

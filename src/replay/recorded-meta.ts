@@ -36,7 +36,7 @@ const BASE = new Set(['id', 'name', 'anon', 'temp']);
 /** Props whose fields are secrets (options carries `watchlisttoken`): never kept. */
 const SECRET_PROPS = new Set(['options']);
 
-function takeUserInfo(into: Map<string, Record<string, unknown>>, info: JsonObject, props: string[]): void {
+export function takeUserInfo(into: Map<string, Record<string, unknown>>, info: JsonObject, props: string[]): void {
   const base: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(info)) if (BASE.has(k)) base[k] = v;
   into.set('', base);

@@ -1,6 +1,10 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { ANONYMOUS, type Account, type Caller, type SessionPort, type TokenType, type WriteEntry } from '../api/session.js';
 import { newSessionId, parsePhpCookies } from '../output/session.js';
+import type { Interaction } from '../cassette/format.js';
+import type { JsonObject } from '../api/result.js';
+import { splitMulti } from '../request/canonical.js';
+import { takeUserInfo } from './recorded-meta.js';
 
 /** An account a fixture declares (`accounts` in a fixture file); its passwords never reach any output. */
 export interface FixtureAccount {
@@ -19,6 +23,8 @@ export interface IdentityFacts {
   name: string | null;
   groups: string[] | null;
   rights: string[] | null;
+  /** Each recorded userinfo prop's fields (`hasmsg` → `messages` …), as recorded-meta.ts takes them apart. */
+  userinfo: Map<string, Record<string, unknown>>;
 }
 
 /**
@@ -76,6 +82,7 @@ export class AccountBook {
       identity,
       groups: facts?.groups ?? given?.groups ?? null,
       rights: facts?.rights ?? given?.rights ?? null,
+      ...(facts ? { userinfo: facts.userinfo } : {}),
     };
   }
 }
@@ -241,17 +248,20 @@ export class RequestSession implements SessionPort {
  * The identities recordings were made as, with what their recorded `meta=userinfo` answers show
  * (and '' for anonymous callers): keys of logged-in recordings end in ` @<identity>`.
  */
-export function recordedIdentities(keys: Iterable<string>, body: (key: string) => Record<string, unknown> | undefined): Map<string, IdentityFacts> {
+export function recordedIdentities(keys: Iterable<string>, interaction: (key: string) => Interaction | undefined): Map<string, IdentityFacts> {
   const out = new Map<string, IdentityFacts>();
+  const empty = (): IdentityFacts => ({ id: null, name: null, groups: null, rights: null, userinfo: new Map() });
   for (const key of keys) {
     const at = key.indexOf(' @');
     const identity = at < 0 ? '' : decodeURIComponent(key.slice(at + 2));
     let facts = out.get(identity);
-    if (!facts && identity !== '') out.set(identity, (facts = { id: null, name: null, groups: null, rights: null }));
+    if (!facts && identity !== '') out.set(identity, (facts = empty()));
     if (!/(?:^|&)meta=[^&]*userinfo/.test(key)) continue;
-    const info = (body(key)?.['query'] as { userinfo?: Record<string, unknown> } | undefined)?.userinfo;
-    if (!info) continue;
-    if (!facts) out.set(identity, (facts = { id: null, name: null, groups: null, rights: null }));
+    const i = interaction(key);
+    const info = (i?.body['query'] as { userinfo?: JsonObject } | undefined)?.userinfo;
+    if (!i || !info || i.status !== 200) continue;
+    if (!facts) out.set(identity, (facts = empty()));
+    takeUserInfo(facts.userinfo, info, splitMulti(i.request['uiprop'] ?? ''));
     if (typeof info['id'] === 'number') facts.id = info['id'];
     if (typeof info['name'] === 'string') facts.name = info['name'];
     if (Array.isArray(info['groups'])) facts.groups = info['groups'] as string[];

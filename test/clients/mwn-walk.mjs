@@ -5,6 +5,8 @@
 //   API_URL=http://127.0.0.1:8088/wiki/api.php node mwn-walk.mjs
 //
 // Env: API_URL (required), CLIENTS_DIR (where node_modules/mwn is; default /tmp/clients-npm),
+//      LOGIN_USER, LOGIN_PASSWORD (a bot password: bot.login() first, then everything as that
+//      user, a spam blacklist check and one edit of EDIT_TITLE with EDIT_TEXT),
 //      LIMIT (page size for every list; default 5 so continuation really happens),
 //      TITLES (|-separated; default the live wiki's pages with external links + one missing page).
 import { createRequire } from 'node:module';
@@ -20,13 +22,18 @@ const TITLES = (process.env.TITLES ?? 'Москва|Список ссылок|Al
 // Anonymous, read-only: no login, so Mwn.init() (which logs in) is not used.
 // Defaults kept as mwn ships them: format=json, formatversion=2, maxlag=5 on every request,
 // GET for action=query, User-Agent from options, Accept-Encoding: gzip, cookie jar (tough-cookie).
+const LOGIN = process.env.LOGIN_USER ? { username: process.env.LOGIN_USER, password: process.env.LOGIN_PASSWORD } : {};
 const bot = new Mwn({
   apiUrl,
+  ...LOGIN,
   userAgent: 'wikitape-client-check/0.1 (mwn 3.0.3)',
   silent: true, // no "[+] Got part N" lines on stdout
   maxRetries: 1,
   retryPause: 1000,
 });
+
+// Logging in (action=query&meta=tokens&type=login, action=login, then the CSRF token and site info).
+if (LOGIN.username) await bot.login();
 
 // Anything that builds Title/Page objects needs namespace data first (Title.checkData()).
 await bot.getSiteInfo(); // action=query&meta=siteinfo&siprop=general|namespaces|namespacealiases
@@ -91,5 +98,18 @@ out.parse = parsed.parse;
 
 // parseWikitext() is mwn's helper for rendering wikitext (POST: it carries `text`).
 out.parseWikitext = await bot.parseWikitext('[[Foo]] bar');
+
+if (LOGIN.username) {
+  out.userinfo = (await bot.request({ action: 'query', meta: 'userinfo', uiprop: 'groups|rights' })).query.userinfo;
+  // The spam blacklist (SpamBlacklist's action=spamblacklist), one URL listed and one not.
+  out.spamblacklist = (await bot.request({ action: 'spamblacklist', url: ['http://spam.example.com/x', 'https://www.mediawiki.org/'] })).spamblacklist;
+  // One edit: mwn's save() (action=edit with the CSRF token, POST).
+  try {
+    const r = await bot.save(process.env.EDIT_TITLE, process.env.EDIT_TEXT, 'wikitape client check');
+    out.edit = { result: r.result, title: r.title };
+  } catch (e) {
+    out.edit = { error: e.code ?? String(e) };
+  }
+}
 
 console.log(JSON.stringify(out, null, 2));

@@ -4,7 +4,9 @@
 //   npm install --prefix /tmp/clients-npm nodemw@0.27.0
 //   API_URL=http://127.0.0.1:8088/wiki/api.php node nodemw-walk.mjs
 //
-// Env: API_URL (required; nodemw wants protocol/server/port/path separately and always appends
+// Env: LOGIN_USER, LOGIN_PASSWORD (a bot password: logIn() first, then everything as that user, a
+//      spam blacklist check and one edit of EDIT_TITLE with EDIT_TEXT),
+//      API_URL (required; nodemw wants protocol/server/port/path separately and always appends
 //      "/api.php"), CLIENTS_DIR (default /tmp/clients-npm), LIMIT (default 5), TITLES (|-separated).
 // nodemw's winston console transport writes *errors* to stdout: on failure stdout is not pure JSON.
 import { createRequire } from 'node:module';
@@ -37,6 +39,12 @@ const getAll = (params, key) => new Promise((resolve, reject) =>
 // api.call(params, cb(err, data[action], next, rawData), method='GET')
 const call = (params, method) => new Promise((resolve, reject) =>
   client.api.call(params, (err, info, next, raw) => (err ? reject(err) : resolve({ info, next, raw })), method));
+
+const LOGIN_USER = process.env.LOGIN_USER;
+if (LOGIN_USER) {
+  // logIn(username, password, cb): meta=tokens&type=login, then action=login.
+  await new Promise((resolve, reject) => client.logIn(LOGIN_USER, process.env.LOGIN_PASSWORD, (err, data) => (err ? reject(err) : resolve(data))));
+}
 
 const out = { client: 'nodemw 0.27.0', apiUrl };
 out.siteVersion = await promisify(client.getMediaWikiVersion.bind(client))(); // meta=siteinfo&siprop=general
@@ -79,5 +87,14 @@ out.parsedsummary = parsed.parsedsummary;
 // Helper parse(text, title, cb): POST, generatexml=1, returns parse.text['*'] (fv1).
 out.parseHelper = await new Promise((resolve, reject) =>
   client.parse('[[Foo]] bar', 'API', (err, html) => (err ? reject(err) : resolve(html))));
+
+if (LOGIN_USER) {
+  out.userinfo = (await call({ action: 'query', meta: 'userinfo', uiprop: 'groups|rights' })).info.userinfo;
+  out.spamblacklist = (await call({ action: 'spamblacklist', url: 'http://spam.example.com/x|https://www.mediawiki.org/' })).info;
+  // One edit: edit(title, content, summary, minor, cb) (action=edit with the CSRF token, POST).
+  out.edit = await new Promise((resolve) =>
+    client.edit(process.env.EDIT_TITLE, process.env.EDIT_TEXT, 'wikitape client check', false, (err, data) =>
+      resolve(err ? { error: String(err.message ?? err).replace(/^Error: /, '') } : { result: data.result, title: data.title })));
+}
 
 console.log(JSON.stringify(out, null, 2));

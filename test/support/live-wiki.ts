@@ -25,6 +25,8 @@ export interface LiveWiki {
   dir: string;
   /** The bot password (grants basic, highvolume) the script made for tests that log in. */
   credentials(): Promise<{ user: string; password: string }>;
+  /** A bot password that may also edit and create pages (the client tests' one edit). */
+  editorCredentials(): Promise<{ user: string; password: string }>;
 }
 
 const started = new Map<LiveVersion, Promise<LiveWiki>>();
@@ -58,5 +60,6 @@ async function start(version: LiveVersion): Promise<LiveWiki> {
     apiUrl,
     dir,
     credentials: async () => JSON.parse(await readFile(join(dir, 'bot-credentials.json'), 'utf8')) as { user: string; password: string },
+    editorCredentials: async () => JSON.parse(await readFile(join(dir, 'editor-credentials.json'), 'utf8')) as { user: string; password: string },
   };
 }

@@ -1,0 +1,103 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { snapshot } from '../../src/record/snapshot.js';
+import { startServer } from '../../src/server.js';
+import { Client } from '../support/cookie-client.js';
+import { LIVE_VERSIONS, liveWiki, type LiveVersion } from '../support/live-wiki.js';
+
+/**
+ * Real client libraries as bots that log in (a bot password that may edit): each logs in with
+ * its own login flow, walks every list with its own continuation, reads extlinks, parses a
+ * summary, checks the spam blacklist and makes one edit: against the live wiki, through
+ * `wikitape record`, and against `wikitape replay` of that recording (logging in offline,
+ * `--on-miss error`), then at limits nobody recorded. The results must be equal; the edit is
+ * answered in the same shape and is in replay's write log.
+ * (wikijs has no login: its anonymous walk is in real-clients.test.ts.)
+ */
+const run = promisify(execFile);
+const CLIENTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'clients');
+const EDIT_TITLE = 'Wikitape client sandbox';
+const EDIT_TEXT = 'Edited by the wikitape client checks.';
+
+const clients = [
+  { name: 'mwn (npm)', cmd: process.execPath, args: [join(CLIENTS, 'mwn-walk.mjs')] },
+  { name: 'mwbot (npm)', cmd: process.execPath, args: [join(CLIENTS, 'mwbot-walk.mjs')] },
+  { name: 'nodemw (npm)', cmd: process.execPath, args: [join(CLIENTS, 'nodemw-walk.mjs')] },
+  { name: 'mwclient (Debian python3-mwclient)', cmd: '/usr/bin/python3', args: [join(CLIENTS, 'mwclient-walk.py')] },
+];
+const runs = LIVE_VERSIONS.flatMap((version) => clients.map((client) => ({ ...client, version })));
+
+async function walk(client: (typeof clients)[number], apiUrl: string, login: { user: string; password: string }, limit = '5'): Promise<Record<string, unknown>> {
+  const env = { ...process.env, API_URL: apiUrl, LIMIT: limit, LOGIN_USER: login.user, LOGIN_PASSWORD: login.password, EDIT_TITLE, EDIT_TEXT };
+  const { stdout } = await run(client.cmd, client.args, { env, maxBuffer: 64 << 20 });
+  const steady = stdout.replace(/Cached time: \d+/g, 'Cached time: T').replace(/(CPU|Real) time usage: [\d.]+ seconds?/g, '$1 time usage: S').replace(/100\.00% +[\d.]+ +\d+ -total/g, 'total');
+  const out = JSON.parse(steady) as Record<string, unknown>;
+  delete out['apiUrl'];
+  return out;
+}
+
+/** The page the clients edit exists with the text they write: their edits change nothing (no new log event). */
+const sandboxReady = new Map<LiveVersion, Promise<void>>();
+function sandbox(version: LiveVersion): Promise<void> {
+  let p = sandboxReady.get(version);
+  if (!p) {
+    p = (async () => {
+      const live = await liveWiki(version);
+      const { user, password } = await live.editorCredentials();
+      const c = new Client(live.apiUrl);
+      await c.call({ action: 'login', lgname: user, lgpassword: password, lgtoken: await c.token('login') });
+      const r = await c.call({ action: 'edit', title: EDIT_TITLE, text: EDIT_TEXT, summary: 'wikitape client checks', token: await c.token('csrf') });
+      if (r.body['edit']?.result !== 'Success') throw new Error(`could not make the sandbox page: ${JSON.stringify(r.body)}`);
+    })();
+    sandboxReady.set(version, p);
+  }
+  return p;
+}
+
+describe.each(runs)('$name, logged in, on MediaWiki $version', (client) => {
+  beforeAll(() => sandbox(client.version));
+
+  it('gets the same results live, through record and from replay (logged in offline); the edit is in the write log', async () => {
+    const live = await liveWiki(client.version);
+    const login = await live.editorCredentials();
+    const direct = await walk(client, live.apiUrl, login);
+    expect(direct['edit']).toEqual({ result: 'Success', title: EDIT_TITLE });
+    expect((direct['userinfo'] as { name: string }).name).toBe('Admin');
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-client-login-'));
+    const recorder = await startServer({ mode: 'record', upstream: live.apiUrl, cassettes: dir });
+    expect(await walk(client, recorder.url, login)).toEqual(direct);
+    await recorder.close();
+    const replay = await startServer({ cassettes: dir, onMiss: 'error' });
+    try {
+      // Replay cannot check the password (a recording never holds one): it takes any.
+      expect(await walk(client, replay.url, { user: login.user, password: 'not the password' })).toEqual(direct);
+      expect(replay.writes()).toMatchObject([{ action: 'edit', user: login.user, params: { title: EDIT_TITLE, text: EDIT_TEXT } }]);
+    } finally {
+      await replay.close();
+    }
+  }, 300_000);
+
+  it('at limits nobody recorded, gets from replay what the live wiki gives, computed from the recordings', async () => {
+    const live = await liveWiki(client.version);
+    const login = await live.editorCredentials();
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-client-login-limits-'));
+    await snapshot({ upstream: live.apiUrl, cassettes: dir });
+    const recorder = await startServer({ mode: 'record', upstream: live.apiUrl, cassettes: dir });
+    await walk(client, recorder.url, login);
+    await recorder.close();
+    const sources = new Map<string, number>();
+    const replay = await startServer({ cassettes: dir, onMiss: 'error', clock: 'real', onRequest: (e) => void sources.set(e.source, (sources.get(e.source) ?? 0) + 1) });
+    try {
+      expect(await walk(client, replay.url, login, '3')).toEqual(await walk(client, live.apiUrl, login, '3'));
+    } finally {
+      await replay.close();
+    }
+    expect(sources.get('synthesized')).toBeGreaterThan(0);
+    expect(sources.has('miss')).toBe(false);
+  }, 300_000);
+});
