@@ -205,7 +205,7 @@ class Suites {
 }
 
 /** Where the write log is read (GET) and cleared (DELETE), outside api.php. */
-export const WRITES_PATH = '/_wikitape/writes';
+const WRITES_PATH = '/_wikitape/writes';
 
 /** The write log over HTTP: `GET` gives `{"writes":[…]}`, `DELETE` empties it. */
 function answerWrites(engine: ReplayEngine, req: Request, res: Response): void {

@@ -52,7 +52,7 @@ async function serve(options: WikitapeOptions): Promise<void> {
     server = await startServer({ ...options, onError });
   } catch (e) {
     if ((e as { code?: string }).code === 'EADDRINUSE') {
-      throw new Error(`port ${options.port} on ${options.host ?? DEFAULTS.host} is in use by another program: give another one with --port, or --port 0 for a free one`);
+      throw new Error(`port ${options.port} on ${options.host ?? DEFAULTS.host} is in use by another program: give another one with --port, or --port 0 for a free one`, { cause: e });
     }
     throw e;
   }

@@ -95,7 +95,7 @@ export function anonymousSession(): SessionPort {
  * suppression log (`suppressionlog`), hidden blocks (`hideuser`). A user without any of them
  * sees the lists as readers do.
  */
-export const VISIBILITY_RIGHTS: ReadonlySet<string> = new Set(['deletedhistory', 'deletelogentry', 'suppressrevision', 'viewsuppressed', 'suppressionlog', 'hideuser']);
+const VISIBILITY_RIGHTS: ReadonlySet<string> = new Set(['deletedhistory', 'deletelogentry', 'suppressrevision', 'viewsuppressed', 'suppressionlog', 'hideuser']);
 
 /** Whether rights (null: not known) may show more of the lists than readers see. */
 export function seesMoreThanReaders(rights: readonly string[] | null): boolean {

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- answers are read as the tests read them */
 /** A client with a cookie jar, as bots keep one. */
 export class Client {
   jar = new Map<string, string>();
