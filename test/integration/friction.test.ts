@@ -87,3 +87,17 @@ describe('cassettes', () => {
     expect(prune.stdout).toBe(`c: would remove 1, kept 1\n  - ${keys[1]}\n`);
   });
 });
+
+describe('installing a clone that is not built', () => {
+  it('says how to build it instead of failing with "tsc: not found"', async () => {
+    const { cp } = await import('node:fs/promises');
+    const { spawnSync } = await import('node:child_process');
+    // A clone as npm sees it when another project installs it by path: no node_modules, no dist.
+    const clone = await mkdtemp(join(tmpdir(), 'wikitape-clone-'));
+    await cp(join(import.meta.dirname, '..', '..', 'scripts'), join(clone, 'scripts'), { recursive: true });
+    const r = spawnSync(process.execPath, [join(clone, 'scripts', 'prepare.mjs')], { encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`wikitape: ${clone} is not built yet, and its build tools are not installed.`);
+    expect(r.stderr).toContain(`Build the clone first:   (cd ${clone} && npm ci)`);
+  });
+});
