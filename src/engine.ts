@@ -19,7 +19,7 @@ import type { DebugMarks } from './output/debuginfo.js';
 import { isFrozenBytes } from './output/json.js';
 import { identityKey } from './cassette/format.js';
 import type { OfflineSessions, RequestSession } from './replay/sessions.js';
-import { seesMoreThanReaders, type Caller } from './api/session.js';
+import { lacksSameOriginSecurity, seesMoreThanReaders, type Caller } from './api/session.js';
 
 /** One HTTP request to api.php, as the engine needs it. */
 export interface HttpRequest {
@@ -248,7 +248,9 @@ export class ReplayEngine {
     const now = opts.now ?? this.now();
     const query = q < 0 ? '' : req.url.slice(q + 1);
     // Record mode's `--mode new` names the identity itself (the session is the wiki's): cookies are left alone.
-    const session = opts.identity !== undefined ? undefined : this.sessions?.open(typeof req.headers.cookie === 'string' ? req.headers.cookie : undefined, now);
+    // Credentials are stripped where the same-origin policy does not hold (JSONP, origin=*): anonymous.
+    const cookie = typeof req.headers.cookie === 'string' && !lacksSameOriginSecurity(params, req.headers) ? req.headers.cookie : undefined;
+    const session = opts.identity !== undefined ? undefined : this.sessions?.open(cookie, now);
     const identity = opts.identity !== undefined ? opts.identity : (session?.caller.identity ?? null);
     const keepCookies = opts.identity !== undefined ? { session: { setCookie: [], sessionId: '' } } : {};
     // A logged-in session's question is looked up among its user's recordings only; anonymous

@@ -101,3 +101,12 @@ const VISIBILITY_RIGHTS: ReadonlySet<string> = new Set(['deletedhistory', 'delet
 export function seesMoreThanReaders(rights: readonly string[] | null): boolean {
   return rights === null || rights.some((r) => VISIBILITY_RIGHTS.has(r));
 }
+
+/**
+ * ApiMain::lacksSameOriginSecurity: JSONP (`callback`), anonymous CORS (`origin=*`) or a
+ * `Treat-as-Untrusted` header. MediaWiki then strips the user's credentials: the request is
+ * answered as an anonymous caller's, whatever its cookies.
+ */
+export function lacksSameOriginSecurity(params: ReadonlyMap<string, string>, headers: Readonly<Record<string, string | string[] | undefined>>): boolean {
+  return params.has('callback') || params.get('origin') === '*' || headers['treat-as-untrusted'] !== undefined;
+}

@@ -32,15 +32,16 @@ export class SessionIdentities {
 
   /**
    * Notes the session cookies an answer sets: those of a successful login belong to its user,
-   * all others are anonymous sessions.
+   * all others are anonymous sessions. Returns the user a login logged in, or null.
    */
-  noteAnswer(params: ParamMap, body: string, setCookie: string | string[] | undefined): void {
+  noteAnswer(params: ParamMap, body: string, setCookie: string | string[] | undefined): string | null {
     const values = sessionCookiesSet(setCookie);
-    if (values.length === 0) return;
+    if (values.length === 0) return null;
     const user = loggedInAs(params, body);
     for (const v of values) this.bySession.set(v, user);
     // Bounded: a long recording of many clients forgets the oldest sessions (they are asked again).
     while (this.bySession.size > 10_000) this.bySession.delete(this.bySession.keys().next().value!);
+    return user;
   }
 
   /** Who a request with this Cookie header asks as. */
@@ -106,4 +107,23 @@ function loggedInAs(params: ParamMap, body: string): string | null {
   }
   if (action === 'clientlogin' && data.clientlogin?.status === 'PASS' && typeof data.clientlogin.username === 'string') return data.clientlogin.username;
   return null;
+}
+
+/** The Cookie header a client sends after an answer: its cookies, with those the answer set (or deleted). */
+export function cookiesAfter(cookieHeader: string | undefined, setCookie: string | string[] | undefined): string {
+  const jar = new Map<string, string>();
+  for (const part of (cookieHeader ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0) jar.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
+  }
+  for (const c of setCookie === undefined ? [] : Array.isArray(setCookie) ? setCookie : [setCookie]) {
+    const pair = c.split(';')[0] ?? '';
+    const eq = pair.indexOf('=');
+    if (eq <= 0) continue;
+    const name = pair.slice(0, eq).trim();
+    const value = pair.slice(eq + 1).trim();
+    if (value === 'deleted' || /max-age=0/i.test(c)) jar.delete(name);
+    else jar.set(name, value);
+  }
+  return [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
 }

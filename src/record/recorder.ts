@@ -16,8 +16,8 @@ import { redactJson, redactQuery } from '../util/secrets.js';
 import { parseKeepingKeyOrder } from '../util/ordered-json.js';
 import { KEPT_HEADERS, notRecordable } from './policy.js';
 import { sendUpstreamError } from './upstream-error.js';
-import { SessionIdentities, type Identity } from './identity.js';
-import { seesMoreThanReaders } from '../api/session.js';
+import { SessionIdentities, cookiesAfter, type Identity } from './identity.js';
+import { lacksSameOriginSecurity, seesMoreThanReaders } from '../api/session.js';
 import type { WikiProfile } from '../wiki/profile.js';
 
 export interface RecorderOptions {
@@ -137,7 +137,7 @@ export class Recorder {
     this.proxy = httpProxy.createProxyServer({ selfHandleResponse: true, changeOrigin: true, proxyTimeout: timeout, agent: this.agent });
     this.proxy.on('proxyRes', (proxyRes, req, res) => {
       const params = this.pending.get(req);
-      if (params) void this.relay(proxyRes, res as ServerResponse, params, req.headers.cookie, req.method ?? 'GET');
+      if (params) void this.relay(proxyRes, res as ServerResponse, params, req.headers, req.method ?? 'GET');
     });
     this.proxy.on('error', (err, _req, res) => {
       // An answer already given (a refused or cut-off one included) is left alone.
@@ -214,7 +214,7 @@ export class Recorder {
     this.pending.set(req, params);
     const recorded = await this.options.recorded;
     if (recorded && notRecordable(params) === null) {
-      const who = await this.identities.identify(req.headers.cookie);
+      const who = await this.identify(params, req.headers);
       if ('user' in who && recorded.has(identityKey(canonicalKey(params), who.user))) {
         this.pending.delete(req);
         recorded.answer(req, res, body, who.user);
@@ -251,7 +251,8 @@ export class Recorder {
     return { status: r.status, body };
   }
 
-  private async relay(proxyRes: IncomingMessage, res: ServerResponse, params: ParamMap, cookie: string | undefined, method: string): Promise<void> {
+  private async relay(proxyRes: IncomingMessage, res: ServerResponse, params: ParamMap, reqHeaders: IncomingMessage['headers'], method: string): Promise<void> {
+    const cookie = reqHeaders.cookie;
     // Answers are read whole (up to maxBodyBytes); a broken or cut-off one is never passed on or
     // stored. One over the limit is cut off at once: its socket is closed, nothing more is read.
     const max = this.maxBodyBytes;
@@ -293,15 +294,25 @@ export class Recorder {
     headers['x-wikitape-source'] = 'upstream';
     headers['content-length'] = String(raw.length);
     // Whose sessions the answer sets (a login's are its user's), before the client can use them.
-    if (status === 200) this.identities.noteAnswer(params, text, proxyRes.headers['set-cookie']);
+    if (status === 200) {
+      const loggedIn = this.identities.noteAnswer(params, text, proxyRes.headers['set-cookie']);
+      // A login names an account replay can log in offline: its groups and rights are recorded now.
+      if (loggedIn !== null) void this.rightsOf(loggedIn, cookiesAfter(cookie, proxyRes.headers['set-cookie']));
+    }
     res.writeHead(status, headers);
     res.end(raw);
     if (apiAnswer && (jsonType || format !== 'json') && notRecordable(params) === null) {
       const fv2 = params.get('formatversion') === '2' || params.get('formatversion') === 'latest';
       // Stored from the client's answer when it is already the canonical form, else asked again.
       const data = isJson && fv2 ? readLater(text) : this.fetchCanonical(params, cookie);
-      this.store(params, status, proxyRes.headers, data, this.identities.identify(cookie), cookie);
+      this.store(params, status, proxyRes.headers, data, this.identify(params, reqHeaders), cookie);
     }
+  }
+
+  /** Who a request asks as: anonymous where the wiki strips credentials (JSONP, origin=*), else its session's user. */
+  private identify(params: ParamMap, headers: IncomingMessage['headers']): Promise<Identity> {
+    if (lacksSameOriginSecurity(params, headers)) return Promise.resolve({ user: null });
+    return this.identities.identify(headers.cookie);
   }
 
   /** Who these cookies log in as, asked of the wiki. */

@@ -7,7 +7,10 @@
 // wikijs is a read-only, Wikipedia-oriented client: no helpers for logevents/blocks/protectedtitles,
 // so those use its raw `api()` (every request gets format=json, action=query, redirects=1 and
 // origin=* unless overridden; always GET via cross-fetch/node-fetch; formatversion 1).
-// Env: API_URL (required), CLIENTS_DIR (default /tmp/clients-npm), LIMIT (default 5), TITLES.
+// Env: API_URL (required), CLIENTS_DIR (default /tmp/clients-npm), LIMIT (default 5), TITLES,
+//      LOGIN_USER and LOGIN_PASSWORD: wikijs cannot log in, so the bot logs in with plain fetch
+//      (meta=tokens&type=login, action=login) and hands the session cookies to wikijs's
+//      `headers`; wikijs adds origin=* to every request, so the wiki answers it anonymously anyway.
 import { createRequire } from 'node:module';
 
 const require = createRequire(process.env.CLIENTS_DIR ? process.env.CLIENTS_DIR + '/package.json' : import.meta.url);
@@ -18,7 +21,18 @@ if (!apiUrl) throw new Error('set API_URL to an api.php URL');
 const LIMIT = process.env.LIMIT ?? '5';
 const TITLES = (process.env.TITLES ?? 'Москва|Список ссылок|Alpha|Несуществующая').split('|');
 
-const w = wiki({ apiUrl, headers: { 'User-Agent': 'wikitape-client-check/0.1 (wikijs 6.4.1)' } });
+const headers = { 'User-Agent': 'wikitape-client-check/0.1 (wikijs 6.4.1)' };
+let loggedIn;
+if (process.env.LOGIN_USER) {
+  const jar = new Map();
+  const keep = (r) => { for (const c of r.headers.getSetCookie()) { const [pair] = c.split(';'); const eq = pair.indexOf('='); jar.set(pair.slice(0, eq), pair.slice(eq + 1)); } return r.json(); };
+  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  const t = await keep(await fetch(`${apiUrl}?action=query&meta=tokens&type=login&format=json`));
+  const body = new URLSearchParams({ action: 'login', lgname: process.env.LOGIN_USER, lgpassword: process.env.LOGIN_PASSWORD, lgtoken: t.query.tokens.logintoken, format: 'json' });
+  loggedIn = (await keep(await fetch(apiUrl, { method: 'POST', body, headers: { cookie: cookie() } }))).login.result;
+  headers.Cookie = cookie();
+}
+const w = wiki({ apiUrl, headers });
 
 let requests = 0;
 const api = (params) => { requests += 1; return w.api(params); };
@@ -40,6 +54,11 @@ async function walk(params, key) {
 }
 
 const out = { client: 'wikijs 6.4.1', apiUrl };
+if (loggedIn !== undefined) {
+  out.login = loggedIn;
+  // With origin=* (wikijs's default), MediaWiki strips the credentials: the caller is anonymous.
+  out.userinfo = (await api({ meta: 'userinfo', uiprop: 'rights' })).query.userinfo;
+}
 out.logevents = await walk({ list: 'logevents', lelimit: LIMIT,
   leprop: 'ids|title|type|user|userid|timestamp|comment|parsedcomment|details|tags' }, 'logevents');
 out.blocks = await walk({ list: 'blocks', bklimit: LIMIT,

@@ -192,6 +192,8 @@ describe('sessions are identities', () => {
       expect(login.body['login']).toEqual({ result: 'Success', lguserid: 1, lgusername: 'Admin' });
       // Known from recordings only: any password is taken, and the answer says it could not check it.
       expect(login.headers.get('x-wikitape-unknown')).toBe('login.password');
+      // JSONP and origin=* strip credentials (ApiMain::lacksSameOriginSecurity): anonymous, as on the wiki.
+      expect((await bot.call({ ...q, origin: '*' }, 'GET')).body['query'].userinfo.anon).toBe(true);
       const mine = await bot.call(q, 'GET');
       expect(mine.headers.get('x-wikitape-source')).toBe('cassette');
       expect(mine.body['query'].userinfo).toEqual({ id: 1, name: 'Admin', rights: ['read', 'bot'] });
