@@ -10,6 +10,12 @@ import { redactQuery } from './util/secrets.js';
 import { startServer } from './server.js';
 import { DEFAULTS, RECORD_MODES, type WikitapeOptions } from './options.js';
 
+// Output piped into a reader that stops early (`| head`): the rest is not wanted, and no stack trace is.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
+
 /** Fixture data served when neither fixtures nor cassettes are given: crawled from a real MediaWiki 1.39. */
 const BUNDLED_WIKI = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'default-wiki.json');
 
