@@ -11,6 +11,7 @@ import type { WikiModel } from './wiki/model.js';
 import type { Lang, WikiProfile } from './wiki/profile.js';
 import type { Source } from './options.js';
 import { canonicalKey } from './request/canonical.js';
+import { globalRequestUrl } from './request/url.js';
 import { redactQuery } from './util/secrets.js';
 import type { CassetteIndex } from './replay/cassette-index.js';
 import { recordedOutcome } from './replay/render-recorded.js';
@@ -49,6 +50,9 @@ export interface Answer extends Rendered {
 }
 
 const EMPTY = Buffer.alloc(0);
+/** Templates are not kept for URLs (and headers) longer than this, nor for answers larger than TEMPLATE_MAX_BYTES. */
+const TEMPLATE_MAX_URL = 32 << 10;
+const TEMPLATE_MAX_BYTES = 4 << 20;
 /** The most characters of query strings and keys the hit-key memo holds (about 16 MB as UTF-16). */
 const HIT_KEYS_CHARS = 8 << 20;
 
@@ -212,7 +216,9 @@ export class ReplayEngine {
     if (answer.headers.some(([k]) => k.toLowerCase() === 'set-cookie')) return null;
     const t = makeTemplate(answer, { key: answer.key, usage: answer.usage, userLang: answer.userLang, source: answer.source, second: answer.clocked ? second : null, shared: isFrozenBytes });
     const size = t.ownBytes + cacheKey.length;
-    if (size > this.templateBudget) return t;
+    // Kept for questions a suite repeats: not for huge one-off URLs or answers (a stream of distinct
+    // ones would fill the budget with what is never asked again).
+    if (size > this.templateBudget || cacheKey.length > TEMPLATE_MAX_URL || t.ownBytes > TEMPLATE_MAX_BYTES) return t;
     while (this.templateBytes + size > this.templateBudget && this.templateKeys.length > 0) {
       this.dropTemplate(this.templateKeys[Math.floor(Math.random() * this.templateKeys.length)]!);
     }
@@ -260,7 +266,7 @@ export class ReplayEngine {
     // A recorded list of blocks the clock has since expired is computed instead, so that a hit and
     // the computed pages of the same list agree under any clock.
     const recorded = found && !expiredSince(found, now) ? found : undefined;
-    const http = { ...req, params };
+    const http = { ...req, url: globalRequestUrl(req.url), params };
     if (recorded) {
       this.used.add(key);
       const outcome = recordedOutcome(recorded, params, this.profile, now, MODULES);

@@ -111,6 +111,7 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
     unknown: [],
     modules,
   };
+  request.onArray = (name) => ctx.addWarning('main', apiMessage('unsupportedarray', 'apiwarn-unsupportedarray', [name]));
   try {
     addRequestedFields(ctx);
     const mainSpec: Record<string, ParamSpec> = mainParams(profile, internal ? env.actions.map((a) => a.name) : ACTIONS);
@@ -144,6 +145,10 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
     if (mode) ctx.setCacheMode(mode);
     reportUnusedParams(ctx, outcome.printer);
     checkPrinterParams(request, outcome.printer);
+    // The printer reads `callback` through ApiBase::getParameter: a value that needed cleaning warns.
+    if (outcome.printer.callback !== null && request.wasNormalized('callback')) {
+      ctx.addWarning(outcome.printer.format, apiMessage('badutf8', 'apiwarn-badutf8', ['callback']));
+    }
   } catch (e) {
     const err = e instanceof ApiUsageError ? e : internalError(e);
     substituteWithError(ctx, err);

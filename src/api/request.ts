@@ -8,6 +8,16 @@ import { cleanUp } from './unicode.js';
  */
 export class ApiRequest {
   readonly used = new Set<string>();
+  /** Parameters read that were sent in PHP array syntax (`list[]=…`): ApiMain::getVal warns of each when it reads it. */
+  readonly arrays = new Set<string>();
+  /** Told of each such parameter when it is first read (runApi adds the warning then, in MediaWiki's order). */
+  onArray: ((name: string) => void) | null = null;
+
+  private sawArray(name: string): void {
+    if (this.arrays.has(name)) return;
+    this.arrays.add(name);
+    this.onArray?.(name);
+  }
 
   /**
    * @param params merged parameters (`$_POST + $_GET`)
@@ -24,7 +34,9 @@ export class ApiRequest {
   get(name: string): string | undefined {
     this.used.add(name);
     const v = this.params.get(name);
-    if (v === undefined || v === ARRAY_VALUE) return v === ARRAY_VALUE ? '' : undefined;
+    // ApiMain::getVal: an array is no value (the default applies), and the caller is told.
+    if (v === ARRAY_VALUE) this.sawArray(name);
+    if (v === undefined || v === ARRAY_VALUE) return undefined;
     return cleanUp(v);
   }
 
@@ -32,7 +44,8 @@ export class ApiRequest {
   raw(name: string): string | undefined {
     this.used.add(name);
     const v = this.params.get(name);
-    return v === ARRAY_VALUE ? '' : v;
+    if (v === ARRAY_VALUE) this.sawArray(name);
+    return v === ARRAY_VALUE ? undefined : v;
   }
 
   /** True when the cleaned value differs from what was sent (apiwarn-badutf8). */

@@ -114,6 +114,7 @@ export const EN: Readonly<Record<string, string>> = {
   "wrongpassword": "Incorrect username or password entered.\nPlease try again.",
   "apierror-cantblock": "You don't have permission to block users.",
   "apierror-missingtitle": "The page you specified doesn't exist.",
+  "apiwarn-unsupportedarray": "Parameter <var>$1</var> uses unsupported PHP array syntax.",
 };
 
 export const RU: Readonly<Record<string, string>> = {
@@ -216,6 +217,7 @@ export const RU: Readonly<Record<string, string>> = {
   "wrongpassword": "Введены неверные имя участника или пароль.\nПопробуйте ещё раз.",
   "apierror-cantblock": "У вас нет прав блокировать участников.",
   "apierror-missingtitle": "Указанная вами страница не существует.",
+  "apiwarn-unsupportedarray": "Параметр <var>$1</var> использует неподдерживаемый синтаксис массивов PHP.",
 };
 /** Texts that changed after 1.39, by key: [since version, en, ru]. */
 export const CHANGED: Readonly<Record<string, readonly [string, string, string]>> = {

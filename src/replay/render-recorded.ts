@@ -4,7 +4,9 @@ import { ApiRequest } from '../api/request.js';
 import type { CacheMode } from '../api/context.js';
 import type { Interaction } from '../cassette/format.js';
 import type { ParamMap } from '../request/params.js';
-import { isObject, type JsonObject } from '../api/result.js';
+import { ApiResult, isObject, type JsonObject } from '../api/result.js';
+import { ERROR_FORMATS, ErrorFormatter, type ErrorFormat } from '../api/error-formatter.js';
+import { apiMessage } from '../api/errors.js';
 import { normalizeSpelling, splitMulti } from '../request/canonical.js';
 import type { Lang, WikiProfile } from '../wiki/profile.js';
 import { toIso } from '../util/timestamp.js';
@@ -49,6 +51,16 @@ function withRequestedFields(body: JsonObject, params: ParamMap, now: number): J
   return out;
 }
 
+/** The recorded data with the warning MediaWiki adds for a `callback` that needed cleaning (apiwarn-badutf8). */
+function withCallbackWarning(data: JsonObject, format: string, params: ParamMap, profile: WikiProfile, userLang: Lang): JsonObject {
+  const raw = params.get('errorformat') ?? 'bc';
+  const errorFormat: ErrorFormat = (ERROR_FORMATS as readonly string[]).includes(raw) ? (raw as ErrorFormat) : 'bc';
+  const result = new ApiResult();
+  result.data = { ...data };
+  new ErrorFormatter(errorFormat, errorFormat === 'bc' ? 'en' : userLang, profile.version).addWarning(result, { ...apiMessage('badutf8', 'apiwarn-badutf8', ['callback']), module: format });
+  return result.data;
+}
+
 /**
  * The outcome of a recorded interaction, ready for the same printer as built-in answers: the
  * stored formatversion=2 data, the error codes and the cache mode the wiki had set.
@@ -66,8 +78,12 @@ export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiP
   // Which modules ran matters only to debuginfo: not looked up for a wiki without it (the hot path).
   const modules = errorHeader || !profile.debugInfo ? [] : modulesNamed(registry, params, profile);
   const cacheMode: CacheMode = errorHeader ? 'private' : i.headers['vary'] ? (/public/.test(i.headers['cache-control'] ?? '') ? 'public' : 'anon-public-user-private') : 'private';
+  const printer = readPrinter(request);
+  let data = withRequestedFields(withClientSpelling(i.body, params), params, now);
+  // The printer reads `callback` through ApiBase::getParameter: a value that needed cleaning warns.
+  if (!errorHeader && printer.callback !== null && request.wasNormalized('callback')) data = withCallbackWarning(data, printer.format, params, profile, userLang);
   return {
-    data: withRequestedFields(withClientSpelling(i.body, params), params, now),
+    data,
     isError: errorHeader !== undefined,
     errorCodes: errorHeader ? errorHeader.split(/,\s*/) : [],
     status: i.status,
@@ -75,7 +91,7 @@ export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiP
     cacheMode,
     // What the modules asked for is not recorded: their getCacheMode decides it again from the request.
     requestedCacheMode: modules.length === 0 ? null : requestedCacheMode(registry, modules, params),
-    printer: readPrinter(request),
+    printer,
     userLang,
     action: params.get('action') ?? 'help',
     maxage: num('maxage'),

@@ -1,4 +1,4 @@
-import type { ParamMap } from './params.js';
+import { ARRAY_VALUE, type ParamMap } from './params.js';
 
 /**
  * The canonical request: the data part of an api.php request, normalised so that every
@@ -36,6 +36,19 @@ export const RENDERING_PARAMS: ReadonlySet<string> = new Set([
 const SET_PARAMS: ReadonlySet<string> = new Set([
   'leprop', 'bkprop', 'ptprop', 'bkshow', 'ptlevel', 'ptnamespace', 'bkids', 'bkusers', 'url', 'siprop', 'uiprop',
 ]);
+
+/** The most values of a set parameter the key sorts (ten times the most a module takes, 500). */
+const MAX_SORTED_VALUES = 5000;
+
+/** How many `|` or U+001F a value holds (stops counting at MAX_SORTED_VALUES). */
+function countSeparators(value: string): number {
+  let n = 0;
+  for (let i = 0; i < value.length && n < MAX_SORTED_VALUES; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 0x7c || c === 0x1f) n++;
+  }
+  return n;
+}
 
 /** Multi-value parameters whose duplicates MediaWiki drops (keeping the first). */
 const LIST_PARAMS: ReadonlySet<string> = new Set(['list', 'prop', 'meta', 'titles', 'pageids']);
@@ -85,8 +98,16 @@ export function canonicalParams(params: ParamMap, options: CanonicalOptions = { 
   const out = new Map<string, string>();
   for (const [name, raw] of params) {
     if (RENDERING_PARAMS.has(name)) continue;
+    // PHP array syntax (`list[]=…`): MediaWiki ignores the value and warns, whatever it was; the
+    // key says `list[]=`, never the parser's internal marker.
+    if (raw === ARRAY_VALUE) {
+      out.set(`${name}[]`, '');
+      continue;
+    }
     let value = raw;
-    if (SET_PARAMS.has(name)) value = joinMulti([...new Set(splitMulti(raw))].sort());
+    // A set of more values than any module takes (MediaWiki refuses it, whatever the order) is not
+    // sorted: the key stays the same for recorder and replay, and costs no sort of a huge list.
+    if (SET_PARAMS.has(name) && countSeparators(raw) < MAX_SORTED_VALUES) value = joinMulti([...new Set(splitMulti(raw))].sort());
     else if (LIST_PARAMS.has(name)) {
       let values = splitMulti(raw);
       if (name === 'titles' && options.normalizeTitle) values = values.map((t) => options.normalizeTitle!(t) ?? t);
