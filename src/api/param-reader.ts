@@ -33,9 +33,17 @@ const NAMESPACE_IDS = Array.from({ length: 16 }, (_, i) => i);
 function explodeMultiValue(value: string, limit: number): string[] {
   if (value === '' || value === '\u001f') return [];
   const [sep, body] = value.startsWith('\u001f') ? ['\u001f', value.slice(1)] : ['|', value];
-  const parts = body.split(sep);
-  // PHP explode with a limit keeps the rest in the last element.
-  return parts.length > limit ? [...parts.slice(0, limit - 1), parts.slice(limit - 1).join(sep)] : parts;
+  // PHP explode with a limit keeps the rest in the last element (and never splits what it keeps).
+  const parts: string[] = [];
+  let from = 0;
+  while (parts.length < limit - 1) {
+    const at = body.indexOf(sep, from);
+    if (at < 0) break;
+    parts.push(body.slice(from, at));
+    from = at + 1;
+  }
+  parts.push(body.slice(from));
+  return parts;
 }
 
 /**

@@ -31,6 +31,8 @@ export interface SummaryContext {
   pageExists: (t: Title) => boolean;
   /** Whether an existing page is a redirect (class `mw-redirect`). */
   isRedirect?: (t: Title) => boolean;
+  /** Stop (throw SummaryTooLong) once the HTML is longer than this many UTF-16 units. Default none. */
+  maxLength?: number;
   /** URL of an uploaded file (`Media:` links, and File:/Media: pages count as known), null if none. */
   fileUrl?: (t: Title) => string | null;
   /** Whether a MediaWiki: page has a default message text (Title::isAlwaysKnown). */
@@ -295,7 +297,24 @@ function doWikiLinks(ctx: SummaryContext, comment: string): string {
   const self = ctx.selfTitle;
   const selfKey = canExist(self) ? `${self.ns}:${self.dbkey}` : null;
 
+  // The output grows by each link's HTML; past the budget the answer could not be given anyway.
+  const budget = ctx.maxLength ?? Infinity;
+  let grown = comment.length;
+  // A summary repeating one link renders it once (the same target, text and trail give the same HTML).
+  const memo = new Map<string, string>();
   return comment.replace(WIKILINK, (whole: string, _ws: string, rawTarget: string, textGroup: string | undefined, trailGroup: string) => {
+    const memoKey = `${whole}\u0000${rawTarget}\u0000${textGroup ?? '\u0001'}\u0000${trailGroup}`;
+    let done = memo.get(memoKey);
+    if (done === undefined) {
+      done = link(whole, rawTarget, textGroup, trailGroup);
+      if (memo.size < 10_000) memo.set(memoKey, done);
+    }
+    grown += done.length - whole.length;
+    if (grown > budget) throw new SummaryTooLong();
+    return done;
+  });
+
+  function link(whole: string, rawTarget: string, textGroup: string | undefined, trailGroup: string): string {
     let target = rawTarget;
     if (target.includes('%')) target = rawurldecode(target).replace(/</g, '&lt;').replace(/>/g, '&gt;');
     const linkText = textGroup !== undefined && textGroup !== '' ? textGroup : target;
@@ -335,7 +354,15 @@ function doWikiLinks(ctx: SummaryContext, comment: string): string {
     const rest = whole.slice(closing + 2 + inside.length);
     const replacement = interpret && immediate ? phpReplacement(out, [linkPart, whole.slice(2, closing)]) : out;
     return replacement + rest;
-  });
+  }
+}
+
+/** The rendered summary would be longer than SummaryContext.maxLength: rendering stopped there. */
+export class SummaryTooLong extends Error {
+  constructor() {
+    super('the rendered summary is longer than the result may be');
+    this.name = 'SummaryTooLong';
+  }
 }
 
 /**

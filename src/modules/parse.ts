@@ -7,7 +7,7 @@ import { pv, type ParamSpec } from '../api/param-spec.js';
 import type { JsonObject } from '../api/result.js';
 import { atLeast, type WikiProfile } from '../wiki/profile.js';
 import { parseTitle, type Title } from '../wiki/title.js';
-import { formatSummary } from './parse-summary.js';
+import { formatSummary, SummaryTooLong } from './parse-summary.js';
 import { summaryForParse } from './section-summary.js';
 import { displayTitle, emptyParseText } from './parse-text.js';
 import { mainDbKey, messageCacheLoad, sqlQuote, type DebugFacts, type DebugInput } from '../api/debug.js';
@@ -70,10 +70,32 @@ export const parse: ActionModule = {
     const parsed = parseTitle(titleInput, ctx.titles);
     if (!parsed.ok) throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [titleInput]), 'parse');
     const title = parsed.title;
-    ctx.result.add('parse', buildParse(ctx, v, title));
+    // ApiResult::addValue: an answer over $wgAPIMaxResultSize is left out, with a warning (checked on 1.39).
+    let out: JsonObject | null;
+    try {
+      out = buildParse(ctx, v, title);
+    } catch (e) {
+      if (!(e instanceof SummaryTooLong)) throw e;
+      out = null;
+    }
+    if (out === null || resultSize(out) > MAX_RESULT_SIZE) ctx.addWarning('result', apiMessage('truncatedresult', 'apiwarn-truncatedresult', [{ num: MAX_RESULT_SIZE }]));
+    else ctx.result.add('parse', out);
     return v;
   },
 };
+
+/** $wgAPIMaxResultSize (default 8 MiB): the most an API result may hold, in ApiResult's bytes. */
+const MAX_RESULT_SIZE = 8_388_608;
+
+/** ApiResult::size: the bytes of every scalar value (keys are not counted; true is "1", false ""). */
+function resultSize(value: unknown): number {
+  if (typeof value === 'string') return Buffer.byteLength(value);
+  if (typeof value === 'number') return String(value).length;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (Array.isArray(value)) return value.reduce((n: number, x) => n + resultSize(x), 0);
+  if (value !== null && typeof value === 'object') return Object.values(value).reduce((n: number, x) => n + resultSize(x), 0);
+  return 0;
+}
 
 function pageId(ctx: ApiContext, t: Title): number {
   const page = ctx.model.pages.find((p) => p.ns === t.ns && p.title === t.prefixedText);
@@ -100,7 +122,7 @@ function buildParse(ctx: ApiContext, v: Record<string, unknown>, title: Title): 
   // ApiParse::formatSummary: with section=new, a section title alone makes the summary.
   if (summary !== null || (sectionTitle !== null && newSection)) {
     const text = summaryForParse(ctx.profile.language, summary, sectionTitle, newSection);
-    out['parsedsummary'] = formatSummary(text, { profile: ctx.profile, userLang: ctx.userLang, selfTitle: title, samePage: v['section'] === 'new', pageExists: exists, isRedirect: (t: Title) => isRedirect(ctx, t) });
+    out['parsedsummary'] = formatSummary(text, { profile: ctx.profile, userLang: ctx.userLang, selfTitle: title, samePage: v['section'] === 'new', pageExists: exists, isRedirect: (t: Title) => isRedirect(ctx, t), maxLength: MAX_RESULT_SIZE });
   }
   for (const k of ['langlinks', 'categories', 'links', 'templates', 'images', 'externallinks', 'sections'] as const) {
     if (props.has(k)) out[k] = [];

@@ -35,8 +35,6 @@ export function wfUrlencode(s: string): string {
 const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-const HEX = /^[0-9A-Fa-f]{2}$/;
-
 /** Percent-decodes like PHP's urldecode: `+` is a space, a bad `%xx` stays literal, bytes are UTF-8. */
 export function phpUrlDecode(s: string): string {
   return decodeChecked(s)[0];
@@ -50,25 +48,35 @@ export function rawurldecode(s: string): string {
 /** phpUrlDecode, also telling whether the bytes were invalid UTF-8 (replaced by U+FFFD). */
 export function decodeChecked(s: string, plusIsSpace = true): [string, boolean] {
   if (!s.includes('%') && !(plusIsSpace && s.includes('+'))) return [s, false];
-  const bytes: number[] = [];
+  // One pass into a buffer (a UTF-16 unit is at most 3 UTF-8 bytes): no per-byte array, no slices.
+  const out = Buffer.allocUnsafe(s.length * 3);
+  let n = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c === 0x2b && plusIsSpace) bytes.push(0x20);
-    else if (c === 0x25 && HEX.test(s.slice(i + 1, i + 3))) {
-      bytes.push(parseInt(s.slice(i + 1, i + 3), 16));
+    if (c === 0x2b && plusIsSpace) out[n++] = 0x20;
+    else if (c === 0x25 && i + 2 < s.length && hexValue(s.charCodeAt(i + 1)) >= 0 && hexValue(s.charCodeAt(i + 2)) >= 0) {
+      out[n++] = hexValue(s.charCodeAt(i + 1)) * 16 + hexValue(s.charCodeAt(i + 2));
       i += 2;
-    } else if (c < 0x80) bytes.push(c);
+    } else if (c < 0x80) out[n++] = c;
     else {
       // Non-ASCII characters that arrived unencoded: keep them as their UTF-8 bytes.
       const cp = s.codePointAt(i) ?? c;
       if (cp > 0xffff) i++;
-      for (const b of Buffer.from(String.fromCodePoint(cp), 'utf8')) bytes.push(b);
+      n += out.write(String.fromCodePoint(cp), n, 'utf8');
     }
   }
-  const arr = Uint8Array.from(bytes);
+  const bytes = out.subarray(0, n);
   try {
-    return [strict.decode(arr), false];
+    return [strict.decode(bytes), false];
   } catch {
-    return [decoder.decode(arr), true];
+    return [decoder.decode(bytes), true];
   }
+}
+
+/** The value of a hex digit's character code, or -1. */
+function hexValue(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  if (c >= 0x41 && c <= 0x46) return c - 0x37;
+  if (c >= 0x61 && c <= 0x66) return c - 0x57;
+  return -1;
 }
