@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { ReplayEngine } from './engine.js';
-import { DEFAULTS, type WikitapeOptions } from './options.js';
+import { DEFAULTS, type Source, type WikitapeOptions } from './options.js';
 import { readBody } from './request/body.js';
 import { canonicalKey } from './request/canonical.js';
 import { redactQuery } from './util/secrets.js';
@@ -18,6 +18,10 @@ import { notRecordable } from './record/policy.js';
 import { AccountBook, OfflineSessions, recordedIdentities, type IdentityFacts } from './replay/sessions.js';
 import { seesMoreThanReaders } from './api/session.js';
 import { isUserKey, type Interaction } from './cassette/format.js';
+import { FaultPlan, FaultSpecError, type ArmedFault } from './faults/spec.js';
+import { transportFaults } from './faults/transport.js';
+import { parseBody } from './request/body.js';
+import { mergeParams, parseUrlEncoded, type ParamMap } from './request/params.js';
 
 /** Loads what the options point at and builds the engine that answers requests. */
 export async function loadEngine(options: WikitapeOptions, only?: readonly string[]): Promise<ReplayEngine> {
@@ -124,6 +128,7 @@ export function createWikitape(options: WikitapeOptions = {}): { app: express.Ex
   // A failed load is reported to every request (and to startServer), never as an unhandled rejection.
   ready.catch(() => undefined);
   const suites = new Suites(options);
+  const plan = new FaultPlan(options.faults ?? []);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -145,10 +150,34 @@ export function createWikitape(options: WikitapeOptions = {}): { app: express.Ex
       return;
     }
     const startedAt = process.hrtime.bigint();
+    let faults: readonly ArmedFault[];
+    try {
+      faults = plan.forRequest(req.headers['x-wikitape-fault']);
+    } catch (e) {
+      if (!(e instanceof FaultSpecError)) throw e;
+      return sendWikitapeError(res, 400, 'wikitape-badfault', `X-Wikitape-Fault: ${e.message}`);
+    }
     const body = (await readBody(req)) ?? Buffer.alloc(0);
+    const log = (key: string, source: Source, status: number) =>
+      options.onRequest?.({ method: req.method, key, source, status, ms: Number(process.hrtime.bigint() - startedAt) / 1e6 });
+    const transport = faults.length > 0 ? transportFaults(faults, paramsOf(req.originalUrl, req.headers['content-type'], req.method, body)) : null;
+    if (transport) {
+      if (transport.delayMs > 0) await new Promise((r) => setTimeout(r, transport.delayMs));
+      if (transport.reset) {
+        log(redactQuery(canonicalKey(paramsOf(req.originalUrl, req.headers['content-type'], req.method, body))), 'fault', 0);
+        return void req.socket.destroy();
+      }
+      if (transport.page) {
+        const { page } = transport;
+        res.status(page.status).set(page.headers).setHeader('X-Wikitape-Fault', page.fault);
+        res.setHeader('X-Wikitape-Source', 'fault');
+        res.send(page.body);
+        return log(redactQuery(canonicalKey(paramsOf(req.originalUrl, req.headers['content-type'], req.method, body))), 'fault', page.status);
+      }
+    }
     let out: ReturnType<ReplayEngine['handle']>;
     try {
-      out = engine.handle({ method: req.method, url: req.originalUrl, headers: req.headers, body, startedAt });
+      out = engine.handle({ method: req.method, url: req.originalUrl, headers: req.headers, body, startedAt }, faults.length > 0 ? { faults } : {});
     } catch (e) {
       // A recording that cannot be replayed (a cassette edited into something else): said in
       // MediaWiki's error shape, naming what is wrong, never as a stack trace.
@@ -157,8 +186,17 @@ export function createWikitape(options: WikitapeOptions = {}): { app: express.Ex
     res.status(out.status);
     for (const [k, v] of out.headers) res.append(k, v);
     res.setHeader('X-Wikitape-Source', out.source);
+    if (transport?.cutoff) {
+      // The whole length is announced, a share of the body sent, then the connection closed.
+      const whole = Array.isArray(out.body) ? Buffer.concat(out.body) : Buffer.from(out.body);
+      res.setHeader('Content-Length', String(whole.length));
+      res.setHeader('X-Wikitape-Fault', transport.cutoff.fault);
+      res.flushHeaders();
+      res.write(whole.subarray(0, Math.floor(whole.length * transport.cutoff.at)), () => req.socket.destroy());
+      return log(out.key, 'fault', out.status);
+    }
     sendBody(res, out.body);
-    options.onRequest?.({ method: req.method, key: out.key, source: out.source, status: out.status, ms: Number(process.hrtime.bigint() - startedAt) / 1e6 });
+    log(out.key, out.source, out.status);
   });
   // Whatever else fails is answered in MediaWiki's error shape too, never as Express's HTML page.
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
@@ -219,6 +257,19 @@ function answerWrites(engine: ReplayEngine, req: Request, res: Response): void {
   res.type('application/json').send(JSON.stringify({ writes: sessions?.writes() ?? [] }));
 }
 
+/** The question's parameters as PHP reads them (for faults that match on one). */
+function paramsOf(url: string, contentType: string | undefined, method: string, body: Buffer): ParamMap {
+  const q = url.indexOf('?');
+  const lossy = new Set<string>();
+  return mergeParams(parseUrlEncoded(q < 0 ? '' : url.slice(q + 1), new Map(), lossy), parseBody(method, contentType, body, lossy));
+}
+
+/** An error of wikitape's own (not the wiki's), in MediaWiki's error shape. */
+function sendWikitapeError(res: Response, status: number, code: string, info: string): void {
+  res.status(status).setHeader('MediaWiki-API-Error', code);
+  res.type('application/json').send(JSON.stringify({ error: { code, info } }));
+}
+
 /**
  * A request that cannot be answered because replay could not start: a 500 in MediaWiki's error
  * shape whose info is the reason (it names the file or folder), never a stack trace.
@@ -270,6 +321,7 @@ function createRecordApp(options: WikitapeOptions): { app: express.Express; stat
     guess.search = '';
     throw new Error(`wikitape: --upstream must be the wiki's api.php URL, ending in /api.php (${options.upstream} is not; did you mean ${guess.href}?)`);
   }
+  if ((options.faults ?? []).length > 0) throw new Error('wikitape: faults are served in replay, not while recording (drop --fault, or replay the cassette)');
   const mode = options.recordMode ?? (options.reRecord ? 'all' : 'new');
   const cassette = options.cassette ?? 'default';
   // --mode new: what the cassette already holds is answered from it; only the rest is asked.
@@ -291,6 +343,9 @@ function createRecordApp(options: WikitapeOptions): { app: express.Express; stat
     if (req.path !== recorder.path) {
       res.status(404).type('text/plain').send(`wikitape: no such path ${req.path}; the recorded API is at ${recorder.path}\n`);
       return;
+    }
+    if (req.headers['x-wikitape-fault'] !== undefined) {
+      return sendWikitapeError(res, 400, 'wikitape-badfault', 'X-Wikitape-Fault: faults are served in replay, not while recording; nothing was sent to the wiki');
     }
     const startedAt = process.hrtime.bigint();
     const params = recorder.handle(req, res);

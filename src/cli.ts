@@ -67,6 +67,7 @@ async function serve(options: WikitapeOptions): Promise<void> {
     const file = new FileCassetteStore(options.cassettes ?? DEFAULTS.cassettes).locate(options.cassette ?? 'default');
     process.stdout.write(`recording into ${file} (--mode ${options.recordMode ?? 'new'})\n`);
   }
+  for (const f of options.faults ?? []) process.stdout.write(`serving fault ${f}\n`);
   const stop = () => {
     void server.close().then(
       () => process.exit(failed ? 1 : 0),
@@ -94,7 +95,9 @@ await yargs(hideBin(process.argv))
         .option('clock', { type: 'string', describe: '"now": real, recorded, or an ISO time (default: recorded when there are recordings, else real)' })
         .option('on-miss', { choices: ['builtin', 'error'] as const, default: 'builtin' as const, describe: 'What answers an unrecorded question' })
         .option('track-usage', { type: 'string', describe: 'Collect which recordings answered into this file (for cassettes prune)' })
+        .option('fault', { type: 'string', array: true, describe: 'Serve a fault, NAME[:KEY=VALUE,…] (repeatable): maxlag, readonly, ratelimited, badtoken, assertuserfailed, assertbotfailed, internal_api_error, 503, 429, latency, reset, cutoff; when: first=N, rate=R,seed=S, match=PARAM=VALUE' })
         .example('$0 replay', 'Serve the bundled wiki on http://127.0.0.1:8080/wiki/api.php')
+        .example('$0 replay --fault maxlag:lag=7 --fault 503:first=2', 'Lagged for every request that sends maxlag; the first two requests get a 503 page')
         .example('$0 replay --fixtures my-wiki.json --port 0', 'Serve your own fixture data on a free port'),
     async (argv) =>
       serve({
@@ -105,6 +108,7 @@ await yargs(hideBin(process.argv))
         clock: argv.clock,
         onMiss: argv['on-miss'],
         ...(argv['track-usage'] ? { trackUsage: argv['track-usage'] } : {}),
+        ...(argv.fault ? { faults: argv.fault } : {}),
         ...withLogger(argv),
         fixtures: await defaultFixtures(argv.fixtures, argv.cassettes ?? DEFAULTS.cassettes),
       }),

@@ -3,7 +3,7 @@ import { failWith, runApi } from './api/main.js';
 import { ApiUsageError, apiMessage } from './api/errors.js';
 import { ApiRequest } from './api/request.js';
 import { MODULES } from './modules/index.js';
-import { render, type Rendered } from './output/render.js';
+import { render, type Rendered, type RenderInput } from './output/render.js';
 import { parseBody } from './request/body.js';
 import { mergeParams, parseUrlEncoded, type ParamMap } from './request/params.js';
 import type { Interaction } from './cassette/format.js';
@@ -20,6 +20,8 @@ import type { DebugMarks } from './output/debuginfo.js';
 import { isFrozenBytes } from './output/json.js';
 import { identityKey } from './cassette/format.js';
 import type { OfflineSessions, RequestSession } from './replay/sessions.js';
+import { apiFaultHook } from './faults/api.js';
+import type { ArmedFault } from './faults/spec.js';
 import { lacksSameOriginSecurity, seesMoreThanReaders, type Caller } from './api/session.js';
 
 /** One HTTP request to api.php, as the engine needs it. */
@@ -241,10 +243,34 @@ export class ReplayEngine {
   }
 
   /**
+   * A fault asked for that fires on this request (faults/api.ts): the error answer MediaWiki gives,
+   * raised where it raises it; null when none fires (the request is answered as usual).
+   */
+  private fault(
+    faults: readonly ArmedFault[],
+    req: HttpRequest,
+    params: ParamMap,
+    get: ParamMap,
+    lossy: Set<string>,
+    now: number,
+    session: RequestSession | undefined,
+    http: RenderInput['http'],
+  ): Omit<Answer, 'key'> | null {
+    const hook = apiFaultHook(faults, params);
+    if (!hook) return null;
+    const request = new ApiRequest(params, lossy, { posted: req.method === 'POST', queryNames: new Set(get.keys()) });
+    const outcome = runApi(request, { profile: this.profile, model: this.model, now, actions: MODULES.actions, ...(session ? { session } : {}), fault: hook, faultProbe: true });
+    if (outcome.fault === undefined) return null;
+    const rendered = render({ profile: this.profile, model: this.model, outcome, http, now, ...sessionOf(session) });
+    rendered.headers.push(['X-Wikitape-Fault', outcome.fault]);
+    return { ...rendered, source: 'fault', usage: null, userLang: outcome.userLang, clocked: true };
+  }
+
+  /**
    * Answers one request. `marks` prints a template instead (see `template`); `now` is the clock's
    * time to answer at (default: read it).
    */
-  handle(req: HttpRequest, opts: { marks?: DebugMarks; now?: number; identity?: string | null } = {}): Answer {
+  handle(req: HttpRequest, opts: { marks?: DebugMarks; now?: number; identity?: string | null; faults?: readonly ArmedFault[] } = {}): Answer {
     const { marks } = opts;
     const lossy = new Set<string>();
     const q = req.url.indexOf('?');
@@ -267,6 +293,8 @@ export class ReplayEngine {
     // the computed pages of the same list agree under any clock.
     const recorded = found && !expiredSince(found, now) ? found : undefined;
     const http = { ...req, url: globalRequestUrl(req.url), params };
+    const faulted = opts.faults ? this.fault(opts.faults, req, params, get, lossy, now, session, http) : null;
+    if (faulted) return { ...faulted, key: redactQuery(key) };
     if (recorded) {
       this.used.add(key);
       const outcome = recordedOutcome(recorded, params, this.profile, now, MODULES);

@@ -5,3 +5,4 @@ export { DEFAULT_PROFILE, makeProfile, type WikiProfile } from './wiki/profile.j
 export type { Block, ExtLink, LogEvent, Page, ProtectedTitle, WikiModel } from './wiki/model.js';
 export type { FixtureFile } from './wiki/fixtures.js';
 export type { WriteEntry } from './api/session.js';
+export { FAULT_NAMES, FaultSpecError, parseFault, type FaultSpec } from './faults/spec.js';

@@ -7,7 +7,7 @@ export type Mode = (typeof MODES)[number];
 export const RECORD_MODES = ['new', 'all', 'none'] as const;
 export type RecordMode = (typeof RECORD_MODES)[number];
 
-export const SOURCES = ['cassette', 'synthesized', 'builtin', 'upstream', 'miss'] as const;
+export const SOURCES = ['cassette', 'synthesized', 'builtin', 'upstream', 'miss', 'fault'] as const;
 export type Source = (typeof SOURCES)[number];
 
 /** Options of `createApp` / `startServer`; the CLI maps its flags onto these. */
@@ -59,6 +59,12 @@ export interface WikitapeOptions {
    * one cassette without being listed here. Default none.
    */
   suites?: Record<string, string[]>;
+  /**
+   * Replay: faults to serve, each `NAME[:KEY=VALUE,…]` as `--fault` takes them (`maxlag:lag=7`,
+   * `readonly:rate=0.2,seed=1`, `503:first=3`); see the README's "A bot's bad days". One request
+   * can ask for its own with the `X-Wikitape-Fault` header. Default none.
+   */
+  faults?: string[];
   /** Record mode: how long to wait for the upstream, in ms. Default 30 000. */
   upstreamTimeoutMs?: number;
 }

@@ -81,11 +81,13 @@ export async function startServer(options: WikitapeOptions = {}): Promise<Runnin
   }
   const scriptPath = hot ? hot.profile.scriptPath : state.mode === 'record' ? state.scriptPath : '';
   const apiPath = `${scriptPath}/api.php`;
+  // With faults asked for, every request goes to the app, which serves them.
+  const faulty = (options.faults ?? []).length > 0;
   // Long GET URLs reach the API (and get its errors) instead of Node's 431. GETs without cookies
   // are answered here from templates (replay/hit-template.ts), and other cassette hits directly,
   // without Express's per-request cost; everything else goes to the app.
   const server = createServer({ maxHeaderSize: 1 << 20 }, (req, res) => {
-    if (hot && req.method === 'GET' && req.url && req.headers['x-wikitape-cassette'] === undefined) {
+    if (hot && !faulty && req.method === 'GET' && req.url && req.headers['x-wikitape-cassette'] === undefined && req.headers['x-wikitape-fault'] === undefined) {
       const q = req.url.indexOf('?');
       if ((q < 0 ? req.url : req.url.slice(0, q)) === apiPath) {
         try {

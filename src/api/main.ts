@@ -12,6 +12,7 @@ import { escapeWikiText } from '../util/escape.js';
 import { ApiResult, type JsonObject } from './result.js';
 import { ACTIONS, FORMATS } from './main-params.js';
 import { FORMAT_VERSIONS, printerParams, readPrinter, type Printer } from './printer.js';
+import type { ApiFaultHook, FaultFacts, FaultStage } from './fault-hook.js';
 import { anonymousSession, type Caller, type SessionPort, type TokenType } from './session.js';
 
 export interface ApiEnvironment {
@@ -22,7 +23,14 @@ export interface ApiEnvironment {
   actions: readonly ActionModule[];
   /** The caller's session; default: an anonymous caller without one. */
   session?: SessionPort;
+  /** Faults asked for (faults/api.ts): each is raised at the stage where ApiMain raises it. */
+  fault?: ApiFaultHook;
+  /** Stop before the module runs: only whether a fault fires is wanted (the answer then comes from elsewhere). */
+  faultProbe?: boolean;
 }
+
+/** Thrown where the module would run when only a fault probe is wanted. */
+const PROBED = Symbol('probed');
 
 /** What running one API call produced: the data to print and how to print it. */
 export interface ApiOutcome {
@@ -46,6 +54,8 @@ export interface ApiOutcome {
   unknown: string[];
   /** The modules that ran, in order, with their values (none when the call failed). */
   modules: RanModule[];
+  /** The fault that gave this answer (as written), if one did. */
+  fault?: string;
 }
 
 function resolveLang(code: string | undefined, fallback: Lang): Lang {
@@ -129,14 +139,27 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
     if ((action.mustBePosted || action.needsToken) && !request.http.posted) {
       throw new ApiUsageError(apiMessage('mustbeposted', 'apierror-mustbeposted', [actionName]));
     }
-    // maxlag never trips: like a single-database wiki (no replicas), there is no lag to exceed,
-    // even for a negative maxlag (checked on MediaWiki 1.39).
+    // maxlag never trips unless a fault says so: like a single-database wiki (no replicas), there
+    // is no lag to exceed, even for a negative maxlag (checked on MediaWiki 1.39).
+    const facts: FaultFacts = { action, profile, maxlag: pv.num(v['maxlag']) ?? null, assert: pv.str(v['assert']) ?? null };
+    const fault = (stage: FaultStage) => {
+      const fired = env.fault?.(stage, facts);
+      if (!fired) return;
+      outcome.fault = fired.fault;
+      throw fired.error;
+    };
+    fault('asserts');
     checkAsserts(caller, pv.str(v['assert']), pv.str(v['assertuser']), (what) => unknown.add(what));
     if (action.needsToken) checkToken(ctx, action.needsToken, `${action.prefix ?? ''}token`);
+    fault('token');
     // ApiMain::checkExecutePermissions: writing needs `writeapi` (1.39; every user has it by default).
     if (action.writeMode && caller.rights !== null && !caller.rights.includes('writeapi') && !atLeast(profile, '1.43')) {
       throw new ApiUsageError(apiMessage('writeapidenied', 'apierror-writeapidenied'));
     }
+    fault('permissions');
+    fault('maxlag');
+    fault('execute');
+    if (env.faultProbe) throw PROBED;
     // Noted before it runs: its own trace comes before those of the submodules it runs.
     const ran: RanModule = { path: action.name, values: {}, ...(action.debug ? { debug: action.debug } : {}) };
     modules.push(ran);
@@ -150,6 +173,7 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
       ctx.addWarning(outcome.printer.format, apiMessage('badutf8', 'apiwarn-badutf8', ['callback']));
     }
   } catch (e) {
+    if (e === PROBED) return outcome;
     const err = e instanceof ApiUsageError ? e : internalError(e);
     substituteWithError(ctx, err);
     cacheMode = 'private';

@@ -7,6 +7,9 @@ import { atLeast, type Lang } from '../wiki/profile.js';
  * `duration-months` is not in 1.39 (it came with formatDurationBetweenTimestamps in 1.43).
  */
 export const EN: Readonly<Record<string, string>> = {
+  "actionthrottledtext": "As an anti-abuse measure, you are limited from performing this action too many times in a short space of time, and you have exceeded this limit.\nPlease try again in a few minutes.",
+  "apierror-readonly": "The wiki is currently in read-only mode.",
+  "apierror-ratelimited": "You've exceeded your rate limit. Please wait some time and try again.",
   "and": "&#32;and",
   "api-format-prettyprint-header": "This is the HTML representation of the $1 format. HTML is good for debugging, but is unsuitable for application use.\n\nSpecify the <var>format</var> parameter to change the output format. To see the non-HTML representation of the $1 format, set <kbd>format=$2</kbd>.\n\nSee the [[mw:Special:MyLanguage/API|complete documentation]], or the [[Special:ApiHelp/main|API help]] for more information.",
   "api-format-prettyprint-header-hyperlinked": "This is the HTML representation of the $1 format. HTML is good for debugging, but is unsuitable for application use.\n\nSpecify the <var>format</var> parameter to change the output format. To see the non-HTML representation of the $1 format, set [$3 <kbd>format=$2</kbd>].\n\nSee the [[mw:API|complete documentation]], or the [[Special:ApiHelp/main|API help]] for more information.",
@@ -118,6 +121,9 @@ export const EN: Readonly<Record<string, string>> = {
 };
 
 export const RU: Readonly<Record<string, string>> = {
+  "actionthrottledtext": "Вы исчерпали установленное для борьбы со злоупотреблениями ограничение на количество выполнений запрошенного действия за короткий промежуток времени.\nПожалуйста, повторите попытку через несколько минут.",
+  "apierror-readonly": "Эта вики находится в режиме «только для чтения».",
+  "apierror-ratelimited": "Вы превысили ваше ограничение скорости. Пожалуйста, подождите некоторое время и попробуйте снова.",
   "and": "&#32;и",
   "api-format-prettyprint-header": "Это HTML-представление формата $1. HTML хорош для отладки, но неудобен для практического применения.\n\nУкажите параметр <var>format</var> для изменения формата вывода. Для отображения не-HTML-представления формата $1, присвойте <kbd>format=$2</kbd>.\n\nСм. [[mw:Special:MyLanguage/API|полную документацию]] или [[Special:ApiHelp/main|справку API]] для получения дополнительной информации.",
   "api-format-prettyprint-header-hyperlinked": "Это HTML-представление формата $1. HTML хорош для отладки, но неудобен для практического применения.\n\nУкажите параметр <var>format</var> для изменения формата вывода. Для отображения не-HTML-представления формата $1, присвойте [$3 <kbd>format=$2</kbd>].\n\nСм. [[mw:API|полную документацию]] или [[Special:ApiHelp/main|справку API]] для получения дополнительной информации.",

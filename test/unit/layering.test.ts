@@ -15,7 +15,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['engine'],
   ['replay', 'record'],
   ['options'],
-  ['output', 'cassette', 'modules'],
+  ['output', 'cassette', 'modules', 'faults'],
   ['api'],
   ['i18n'],
   ['wiki'],
