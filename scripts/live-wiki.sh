@@ -112,6 +112,35 @@ PHP
   printf '%s\n' '# local spam blacklist' 'casino-spam\.example' 'badpills\.test' '\bfree-money\b' >"$DIR/spam-blacklist.txt"
 }
 
+fault_settings() { # once, in any wiki (older ones too): faults on demand, only for a server started with WIKITAPE_LIVE_FAULT
+  grep -q 'WIKITAPE_LIVE_FAULT' "$DIR/LocalSettings.php" && return
+  cat >>"$DIR/LocalSettings.php" <<'PHP'
+
+# wikitape live wiki: a wiki's bad days, only in a second server started with WIKITAPE_LIVE_FAULT
+# (test/live/faults.test.ts); the server on the usual port never sees them.
+if ( getenv( 'WIKITAPE_LIVE_FAULT' ) ) {
+	$wgServer = getenv( 'WIKITAPE_LIVE_SERVER' ) ?: $wgServer;
+	switch ( getenv( 'WIKITAPE_LIVE_FAULT' ) ) {
+		case 'readonly':
+			$wgReadOnly = getenv( 'WIKITAPE_LIVE_REASON' );
+			break;
+		case 'ratelimited':
+			$wgMainCacheType = CACHE_DB; // the limiter counts in the object cache
+			$wgRateLimits = [ 'edit' => [ 'user' => [ 1, 3600 ] ], 'move' => [ 'user' => [ 1, 3600 ] ] ];
+			foreach ( array_keys( $wgGroupPermissions ) as $group ) {
+				$wgGroupPermissions[$group]['noratelimit'] = false;
+			}
+			break;
+		case 'maxlag':
+			$wgHooks['ApiMaxLagInfo'][] = static function ( &$lagInfo ) {
+				$lagInfo = [ 'host' => getenv( 'WIKITAPE_LIVE_LAG_HOST' ), 'lag' => (int)getenv( 'WIKITAPE_LIVE_LAG' ), 'type' => 'db' ];
+			};
+			break;
+	}
+}
+PHP
+}
+
 start_server() {
   running && return
   listening && die "port $PORT was taken while installing"
@@ -184,12 +213,13 @@ wipe() {
 start() {
   # (older copies of this script wrote no id file)
   if [ -d "$DIR/docroot" ] && [ ! -f "$DIR/docroot/$ID_FILE" ]; then printf '%s\n' "$DIR" >"$DIR/docroot/$ID_FILE"; fi
-  if running; then [ -f "$DIR/populated" ] && [ -f "$DIR/bot-credentials.json" ] && [ -f "$DIR/editor-credentials.json" ] && return
+  if running; then [ -f "$DIR/populated" ] && [ -f "$DIR/bot-credentials.json" ] && [ -f "$DIR/editor-credentials.json" ] && fault_settings && return
   elif listening; then die "port $PORT is taken by something other than the wiki in $DIR; set WIKITAPE_LIVE_PORT (or WIKITAPE_LIVE_DIR to that wiki's directory)"; fi
   install_packages
   install_mw143
   if [ -f "$DIR/populating" ]; then log "a previous fill did not finish: starting afresh"; stop_server; wipe; fi
   install_wiki
+  fault_settings
   start_server
   populate
   credentials
