@@ -158,8 +158,8 @@ export function createWikitape(options: WikitapeOptions = {}): { app: express.Ex
       return sendWikitapeError(res, 400, 'wikitape-badfault', `X-Wikitape-Fault: ${e.message}`);
     }
     const body = (await readBody(req)) ?? Buffer.alloc(0);
-    const log = (key: string, source: Source, status: number) =>
-      options.onRequest?.({ method: req.method, key, source, status, ms: Number(process.hrtime.bigint() - startedAt) / 1e6 });
+    const log = (key: string, source: Source, status: number, nearMisses?: { key: string; differences: string[] }[]) =>
+      options.onRequest?.({ method: req.method, key, source, status, ms: Number(process.hrtime.bigint() - startedAt) / 1e6, ...(nearMisses ? { nearMisses } : {}) });
     const transport = faults.length > 0 ? transportFaults(faults, paramsOf(req.originalUrl, req.headers['content-type'], req.method, body)) : null;
     if (transport) {
       if (transport.delayMs > 0) await new Promise((r) => setTimeout(r, transport.delayMs));
@@ -196,7 +196,7 @@ export function createWikitape(options: WikitapeOptions = {}): { app: express.Ex
       return log(out.key, 'fault', out.status);
     }
     sendBody(res, out.body);
-    log(out.key, out.source, out.status);
+    log(out.key, out.source, out.status, out.nearMisses);
   });
   // Whatever else fails is answered in MediaWiki's error shape too, never as Express's HTML page.
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {

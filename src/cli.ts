@@ -8,6 +8,7 @@ import { FileCassetteStore } from './cassette/store.js';
 import { snapshot } from './record/snapshot.js';
 import { redactQuery } from './util/secrets.js';
 import { startServer } from './server.js';
+import { loadEngine } from './app.js';
 import { DEFAULTS, RECORD_MODES, type WikitapeOptions } from './options.js';
 
 // Output piped into a reader that stops early (`| head`): the rest is not wanted, and no stack trace is.
@@ -43,7 +44,10 @@ function withLogger(argv: { quiet: boolean; 'log-format': 'text' | 'json' }): Pi
 function requestLogger(argv: { quiet: boolean; 'log-format': 'text' | 'json' }): WikitapeOptions['onRequest'] {
   if (argv.quiet) return undefined;
   if (argv['log-format'] === 'json') return (e) => process.stdout.write(`${JSON.stringify({ ...e, ms: Math.round(e.ms * 1000) / 1000 })}\n`);
-  return (e) => process.stdout.write(`${e.method} ${e.status} ${e.source} ${e.ms.toFixed(1)}ms ${e.key}${e.note ? ` (${e.note})` : ''}\n`);
+  return (e) => {
+    const near = (e.nearMisses ?? []).map((n) => `  closest: ${n.key} (${n.differences.join('; ')})\n`).join('');
+    process.stdout.write(`${e.method} ${e.status} ${e.source} ${e.ms.toFixed(1)}ms ${e.key}${e.note ? ` (${e.note})` : ''}\n${near}`);
+  };
 }
 
 async function serve(options: WikitapeOptions): Promise<void> {
@@ -173,18 +177,20 @@ await yargs(hideBin(process.argv))
   )
   .command(
     'cassettes <command> [name] [which]',
-    'Inspect recorded cassettes: list [NAME], show NAME KEY|INDEX, verify, prune --usage FILE',
+    'Inspect recorded cassettes: list [NAME], show NAME KEY|INDEX, verify, prune --usage FILE, explain QUERY',
     (y) =>
       y
-        .positional('command', { choices: ['list', 'show', 'verify', 'prune'] as const, describe: 'What to do' })
+        .positional('command', { choices: ['list', 'show', 'verify', 'prune', 'explain'] as const, describe: 'What to do' })
         .option('usage', { type: 'string', describe: 'prune: the file replay --track-usage wrote' })
         .option('dry-run', { type: 'boolean', default: false, describe: 'prune: only say what would go' })
-        .positional('name', { type: 'string', describe: 'Cassette name (show; list: its interactions with their index and key)' })
+        .positional('name', { type: 'string', describe: 'Cassette name (show; list: its interactions with their index and key); explain: the query string' })
+        .option('fixtures', { type: 'string', array: true, describe: 'explain: fixture files, as replay takes them' })
         .positional('which', { type: 'string', describe: 'Interaction key or index (show)' })
         .option('cassettes', serveFlags.cassettes)
         .example('$0 cassettes list', 'What is recorded, per cassette and module')
         .example('$0 cassettes verify', 'Check that every file loads and every key is canonical (exit 1 if not)')
-        .example('$0 cassettes prune --usage usage.json', 'Remove interactions no test run used (replay --track-usage usage.json)'),
+        .example('$0 cassettes prune --usage usage.json', 'Remove interactions no test run used (replay --track-usage usage.json)')
+        .example('$0 cassettes explain "action=query&list=logevents&lelimit=7"', 'How replay would answer it, and the closest recordings (exit 1 unless recordings answer it exactly)'),
     async (argv) => {
       const dir = argv.cassettes;
       if (argv.command === 'list' && argv.name) {
@@ -195,6 +201,20 @@ await yargs(hideBin(process.argv))
           process.stdout.write(`${c.name}: ${c.interactions} interactions, MediaWiki ${c.version} (${c.language}), from ${c.upstream}, recorded ${c.recordedAt}\n`);
           for (const [m, n] of Object.entries(c.modules).sort()) process.stdout.write(`  ${m}: ${n}\n`);
         }
+      } else if (argv.command === 'explain') {
+        if (!argv.name) throw new Error('explain needs a question, as a query string: wikitape cassettes explain "action=query&list=logevents&lelimit=7"');
+        const engine = await loadEngine({ cassettes: dir, fixtures: await defaultFixtures(argv.fixtures, dir) });
+        const e = engine.explain(argv.name);
+        engine.close();
+        const lines = [
+          `question: ${e.key}`,
+          `answer: ${e.source}, HTTP ${e.status}${e.error ? `, error ${e.error}` : ''}`,
+          `from: ${e.used}`,
+          `unknown: ${e.unknown.length > 0 ? e.unknown.join(', ') : 'nothing'}`,
+          ...(e.nearMisses.length > 0 ? ['closest recordings (+: only the recording has it, -: only the question):', ...e.nearMisses.map((n) => `  ${n.key}\n    ${n.differences.join('; ')}`)] : []),
+        ];
+        process.stdout.write(`${lines.join('\n')}\n`);
+        process.exitCode = (e.source === 'cassette' || e.source === 'synthesized') && e.unknown.length === 0 ? 0 : 1;
       } else if (argv.command === 'verify') {
         const problems = await verifyCassettes(dir);
         for (const p of problems) process.stderr.write(`${p}\n`);

@@ -21,6 +21,7 @@ import { isFrozenBytes } from './output/json.js';
 import { identityKey } from './cassette/format.js';
 import type { OfflineSessions, RequestSession } from './replay/sessions.js';
 import { apiFaultHook } from './faults/api.js';
+import { describeNearMisses, nearMisses, type NearMiss } from './replay/near-miss.js';
 import type { ArmedFault } from './faults/spec.js';
 import { lacksSameOriginSecurity, seesMoreThanReaders, type Caller } from './api/session.js';
 
@@ -36,6 +37,22 @@ export interface HttpRequest {
 }
 
 /** An answer and where it came from. */
+/** How replay would answer a question (ReplayEngine.explain). */
+export interface Explanation {
+  /** The question's canonical key (secrets as `***`). */
+  key: string;
+  source: Source;
+  status: number;
+  /** The MediaWiki error code(s) of the answer, null when it is not an error. */
+  error: string | null;
+  /** What the answer comes from. */
+  used: string;
+  /** What it needed that the recordings do not show (empty: nothing). */
+  unknown: string[];
+  /** Unless a recording answers it: the closest recorded questions and how each differs. */
+  nearMisses: NearMiss[];
+}
+
 export interface Answer extends Rendered {
   source: Source;
   /** The canonical key of the question (for logs). */
@@ -49,6 +66,10 @@ export interface Answer extends Rendered {
    * an Expires header counted from now), so that a printed copy holds only for the second.
    */
   clocked: boolean;
+  /** A miss: the recordings closest to the question and how each differs (replay/near-miss.ts). */
+  nearMisses?: NearMiss[];
+  /** What the answer needed that the recordings do not show (also the X-Wikitape-Unknown header). */
+  unknown?: string[];
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -216,6 +237,8 @@ export class ReplayEngine {
     const answer = this.handle({ method: 'GET', url, headers, body: EMPTY, startedAt: process.hrtime.bigint() }, { marks: MARKS, now });
     // An answer that starts a session (a login token) is its client's alone: never printed twice.
     if (answer.headers.some(([k]) => k.toLowerCase() === 'set-cookie')) return null;
+    // A miss is answered (and logged, with its near misses) by the app each time.
+    if (answer.source === 'miss') return null;
     const t = makeTemplate(answer, { key: answer.key, usage: answer.usage, userLang: answer.userLang, source: answer.source, second: answer.clocked ? second : null, shared: isFrozenBytes });
     const size = t.ownBytes + cacheKey.length;
     // Kept for questions a suite repeats: not for huge one-off URLs or answers (a stream of distinct
@@ -267,6 +290,28 @@ export class ReplayEngine {
   }
 
   /**
+   * How replay would answer a question (a query string, as a GET) without serving it: where the
+   * answer comes from, what it needed that the recordings do not show, the HTTP status and error
+   * code, and, unless a recording answers it, the recorded questions closest to it.
+   */
+  explain(query: string): Explanation {
+    const q = query.replace(/^\?/, '');
+    const answer = this.handle({ method: 'GET', url: `${this.profile.scriptPath}/api.php?${q}`, headers: {}, body: EMPTY, startedAt: process.hrtime.bigint() });
+    const header = (name: string) => answer.headers.find(([k]) => k.toLowerCase() === name)?.[1] ?? null;
+    const unknown = header('x-wikitape-unknown');
+    const near = answer.nearMisses ?? (answer.source === 'cassette' || !this.cassettes ? [] : nearMisses(answer.key, this.cassettes.interactions.keys()));
+    return {
+      key: answer.key,
+      source: answer.source,
+      status: answer.status,
+      error: header('mediawiki-api-error'),
+      used: answer.source === 'cassette' ? `the recording ${answer.key}` : answer.usage?.startsWith('list:') ? `the recordings of list=${answer.usage.slice(5)} (a page computed from what they hold)` : answer.source === 'synthesized' ? 'what the recordings hold' : 'the built-in modules and fixtures',
+      unknown: unknown === null ? [] : unknown.split(', '),
+      nearMisses: near,
+    };
+  }
+
+  /**
    * Answers one request. `marks` prints a template instead (see `template`); `now` is the clock's
    * time to answer at (default: read it).
    */
@@ -313,8 +358,11 @@ export class ReplayEngine {
     const unknown = [...outcome.unknown, ...printerUnknown(params), ...visibilityUnknown(session?.caller, outcome.modules)];
     // Logins and writes are never recorded: what they cannot know is said, never made a miss.
     const miss = unknown.length > 0 && this.onMiss === 'error' && !UNRECORDABLE.has(outcome.action);
+    // A miss names the recordings closest to the question, and how each differs.
+    const near = miss && this.cassettes ? nearMisses(key, this.cassettes.interactions.keys()) : [];
     if (miss) {
-      const message = apiMessage('wikitape-miss', 'wikitape-miss', [redactQuery(key), this.cassettes?.upstream ?? 'URL', unknown.join(', ')]);
+      const params = [redactQuery(key), this.cassettes?.upstream ?? 'URL', unknown.join(', '), describeNearMisses(near)];
+      const message = near.length > 0 ? apiMessage('wikitape-miss', 'wikitape-miss-near', params, { nearmisses: near }) : apiMessage('wikitape-miss', 'wikitape-miss', params);
       outcome = failWith(request, env, new ApiUsageError(message));
     }
     // Computed from recordings: `synthesized`; from fixtures or the built-in rules: `builtin`. Only an
@@ -326,6 +374,6 @@ export class ReplayEngine {
     const rendered = render({ profile: this.profile, model: this.model, outcome, http, now, ...(marks ? { marks } : {}), ...sessionOf(session) });
     if (unknown.length > 0) rendered.headers.push(['X-Wikitape-Unknown', unknown.join(', ')]);
     // The key is what logs and onRequest show of the question: secrets never reach them.
-    return { ...rendered, source, key: redactQuery(key), usage, userLang: outcome.userLang, clocked: true };
+    return { ...rendered, source, key: redactQuery(key), usage, userLang: outcome.userLang, clocked: true, ...(near.length > 0 ? { nearMisses: near } : {}), ...(unknown.length > 0 ? { unknown } : {}) };
   }
 }

@@ -80,6 +80,8 @@ export interface RequestLogEntry {
   ms: number;
   /** Record mode: why the answer was passed on without being recorded (`action=login is not a read action`). */
   note?: string;
+  /** A miss: the recorded questions closest to this one, and how each differs (`lelimit 7 ≠ 10`, `+ meta=userinfo`). */
+  nearMisses?: { key: string; differences: string[] }[];
 }
 
 export const DEFAULTS = {

@@ -243,6 +243,8 @@ export const SINCE: Readonly<Record<string, string>> = {
 export const OWN: Readonly<Record<string, string>> = {
   'wikitape-miss':
     'No recording answers this request exactly (canonical request: <kbd>$1</kbd>): the recordings do not show <kbd>$3</kbd>, and replay runs with <kbd>--on-miss error</kbd>. Record it with <kbd>wikitape record --upstream $2</kbd> and ask the same question through the recorder, or record the whole wiki with <kbd>wikitape snapshot --upstream $2</kbd>.',
+  'wikitape-miss-near':
+    'No recording answers this request exactly (canonical request: <kbd>$1</kbd>): the recordings do not show <kbd>$3</kbd>, and replay runs with <kbd>--on-miss error</kbd>. The closest recordings (<kbd>+</kbd>: only the recording has it, <kbd>-</kbd>: only this request): $4. Record it with <kbd>wikitape record --upstream $2</kbd> and ask the same question through the recorder, or record the whole wiki with <kbd>wikitape snapshot --upstream $2</kbd>.',
   'wikitape-notimplemented':
     'wikitape has no built-in implementation of <kbd>$1</kbd> and no recording answers this request. Record it from a live wiki with <kbd>wikitape record --upstream URL</kbd>.',
 };
