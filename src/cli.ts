@@ -6,6 +6,7 @@ import { hideBin } from 'yargs/helpers';
 import { listCassettes, listKeys, pruneCassettes, readUsage, redactInteraction, showInteraction, verifyCassettes } from './cassette/commands.js';
 import { FileCassetteStore } from './cassette/store.js';
 import { snapshot } from './record/snapshot.js';
+import { diffCassettes } from './record/diff.js';
 import { redactQuery } from './util/secrets.js';
 import { startServer } from './server.js';
 import { loadEngine } from './app.js';
@@ -177,10 +178,14 @@ await yargs(hideBin(process.argv))
   )
   .command(
     'cassettes <command> [name] [which]',
-    'Inspect recorded cassettes: list [NAME], show NAME KEY|INDEX, verify, prune --usage FILE, explain QUERY',
+    'Inspect recorded cassettes: list [NAME], show NAME KEY|INDEX, verify, prune --usage FILE, explain QUERY, diff --upstream URL',
     (y) =>
       y
-        .positional('command', { choices: ['list', 'show', 'verify', 'prune', 'explain'] as const, describe: 'What to do' })
+        .positional('command', { choices: ['list', 'show', 'verify', 'prune', 'explain', 'diff'] as const, describe: 'What to do' })
+        .option('upstream', { type: 'string', describe: "diff: the live wiki's api.php URL, asked every recorded question again" })
+        .option('cassette', { type: 'string', describe: 'diff: only this cassette' })
+        .option('update', { type: 'boolean', default: false, describe: 'diff: record the changed and gone questions again' })
+        .option('concurrency', { type: 'number', default: 2, describe: 'diff: questions in flight at once' })
         .option('usage', { type: 'string', describe: 'prune: the file replay --track-usage wrote' })
         .option('dry-run', { type: 'boolean', default: false, describe: 'prune: only say what would go' })
         .positional('name', { type: 'string', describe: 'Cassette name (show; list: its interactions with their index and key); explain: the query string' })
@@ -190,6 +195,7 @@ await yargs(hideBin(process.argv))
         .example('$0 cassettes list', 'What is recorded, per cassette and module')
         .example('$0 cassettes verify', 'Check that every file loads and every key is canonical (exit 1 if not)')
         .example('$0 cassettes prune --usage usage.json', 'Remove interactions no test run used (replay --track-usage usage.json)')
+        .example('$0 cassettes diff --upstream https://wiki.example/w/api.php', 'Ask the live wiki every recorded question again: equal, changed or gone (exit 1 if any changed or is gone)')
         .example('$0 cassettes explain "action=query&list=logevents&lelimit=7"', 'How replay would answer it, and the closest recordings (exit 1 unless recordings answer it exactly)'),
     async (argv) => {
       const dir = argv.cassettes;
@@ -201,6 +207,36 @@ await yargs(hideBin(process.argv))
           process.stdout.write(`${c.name}: ${c.interactions} interactions, MediaWiki ${c.version} (${c.language}), from ${c.upstream}, recorded ${c.recordedAt}\n`);
           for (const [m, n] of Object.entries(c.modules).sort()) process.stdout.write(`  ${m}: ${n}\n`);
         }
+      } else if (argv.command === 'diff') {
+        if (!argv.upstream) throw new Error('diff needs --upstream, the api.php URL of the live wiki to ask again');
+        const tty = process.stderr.isTTY;
+        let last = 0;
+        const entries = await diffCassettes({
+          upstream: argv.upstream,
+          cassettes: dir,
+          ...(argv.cassette ? { cassette: argv.cassette } : {}),
+          update: argv.update,
+          concurrency: argv.concurrency,
+          onProgress: (done, total) => {
+            if (tty) process.stderr.write(`\r\x1b[Kasked again: ${done} of ${total}`);
+            else if (Date.now() - last > 1000 || done === total) {
+              process.stderr.write(`asked again: ${done} of ${total}\n`);
+              last = Date.now();
+            }
+          },
+        });
+        if (tty) process.stderr.write('\n');
+        const count = { equal: 0, changed: 0, gone: 0, skipped: 0 };
+        let stale = 0;
+        for (const e of entries) {
+          count[e.status]++;
+          if (e.status === 'equal') continue;
+          if ((e.status === 'changed' || e.status === 'gone') && !e.updated) stale++;
+          process.stdout.write(`${e.status}${e.updated ? ' (recorded again)' : ''}\t${e.cassette}\t${e.key}\n${e.details.map((d) => `    ${d}\n`).join('')}`);
+        }
+        const updated = entries.filter((e) => e.updated).length;
+        process.stdout.write(`${entries.length} questions: ${count.equal} equal, ${count.changed} changed, ${count.gone} gone, ${count.skipped} skipped${argv.update ? `; ${updated} recorded again` : ''}\n`);
+        process.exitCode = stale > 0 ? 1 : 0;
       } else if (argv.command === 'explain') {
         if (!argv.name) throw new Error('explain needs a question, as a query string: wikitape cassettes explain "action=query&list=logevents&lelimit=7"');
         const engine = await loadEngine({ cassettes: dir, fixtures: await defaultFixtures(argv.fixtures, dir) });

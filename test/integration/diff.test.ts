@@ -1,0 +1,92 @@
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { diffCassettes } from '../../src/record/diff.js';
+import { startServer } from '../../src/server.js';
+
+/**
+ * `cassettes diff` against a real API server: wikitape's own replay of the bundled cassette (the
+ * live wiki's turn is test/live/diff.test.ts). A copy of the cassette edited as if the wiki had
+ * changed since: reported per question as equal / changed (a readable diff) / gone.
+ */
+const ROOT = join(import.meta.dirname, '..', '..');
+const CLI = join(ROOT, 'dist', 'cli.js');
+
+async function editedCopy(edit: (c: { interactions: { key: string; body: any; status: number }[] }) => void): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'wikitape-diff-'));
+  await copyFile(join(ROOT, 'cassettes', 'bundled-wiki.json'), join(dir, 'wiki.json'));
+  const c = JSON.parse(await readFile(join(dir, 'wiki.json'), 'utf8'));
+  edit(c);
+  await writeFile(join(dir, 'wiki.json'), JSON.stringify(c, null, 2));
+  return dir;
+}
+
+const BLOCKS = 'action=query&bkdir=older&bklimit=10&bkprop=by%7Cexpiry%7Cflags%7Cid%7Creason%7Ctimestamp%7Cuser&list=blocks';
+const LOG = 'action=query&ledir=older&lelimit=10&leprop=comment%7Cdetails%7Cids%7Ctimestamp%7Ctitle%7Ctype%7Cuser&list=logevents';
+
+describe('cassettes diff', () => {
+  it('reports equal, changed (entities matched by id, one line each) and gone; waits out maxlag', async () => {
+    const upstream = await startServer({ cassettes: join(ROOT, 'cassettes'), faults: ['maxlag:first=2,lag=9'] });
+    try {
+      const dir = await editedCopy((c) => {
+        const blocks = c.interactions.find((i) => i.key === BLOCKS)!;
+        blocks.body.query.blocks[1].reason = 'an older reason';
+        blocks.body.query.blocks.splice(0, 1); // the wiki has one more block now
+        const log = c.interactions.find((i) => i.key === LOG)!;
+        log.body.query.logevents[2].comment = 'edited';
+        const ext = c.interactions.find((i) => i.key.includes('prop=extlinks'))!;
+        ext.body = { batchcomplete: true, query: { pages: [{ pageid: 1, ns: 0, title: 'X' }] } };
+        const gone = c.interactions.filter((i) => i.key.includes('prop=extlinks'))[1]! as { request: Record<string, string> };
+        gone.request = { ...gone.request, elcontinue: 'no|such|point' }; // asked again, the wiki refuses it
+        const parse = c.interactions.find((i) => i.key.startsWith('action=parse'))!;
+        parse.body = { error: { code: 'nosuchsection', info: 'x' } };
+      });
+      const waits: number[] = [];
+      const entries = await diffCassettes({ upstream: upstream.url, cassettes: dir, sleep: async (s) => void waits.push(s) });
+      expect(waits).toEqual([5, 5]); // two lagged answers, each waited for as Retry-After said
+      const by = (k: string) => entries.find((e) => e.key === k)!;
+      const blocks = by(BLOCKS);
+      expect(blocks.status).toBe('changed');
+      expect(blocks.details.some((d) => /^\+ query\.blocks\[id=\d+\]: \{"id":/.test(d))).toBe(true);
+      expect(blocks.details.some((d) => /^query\.blocks\[id=\d+\]\.reason: "an older reason" → ".*"$/.test(d))).toBe(true);
+      expect(by(LOG).details).toEqual([expect.stringMatching(/^query\.logevents\[logid=\d+\]\.comment: "edited" → ".*"$/)]);
+      const counts = { equal: 0, changed: 0, gone: 0, skipped: 0 };
+      for (const e of entries) counts[e.status]++;
+      expect(counts.changed).toBe(4);
+      expect(entries.filter((e) => e.status === 'gone').map((e) => e.details)).toEqual([['now HTTP 200, error badcontinue (recorded: HTTP 200)']]);
+      expect(counts.equal).toBe(entries.length - 5);
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it('the CLI: exit 1 while anything changed, --update records it again, then exit 0', async () => {
+    const upstream = await startServer({ cassettes: join(ROOT, 'cassettes') });
+    try {
+      const dir = await editedCopy((c) => {
+        c.interactions.find((i) => i.key === LOG)!.body.query.logevents[0].comment = 'edited';
+      });
+      // (run beside this process, whose server is the upstream)
+      const diff = (...more: string[]) =>
+        promisify(execFile)(process.execPath, [CLI, 'cassettes', 'diff', '--cassettes', dir, '--upstream', upstream.url, ...more], { encoding: 'utf8', timeout: 60_000 }).then(
+          (r) => ({ status: 0, stdout: r.stdout }),
+          (e: { code: number; stdout: string }) => ({ status: e.code, stdout: e.stdout }),
+        );
+      const first = await diff();
+      expect(first.status).toBe(1);
+      expect(first.stdout).toMatch(new RegExp(`^changed\\twiki\\t${LOG.replace(/[|?.*+()[\]]/g, '\\$&')}\\n    query\\.logevents\\[logid=\\d+\\]\\.comment: "edited" → `, 'm'));
+      expect(first.stdout).toMatch(/questions: \d+ equal, 1 changed, 0 gone, 0 skipped\n$/);
+      const update = await diff('--update');
+      expect(update.stdout).toContain('changed (recorded again)\twiki');
+      expect(update.status).toBe(0);
+      const after = await diff();
+      expect([after.status, after.stdout]).toEqual([0, expect.stringMatching(/^\d+ questions: \d+ equal, 0 changed, 0 gone, 0 skipped\n$/)]);
+      expect(spawnSync(process.execPath, [CLI, 'cassettes', 'verify', '--cassettes', dir], { encoding: 'utf8' }).status).toBe(0);
+    } finally {
+      await upstream.close();
+    }
+  });
+});
