@@ -186,6 +186,11 @@ credentials() { # bot passwords for tests that log in (record mode must never st
     printf '{"user":"Admin@wikitape-editor","password":"%s"}\n' "$pass" >"$DIR/editor-credentials.json.tmp"
     mv "$DIR/editor-credentials.json.tmp" "$DIR/editor-credentials.json"
   fi
+  if [ ! -f "$DIR/admin-credentials.json" ]; then # one that may also block (the live wiki changed under a cassette)
+    pass=$(bot_password wikitape-admin basic,highvolume,editpage,createeditmovepage,blockusers)
+    printf '{"user":"Admin@wikitape-admin","password":"%s"}\n' "$pass" >"$DIR/admin-credentials.json.tmp"
+    mv "$DIR/admin-credentials.json.tmp" "$DIR/admin-credentials.json"
+  fi
 }
 
 stop_server() {
@@ -213,7 +218,7 @@ wipe() {
 start() {
   # (older copies of this script wrote no id file)
   if [ -d "$DIR/docroot" ] && [ ! -f "$DIR/docroot/$ID_FILE" ]; then printf '%s\n' "$DIR" >"$DIR/docroot/$ID_FILE"; fi
-  if running; then [ -f "$DIR/populated" ] && [ -f "$DIR/bot-credentials.json" ] && [ -f "$DIR/editor-credentials.json" ] && fault_settings && return
+  if running; then [ -f "$DIR/populated" ] && [ -f "$DIR/bot-credentials.json" ] && [ -f "$DIR/editor-credentials.json" ] && [ -f "$DIR/admin-credentials.json" ] && fault_settings && return
   elif listening; then die "port $PORT is taken by something other than the wiki in $DIR; set WIKITAPE_LIVE_PORT (or WIKITAPE_LIVE_DIR to that wiki's directory)"; fi
   install_packages
   install_mw143

@@ -27,6 +27,8 @@ export interface LiveWiki {
   credentials(): Promise<{ user: string; password: string }>;
   /** A bot password that may also edit and create pages (the client tests' one edit). */
   editorCredentials(): Promise<{ user: string; password: string }>;
+  /** A bot password that may also block (a change to the wiki under a recorded cassette). */
+  adminCredentials(): Promise<{ user: string; password: string }>;
 }
 
 const started = new Map<LiveVersion, Promise<LiveWiki>>();
@@ -61,5 +63,6 @@ async function start(version: LiveVersion): Promise<LiveWiki> {
     dir,
     credentials: async () => JSON.parse(await readFile(join(dir, 'bot-credentials.json'), 'utf8')) as { user: string; password: string },
     editorCredentials: async () => JSON.parse(await readFile(join(dir, 'editor-credentials.json'), 'utf8')) as { user: string; password: string },
+    adminCredentials: async () => JSON.parse(await readFile(join(dir, 'admin-credentials.json'), 'utf8')) as { user: string; password: string },
   };
 }
