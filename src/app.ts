@@ -7,6 +7,7 @@ import { readBody } from './request/body.js';
 import { canonicalKey } from './request/canonical.js';
 import { redactQuery } from './util/secrets.js';
 import { sendBody } from './output/send.js';
+import { answerLoadPhp } from './output/page-styles.js';
 import { loadFixtures } from './wiki/fixtures.js';
 import type { Knowledge, WikiModel } from './wiki/model.js';
 import { loadCassettes, type CassetteIndex } from './replay/cassette-index.js';
@@ -145,6 +146,12 @@ export function createWikitape(options: WikitapeOptions = {}): { app: express.Ex
       return sendSetupError(res, e);
     }
     if (path === WRITES_PATH) return answerWrites(engine, req, res);
+    if (path === `${engine.profile.scriptPath}/load.php`) {
+      const q = req.originalUrl.indexOf('?');
+      const out = answerLoadPhp(engine.profile, new URLSearchParams(q < 0 ? '' : req.originalUrl.slice(q + 1)));
+      res.status(out.status).set(out.headers).send(out.body);
+      return;
+    }
     if (path !== `${engine.profile.scriptPath}/api.php`) {
       res.status(404).type('text/plain').send(`wikitape: no such path ${path}; the API is at ${engine.profile.scriptPath}/api.php\n`);
       return;

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server.js';
+import { LIVE_VERSIONS, liveWiki } from '../support/live-wiki.js';
 
 /** The answer without `format` is a page a person reads: opened in a real (headless) Chromium. */
 const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
@@ -28,6 +29,63 @@ describe('the HTML "API result" page in a browser', () => {
       expect(json.query.logevents).toHaveLength(2);
       await mkdir(ARTIFACTS, { recursive: true });
       await page.screenshot({ path: join(ARTIFACTS, 'api-result-page.png'), fullPage: false });
+    } finally {
+      await browser.close();
+      await wiki.close();
+    }
+  });
+});
+
+/** What the eye sees of the page: the styles and boxes of its parts (the JSON itself differs: times, ports). */
+async function looks(page: import('playwright-core').Page) {
+  return page.evaluate(() => {
+    const pick = (sel: string) => {
+      const el = document.querySelector(sel);
+      if (!el) return null;
+      const s = getComputedStyle(el);
+      const r = el.getBoundingClientRect();
+      return {
+        font: `${s.fontFamily} ${s.fontSize} ${s.lineHeight} ${s.fontWeight}`,
+        color: s.color,
+        background: s.backgroundColor,
+        margin: s.margin,
+        padding: s.padding,
+        border: s.border,
+        whiteSpace: s.whiteSpace,
+        display: s.display,
+        box: [Math.round(r.x), Math.round(r.y), Math.round(r.width)],
+      };
+    };
+    return { body: pick('body'), heading: pick('#firstHeading'), content: pick('.mw-body'), header: pick('.api-pretty-header'), pre: pick('pre.api-pretty-content') };
+  });
+}
+
+describe.each(LIVE_VERSIONS)('the HTML page beside MediaWiki %s\'s', (v) => {
+  it('loads its styles from load.php (none missing) and looks the same: fonts, box, wrapping', async () => {
+    const live = await liveWiki(v);
+    const version = ((await (await fetch(`${live.apiUrl}?action=query&meta=siteinfo&format=json`)).json()) as { query: { general: { generator: string } } }).query.general.generator.replace('MediaWiki ', '');
+    const wiki = await startServer({ cassettes: 'cassettes', profile: { version } });
+    const browser = await chromium.launch({ executablePath: process.env['CHROMIUM'] ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    try {
+      const shots: Record<string, unknown> = {};
+      for (const [who, api] of [['live', live.apiUrl], ['wikitape', wiki.url]] as const) {
+        const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+        const origin = new URL(api).origin;
+        const failed: string[] = [];
+        await page.route('**/*', (route) => (route.request().url().startsWith(origin) ? route.continue() : route.abort()));
+        page.on('response', (r) => {
+          if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
+        });
+        await page.goto(`${api}?action=query&list=logevents&lelimit=2&leprop=ids|title|type`, { waitUntil: 'networkidle' });
+        expect(failed, who).toEqual([]);
+        shots[who] = await looks(page);
+        await mkdir(ARTIFACTS, { recursive: true });
+        await page.screenshot({ path: join(ARTIFACTS, `api-page-${v}-${who}.png`) });
+        await page.close();
+      }
+      expect(shots['wikitape']).toEqual(shots['live']);
+      // the styles are MediaWiki's (pre-wrap wraps long lines), not the browser's defaults
+      expect((shots['wikitape'] as { pre: { whiteSpace: string } }).pre.whiteSpace).toBe('pre-wrap');
     } finally {
       await browser.close();
       await wiki.close();
