@@ -29,7 +29,7 @@ export interface DiffOptions {
   sleep?: (seconds: number) => Promise<void>;
 }
 
-export type DiffStatus = 'equal' | 'changed' | 'gone' | 'skipped';
+type DiffStatus = 'equal' | 'changed' | 'gone' | 'skipped';
 
 export interface DiffEntry {
   cassette: string;
