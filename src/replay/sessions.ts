@@ -5,17 +5,8 @@ import type { Interaction } from '../cassette/format.js';
 import type { JsonObject } from '../api/result.js';
 import { splitMulti } from '../request/canonical.js';
 import { takeUserInfo } from './recorded-meta.js';
-
-/** An account a fixture declares (`accounts` in a fixture file); its passwords never reach any output. */
-export interface FixtureAccount {
-  name: string;
-  id?: number;
-  password?: string;
-  /** Bot passwords by bot name: the password, or the password with the grants' rights. */
-  botPasswords?: Record<string, string | { password: string; groups?: string[]; rights?: string[] }>;
-  groups?: string[];
-  rights?: string[];
-}
+// An account a fixture declares (`accounts` in a fixture file); its passwords never reach any output.
+import type { FixtureAccountData } from '../wiki/fixtures.js';
 
 /** What recordings show of an identity (`Name`, `Name@bot`, or '' for anonymous callers): its `meta=userinfo`. */
 export interface IdentityFacts {
@@ -33,9 +24,9 @@ export interface IdentityFacts {
  * so). The facts of each identity (id, groups, rights) come from its recorded `meta=userinfo`.
  */
 export class AccountBook {
-  private readonly fixtures = new Map<string, FixtureAccount>();
+  private readonly fixtures = new Map<string, FixtureAccountData>();
   constructor(
-    fixtures: readonly FixtureAccount[],
+    fixtures: readonly FixtureAccountData[],
     /** Recorded identities and their facts, worked out when first needed. */
     private readonly recorded: () => ReadonlyMap<string, IdentityFacts>,
   ) {
