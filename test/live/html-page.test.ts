@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
