@@ -15,7 +15,7 @@ import { startServer } from '../../src/server.js';
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
 
-async function editedCopy(edit: (c: { interactions: { key: string; body: any; status: number }[] }) => void): Promise<string> {
+async function editedCopy(edit: (c: { interactions: { key: string; body: any; status: number; request: Record<string, string> }[] }) => void): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'wikitape-diff-'));
   await copyFile(join(ROOT, 'cassettes', 'bundled-wiki.json'), join(dir, 'wiki.json'));
   const c = JSON.parse(await readFile(join(dir, 'wiki.json'), 'utf8'));
@@ -39,7 +39,7 @@ describe('cassettes diff', () => {
         log.body.query.logevents[2].comment = 'edited';
         const ext = c.interactions.find((i) => i.key.includes('prop=extlinks'))!;
         ext.body = { batchcomplete: true, query: { pages: [{ pageid: 1, ns: 0, title: 'X' }] } };
-        const gone = c.interactions.filter((i) => i.key.includes('prop=extlinks'))[1]! as { request: Record<string, string> };
+        const gone = c.interactions.filter((i) => i.key.includes('prop=extlinks'))[1]!;
         gone.request = { ...gone.request, elcontinue: 'no|such|point' }; // asked again, the wiki refuses it
         const parse = c.interactions.find((i) => i.key.startsWith('action=parse'))!;
         parse.body = { error: { code: 'nosuchsection', info: 'x' } };

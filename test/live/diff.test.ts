@@ -21,7 +21,7 @@ const diff = (dir: string, upstream: string, ...more: string[]) =>
     (e: { code: number; stdout: string; stderr: string }) => ({ status: e.code, stdout: e.stdout, stderr: e.stderr }),
   );
 
-const QUESTIONS = [
+const QUESTIONS: Record<string, string>[] = [
   { action: 'query', list: 'blocks', bklimit: '5', bkprop: 'id|user|by|timestamp|expiry|reason' },
   { action: 'query', list: 'logevents', lelimit: '5' },
   { action: 'query', list: 'logevents', letype: 'block', lelimit: '3' },
