@@ -210,10 +210,37 @@ function logeventsDebug(input: DebugInput): DebugFacts {
       time: 0.001,
     },
   };
-  // Titles in the User namespaces are looked up in GenderCache; formatting details takes another
-  // reference to the connection (the same one the gender lookup takes).
-  const gender = has('title') ? genderCacheLookup(profile, fetchedRows(input, 'logevents'), fn) : [];
-  const after: DebugFacts['entries'] = gender.length > 0 ? gender : has('details') ? [{ reuse: true }] : [];
+  // Titles in the User namespaces of the fetched rows (the page and the row after it) are looked up
+  // in GenderCache; formatting the details of a protection takes another reference to the
+  // connection (checked on 1.39 and 1.43: one for any number of protect rows on the page, none for
+  // the row after it, none for other types).
+  const gender = has('title') ? genderCacheLookup(profile, [...fetchedRows(input, 'logevents'), ...(input.fetched ? [] : rowAfter(input))], fn) : [];
+  const protect = has('details') && shownEvents(input).some((e) => e.type === 'protect') ? [{ reuse: true as const }] : [];
+  const after: DebugFacts['entries'] = [...gender, ...protect];
   const setup = v143 ? ['[MessageCache] MessageCache using store SqlBagOStuff', 'MediaWiki\\Parser\\ParserFactory: using default preprocessor', '[SQLBagOStuff] MicroStash using store SqlBagOStuff'] : [];
   return { includes: 'logevents', setup, entries: [select, ...after] };
+}
+
+/** The events the answer shows, with their type (from the model when the answer leaves it out). */
+function shownEvents(input: DebugInput): { type: string | undefined }[] {
+  const q = input.answer['query'] as JsonObject | undefined;
+  const rows = q?.['logevents'];
+  if (!Array.isArray(rows)) return [];
+  return rows.map((r) => {
+    const o = (r ?? {}) as JsonObject;
+    const type = typeof o['type'] === 'string' ? o['type'] : input.model.logevents.find((e) => e.logid === o['logid'])?.type;
+    return { type };
+  });
+}
+
+/**
+ * A recorded answer holds the page but not the row fetched after it (its continuation names it):
+ * that row, when the model knows it.
+ */
+function rowAfter(input: DebugInput): { ns: number; title: string }[] {
+  const cont = (input.answer['continue'] as JsonObject | undefined)?.['lecontinue'];
+  if (typeof cont !== 'string') return [];
+  const id = Number(cont.split('|')[1]);
+  const e = input.model.logevents.find((x) => x.logid === id);
+  return e ? [{ ns: e.ns, title: e.title }] : [];
 }

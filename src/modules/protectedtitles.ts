@@ -94,5 +94,9 @@ function protectedtitlesDebug(input: DebugInput): DebugFacts {
   };
   const setup = atLeast(profile, '1.43') ? ['[MessageCache] MessageCache using store SqlBagOStuff', 'MediaWiki\\Parser\\ParserFactory: using default preprocessor'] : [];
   // Its titles in the User namespaces are looked up in GenderCache.
-  return { includes: 'protectedtitles', setup, entries: [select, ...genderCacheLookup(profile, fetchedRows(input, 'protectedtitles'), select.query.function)] };
+  // A recorded answer holds the page; the row fetched after it is named by its continuation (ts|ns|dbkey).
+  const cont = (input.answer['continue'] as JsonObject | undefined)?.['ptcontinue'];
+  const parts = typeof cont === 'string' ? cont.split('|') : [];
+  const after = !input.fetched && parts.length >= 3 ? [{ ns: Number(parts[1]), title: `:${parts.slice(2).join('|')}` }] : [];
+  return { includes: 'protectedtitles', setup, entries: [select, ...genderCacheLookup(profile, [...fetchedRows(input, 'protectedtitles'), ...after], select.query.function)] };
 }

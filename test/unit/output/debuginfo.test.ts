@@ -47,7 +47,10 @@ function inputFrom(real: Real, cookieTime: number, extra: Partial<DebugInfoInput
   const map = new Map(Object.entries(params));
   const ran = modulesNamed(MODULES, map, profile);
   const userLang = params['uselang'] === 'en' ? 'en' : 'ru';
-  const facts = ran.flatMap((m) => (m.debug ? [m.debug({ profile, params, values: m.values, method, nowMw: toMw(nowMs), userLang, answer: {}, pages: [], model })] : []));
+  // The log these were captured from began with a protection (the live wiki's fill ends with
+  // protections): formatting its details takes a connection reference, seen in the debug log.
+  const answer = params['list'] === 'logevents' ? { query: { logevents: [{ logid: 83, ns: 0, title: 'Москва', type: 'protect' }] } } : {};
+  const facts = ran.flatMap((m) => (m.debug ? [m.debug({ profile, params, values: m.values, method, nowMw: toMw(nowMs), userLang, answer, pages: [], model })] : []));
   return {
     profile,
     userLang,
