@@ -39,7 +39,11 @@ async function walk(client: (typeof clients)[number], apiUrl: string, login: { u
   const env = { ...process.env, API_URL: apiUrl, LIMIT: limit, LOGIN_USER: login.user, LOGIN_PASSWORD: login.password, EDIT_TITLE, EDIT_TEXT };
   const { stdout } = await run(client.cmd, client.args, { env, maxBuffer: 64 << 20 });
   const steady = stdout.replace(/Cached time: \d+/g, 'Cached time: T').replace(/(CPU|Real) time usage: [\d.]+ seconds?/g, '$1 time usage: S').replace(/100\.00% +[\d.]+ +\d+ -total/g, 'total');
-  const out = JSON.parse(steady) as Record<string, unknown>;
+  // A client's own warnings (mwn's "[W] Retrying …" after a reset under load) come before its one
+  // JSON document: shown, not parsed.
+  const start = steady.startsWith('{') ? 0 : steady.indexOf('\n{') + 1;
+  if (start > 0) console.log(`${client.name}: ${steady.slice(0, start).trim()}`);
+  const out = JSON.parse(steady.slice(start)) as Record<string, unknown>;
   delete out['apiUrl'];
   return out;
 }

@@ -31,7 +31,11 @@ async function walk(client: (typeof clients)[number], apiUrl: string, limit = '5
   const { stdout } = await run(client.cmd, client.args, { env: { ...process.env, API_URL: apiUrl, LIMIT: limit }, maxBuffer: 64 << 20 });
   // The parser's limit report carries the time of each parse; it differs between any two answers.
   const steady = stdout.replace(/Cached time: \d+/g, 'Cached time: T').replace(/(CPU|Real) time usage: [\d.]+ seconds?/g, '$1 time usage: S').replace(/100\.00% +[\d.]+ +\d+ -total/g, 'total');
-  const out = JSON.parse(steady) as Record<string, unknown>;
+  // A client's own warnings (mwn's "[W] Retrying …" after a reset under load) come before its one
+  // JSON document: shown, not parsed.
+  const start = steady.startsWith('{') ? 0 : steady.indexOf('\n{') + 1;
+  if (start > 0) console.log(`${client.name}: ${steady.slice(0, start).trim()}`);
+  const out = JSON.parse(steady.slice(start)) as Record<string, unknown>;
   delete out['apiUrl'];
   return out;
 }

@@ -14,6 +14,7 @@ import { sessionCookies } from '../../../src/output/session.js';
 import { encodeJson } from '../../../src/output/json.js';
 import { formatSizeLocal } from '../../../src/output/texts.js';
 import { makeProfile } from '../../../src/wiki/profile.js';
+import type { JsonObject } from '../../../src/api/result.js';
 
 /*
  * Real debuginfo of MediaWiki 1.39.17 (SQLite, $wgDebugToolbar, Debian package, PHP 8.2.36),
@@ -49,7 +50,7 @@ function inputFrom(real: Real, cookieTime: number, extra: Partial<DebugInfoInput
   const userLang = params['uselang'] === 'en' ? 'en' : 'ru';
   // The log these were captured from began with a protection (the live wiki's fill ends with
   // protections): formatting its details takes a connection reference, seen in the debug log.
-  const answer = params['list'] === 'logevents' ? { query: { logevents: [{ logid: 83, ns: 0, title: 'Москва', type: 'protect' }] } } : {};
+  const answer: JsonObject = params['list'] === 'logevents' ? { query: { logevents: [{ logid: 83, ns: 0, title: 'Москва', type: 'protect' }] } } : {};
   const facts = ran.flatMap((m) => (m.debug ? [m.debug({ profile, params, values: m.values, method, nowMw: toMw(nowMs), userLang, answer, pages: [], model })] : []));
   return {
     profile,
