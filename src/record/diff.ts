@@ -196,6 +196,30 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** The lists whose entities a cassette keeps, and what names each entity. */
+const ENTITY_LISTS = { logevents: (e: Record<string, unknown>) => `${String(e['logid'])}`, blocks: (e: Record<string, unknown>) => `${String(e['id'])}`, protectedtitles: (e: Record<string, unknown>) => `${String(e['ns'])}|${String(e['title'])}` } as const;
+
+function entityNames(body: unknown, list: keyof typeof ENTITY_LISTS): string[] {
+  const rows = isObject(body) && isObject(body['query']) ? body['query'][list] : undefined;
+  return Array.isArray(rows) ? rows.filter(isObject).map(ENTITY_LISTS[list]) : [];
+}
+
+/**
+ * After recording again: an entity the old answers showed and no answer shows now (a block since
+ * lifted) leaves the cassette's entities, so that no page replay computes still shows it.
+ */
+function dropVanished(c: Cassette, oldBodies: readonly unknown[]): void {
+  for (const list of Object.keys(ENTITY_LISTS) as (keyof typeof ENTITY_LISTS)[]) {
+    const gone = new Set(oldBodies.flatMap((b) => entityNames(b, list)));
+    if (gone.size === 0) continue;
+    for (const i of c.interactions) for (const n of entityNames(i.body, list)) gone.delete(n);
+    if (gone.size === 0) continue;
+    const name = ENTITY_LISTS[list];
+    const kept = (c.entities[list] as unknown as Record<string, unknown>[]).filter((e) => !gone.has(name(e)));
+    (c.entities as unknown as Record<string, unknown>)[list] = kept;
+  }
+}
+
 /** Records the changed and gone questions again, one recorder per cassette (its lock refuses a second). */
 async function update(entries: DiffEntry[], work: { cassette: string; interaction: Interaction }[], options: DiffOptions, store: FileCassetteStore): Promise<void> {
   const byCassette = new Map<string, number[]>();
@@ -213,6 +237,14 @@ async function update(entries: DiffEntry[], work: { cassette: string; interactio
       await recorder.flush();
     } finally {
       recorder.close();
+    }
+    const release = await store.lock(cassette);
+    try {
+      const db = await store.open(cassette, options.upstream);
+      dropVanished(db.data, ns.map((n) => work[n]!.interaction.body));
+      await db.write();
+    } finally {
+      release();
     }
   }
 }

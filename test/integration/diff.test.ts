@@ -63,12 +63,24 @@ describe('cassettes diff', () => {
     }
   });
 
-  it('the CLI: exit 1 while anything changed, --update records it again, then exit 0', async () => {
+  it('the CLI: exit 1 while anything changed, --update records it again, then exit 0; a vanished entity leaves the cassette', async () => {
     const upstream = await startServer({ cassettes: join(ROOT, 'cassettes') });
+    const lifted = { id: 999, user: '192.0.2.99', by: 'Admin', timestamp: '2020-01-01T00:00:00Z', expiry: 'infinity', reason: 'lifted since' };
     try {
       const dir = await editedCopy((c) => {
         c.interactions.find((i) => i.key === LOG)!.body.query.logevents[0].comment = 'edited';
+        // a block the wiki had when this was recorded, lifted since
+        const blocks = c.interactions.find((i) => i.key === BLOCKS)!.body.query.blocks as unknown[];
+        blocks.push(lifted);
+        (c as unknown as { entities: { blocks: unknown[] } }).entities.blocks.push({ ...lifted, known: ['by', 'expiry', 'id', 'reason', 'timestamp', 'user'] });
       });
+      const replayed = async () => {
+        const r = await startServer({ cassettes: dir });
+        const b = (await (await fetch(`${r.url}?action=query&list=blocks&bklimit=50&bkprop=id|user&format=json&formatversion=2`)).json()) as { query: { blocks: { id: number }[] } };
+        await r.close();
+        return b.query.blocks.map((x) => x.id);
+      };
+      expect(await replayed()).toContain(999);
       // (run beside this process, whose server is the upstream)
       const diff = (...more: string[]) =>
         promisify(execFile)(process.execPath, [CLI, 'cassettes', 'diff', '--cassettes', dir, '--upstream', upstream.url, ...more], { encoding: 'utf8', timeout: 60_000 }).then(
@@ -77,14 +89,17 @@ describe('cassettes diff', () => {
         );
       const first = await diff();
       expect(first.status).toBe(1);
+      expect(first.stdout).toContain('    - query.blocks[id=999]: {"id":999,"user":"192.0.2.99"');
       expect(first.stdout).toMatch(new RegExp(`^changed\\twiki\\t${LOG.replace(/[|?.*+()[\]]/g, '\\$&')}\\n    query\\.logevents\\[logid=\\d+\\]\\.comment: "edited" → `, 'm'));
-      expect(first.stdout).toMatch(/questions: \d+ equal, 1 changed, 0 gone, 0 skipped\n$/);
+      expect(first.stdout).toMatch(/questions: \d+ equal, 2 changed, 0 gone, 0 skipped\n$/);
       const update = await diff('--update');
       expect(update.stdout).toContain('changed (recorded again)\twiki');
       expect(update.status).toBe(0);
       const after = await diff();
       expect([after.status, after.stdout]).toEqual([0, expect.stringMatching(/^\d+ questions: \d+ equal, 0 changed, 0 gone, 0 skipped\n$/)]);
       expect(spawnSync(process.execPath, [CLI, 'cassettes', 'verify', '--cassettes', dir], { encoding: 'utf8' }).status).toBe(0);
+      // the lifted block is gone from what replay knows, not only from the recording
+      expect(await replayed()).not.toContain(999);
     } finally {
       await upstream.close();
     }
