@@ -1,13 +1,12 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { snapshot } from '../../src/record/snapshot.js';
 import { startServer } from '../../src/server.js';
 import { Client } from '../support/cookie-client.js';
+import { walkOutput } from '../support/client-walk.js';
 import { LIVE_VERSIONS, liveWiki, type LiveVersion } from '../support/live-wiki.js';
 
 /**
@@ -19,7 +18,6 @@ import { LIVE_VERSIONS, liveWiki, type LiveVersion } from '../support/live-wiki.
  * answered in the same shape and is in replay's write log.
  * wikijs has no login and no edit: it gets the session's cookies, and reads anonymously (origin=*).
  */
-const run = promisify(execFile);
 const CLIENTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'clients');
 const EDIT_TITLE = 'Wikitape client sandbox';
 const EDIT_TEXT = 'Edited by the wikitape client checks.';
@@ -36,16 +34,7 @@ const clients = [
 const runs = LIVE_VERSIONS.flatMap((version) => clients.map((client) => ({ ...client, version })));
 
 async function walk(client: (typeof clients)[number], apiUrl: string, login: { user: string; password: string }, limit = '5'): Promise<Record<string, unknown>> {
-  const env = { ...process.env, API_URL: apiUrl, LIMIT: limit, LOGIN_USER: login.user, LOGIN_PASSWORD: login.password, EDIT_TITLE, EDIT_TEXT };
-  const { stdout } = await run(client.cmd, client.args, { env, maxBuffer: 64 << 20 });
-  const steady = stdout.replace(/Cached time: \d+/g, 'Cached time: T').replace(/(CPU|Real) time usage: [\d.]+ seconds?/g, '$1 time usage: S').replace(/100\.00% +[\d.]+ +\d+ -total/g, 'total');
-  // A client's own warnings (mwn's "[W] Retrying …" after a reset under load) come before its one
-  // JSON document: shown, not parsed.
-  const start = steady.startsWith('{') ? 0 : steady.indexOf('\n{') + 1;
-  if (start > 0) console.log(`${client.name}: ${steady.slice(0, start).trim()}`);
-  const out = JSON.parse(steady.slice(start)) as Record<string, unknown>;
-  delete out['apiUrl'];
-  return out;
+  return walkOutput(client, { API_URL: apiUrl, LIMIT: limit, LOGIN_USER: login.user, LOGIN_PASSWORD: login.password, EDIT_TITLE, EDIT_TEXT });
 }
 
 /** The page the clients edit exists with the text they write: their edits change nothing (no new log event). */

@@ -1,12 +1,11 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { snapshot } from '../../src/record/snapshot.js';
 import { startServer } from '../../src/server.js';
+import { walkOutput } from '../support/client-walk.js';
 import { LIVE_VERSIONS, liveWiki } from '../support/live-wiki.js';
 
 /**
@@ -14,7 +13,6 @@ import { LIVE_VERSIONS, liveWiki } from '../support/live-wiki.js';
  * summary against the live wiki, through `wikitape record`, and against `wikitape replay` of that
  * recording: each client must get the same results from all three.
  */
-const run = promisify(execFile);
 const CLIENTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'clients');
 
 const clients = [
@@ -28,16 +26,7 @@ const clients = [
 const runs = LIVE_VERSIONS.flatMap((version) => clients.map((client) => ({ ...client, version })));
 
 async function walk(client: (typeof clients)[number], apiUrl: string, limit = '5'): Promise<Record<string, unknown>> {
-  const { stdout } = await run(client.cmd, client.args, { env: { ...process.env, API_URL: apiUrl, LIMIT: limit }, maxBuffer: 64 << 20 });
-  // The parser's limit report carries the time of each parse; it differs between any two answers.
-  const steady = stdout.replace(/Cached time: \d+/g, 'Cached time: T').replace(/(CPU|Real) time usage: [\d.]+ seconds?/g, '$1 time usage: S').replace(/100\.00% +[\d.]+ +\d+ -total/g, 'total');
-  // A client's own warnings (mwn's "[W] Retrying …" after a reset under load) come before its one
-  // JSON document: shown, not parsed.
-  const start = steady.startsWith('{') ? 0 : steady.indexOf('\n{') + 1;
-  if (start > 0) console.log(`${client.name}: ${steady.slice(0, start).trim()}`);
-  const out = JSON.parse(steady.slice(start)) as Record<string, unknown>;
-  delete out['apiUrl'];
-  return out;
+  return walkOutput(client, { API_URL: apiUrl, LIMIT: limit });
 }
 
 describe.each(runs)('$name on MediaWiki $version', (client) => {
