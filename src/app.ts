@@ -3,7 +3,7 @@ import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { ReplayEngine } from './engine.js';
 import { DEFAULTS, type Source, type WikitapeOptions } from './options.js';
-import { readBody } from './request/body.js';
+import { readBody, requestParams } from './request/body.js';
 import { canonicalKey } from './request/canonical.js';
 import { redactQuery } from './util/secrets.js';
 import { sendBody } from './output/send.js';
@@ -21,8 +21,6 @@ import { seesMoreThanReaders } from './api/session.js';
 import { isUserKey, type Interaction } from './cassette/format.js';
 import { FaultPlan, FaultSpecError, type ArmedFault } from './faults/spec.js';
 import { transportFaults } from './faults/transport.js';
-import { parseBody } from './request/body.js';
-import { mergeParams, parseUrlEncoded, type ParamMap } from './request/params.js';
 
 /** Loads what the options point at and builds the engine that answers requests. */
 export async function loadEngine(options: WikitapeOptions, only?: readonly string[]): Promise<ReplayEngine> {
@@ -167,11 +165,13 @@ export function createWikitape(options: WikitapeOptions = {}): { app: express.Ex
     const body = (await readBody(req)) ?? Buffer.alloc(0);
     const log = (key: string, source: Source, status: number, nearMisses?: { key: string; differences: string[] }[]) =>
       options.onRequest?.({ method: req.method, key, source, status, ms: Number(process.hrtime.bigint() - startedAt) / 1e6, ...(nearMisses ? { nearMisses } : {}) });
-    const transport = faults.length > 0 ? transportFaults(faults, paramsOf(req.originalUrl, req.headers['content-type'], req.method, body)) : null;
-    if (transport) {
+    // Transport faults act before (or around) the API's answer; they match on the question's parameters.
+    const params = faults.length > 0 ? requestParams(req.method, req.originalUrl, req.headers['content-type'], body).params : null;
+    const transport = params ? transportFaults(faults, params) : null;
+    if (transport && params) {
       if (transport.delayMs > 0) await new Promise((r) => setTimeout(r, transport.delayMs));
       if (transport.reset) {
-        log(redactQuery(canonicalKey(paramsOf(req.originalUrl, req.headers['content-type'], req.method, body))), 'fault', 0);
+        log(redactQuery(canonicalKey(params)), 'fault', 0);
         return void req.socket.destroy();
       }
       if (transport.page) {
@@ -179,7 +179,7 @@ export function createWikitape(options: WikitapeOptions = {}): { app: express.Ex
         res.status(page.status).set(page.headers).setHeader('X-Wikitape-Fault', page.fault);
         res.setHeader('X-Wikitape-Source', 'fault');
         res.send(page.body);
-        return log(redactQuery(canonicalKey(paramsOf(req.originalUrl, req.headers['content-type'], req.method, body))), 'fault', page.status);
+        return log(redactQuery(canonicalKey(params)), 'fault', page.status);
       }
     }
     let out: ReturnType<ReplayEngine['handle']>;
@@ -262,13 +262,6 @@ function answerWrites(engine: ReplayEngine, req: Request, res: Response): void {
     return;
   }
   res.type('application/json').send(JSON.stringify({ writes: sessions?.writes() ?? [] }));
-}
-
-/** The question's parameters as PHP reads them (for faults that match on one). */
-function paramsOf(url: string, contentType: string | undefined, method: string, body: Buffer): ParamMap {
-  const q = url.indexOf('?');
-  const lossy = new Set<string>();
-  return mergeParams(parseUrlEncoded(q < 0 ? '' : url.slice(q + 1), new Map(), lossy), parseBody(method, contentType, body, lossy));
 }
 
 /** An error of wikitape's own (not the wiki's), in MediaWiki's error shape. */

@@ -4,8 +4,8 @@ import { ApiUsageError, apiMessage } from './api/errors.js';
 import { ApiRequest } from './api/request.js';
 import { MODULES } from './modules/index.js';
 import { render, type Rendered, type RenderInput } from './output/render.js';
-import { parseBody } from './request/body.js';
-import { mergeParams, parseUrlEncoded, type ParamMap } from './request/params.js';
+import { requestParams } from './request/body.js';
+import { parseUrlEncoded, type ParamMap } from './request/params.js';
 import type { Interaction } from './cassette/format.js';
 import type { WikiModel } from './wiki/model.js';
 import type { Lang, WikiProfile } from './wiki/profile.js';
@@ -36,7 +36,6 @@ export interface HttpRequest {
   startedAt: bigint;
 }
 
-/** An answer and where it came from. */
 /** How replay would answer a question (ReplayEngine.explain). */
 export interface Explanation {
   /** The question's canonical key (secrets as `***`). */
@@ -53,6 +52,7 @@ export interface Explanation {
   nearMisses: NearMiss[];
 }
 
+/** An answer and where it came from. */
 export interface Answer extends Rendered {
   source: Source;
   /** The canonical key of the question (for logs). */
@@ -68,8 +68,6 @@ export interface Answer extends Rendered {
   clocked: boolean;
   /** A miss: the recordings closest to the question and how each differs (replay/near-miss.ts). */
   nearMisses?: NearMiss[];
-  /** What the answer needed that the recordings do not show (also the X-Wikitape-Unknown header). */
-  unknown?: string[];
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -317,13 +315,8 @@ export class ReplayEngine {
    */
   handle(req: HttpRequest, opts: { marks?: DebugMarks; now?: number; identity?: string | null; faults?: readonly ArmedFault[] } = {}): Answer {
     const { marks } = opts;
-    const lossy = new Set<string>();
-    const q = req.url.indexOf('?');
-    const get = parseUrlEncoded(q < 0 ? '' : req.url.slice(q + 1), new Map(), lossy);
-    const post = parseBody(req.method, req.headers['content-type'], req.body, lossy);
-    const params = mergeParams(get, post);
+    const { query, get, post, params, lossy } = requestParams(req.method, req.url, req.headers['content-type'], req.body);
     const now = opts.now ?? this.now();
-    const query = q < 0 ? '' : req.url.slice(q + 1);
     // Record mode's `--mode new` names the identity itself (the session is the wiki's): cookies are left alone.
     // Credentials are stripped where the same-origin policy does not hold (JSONP, origin=*): anonymous.
     const cookie = typeof req.headers.cookie === 'string' && !lacksSameOriginSecurity(params, req.headers) ? req.headers.cookie : undefined;
@@ -374,6 +367,6 @@ export class ReplayEngine {
     const rendered = render({ profile: this.profile, model: this.model, outcome, http, now, ...(marks ? { marks } : {}), ...sessionOf(session) });
     if (unknown.length > 0) rendered.headers.push(['X-Wikitape-Unknown', unknown.join(', ')]);
     // The key is what logs and onRequest show of the question: secrets never reach them.
-    return { ...rendered, source, key: redactQuery(key), usage, userLang: outcome.userLang, clocked: true, ...(near.length > 0 ? { nearMisses: near } : {}), ...(unknown.length > 0 ? { unknown } : {}) };
+    return { ...rendered, source, key: redactQuery(key), usage, userLang: outcome.userLang, clocked: true, ...(near.length > 0 ? { nearMisses: near } : {}) };
   }
 }

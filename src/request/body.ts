@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { MAX_INPUT_VARS, POST_URLENCODED_VARS, type ParamMap, parseUrlEncoded } from './params.js';
+import { MAX_INPUT_VARS, POST_URLENCODED_VARS, mergeParams, type ParamMap, parseUrlEncoded } from './params.js';
 
 /** The largest request body read; PHP's default post_max_size is 8M. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -98,4 +98,17 @@ export function readBody(stream: Readable, limit = MAX_BODY_BYTES, { destroyOnOv
     stream.on('end', () => resolve(size <= limit ? Buffer.concat(chunks) : null));
     stream.on('error', () => resolve(size <= limit ? Buffer.alloc(0) : null));
   });
+}
+
+/**
+ * A request's parameters as PHP reads them: `$_GET` from the URL's query string, `$_POST` from the
+ * body, merged (`$_POST + $_GET`); `lossy` names those whose bytes were not valid UTF-8.
+ */
+export function requestParams(method: string, url: string, contentType: string | undefined, body: Buffer): { query: string; get: ParamMap; post: ParamMap; params: ParamMap; lossy: Set<string> } {
+  const lossy = new Set<string>();
+  const q = url.indexOf('?');
+  const query = q < 0 ? '' : url.slice(q + 1);
+  const get = parseUrlEncoded(query, new Map(), lossy);
+  const post = parseBody(method, contentType, body, lossy);
+  return { query, get, post, params: mergeParams(get, post), lossy };
 }
