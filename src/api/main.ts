@@ -64,16 +64,21 @@ function resolveLang(code: string | undefined, fallback: Lang): Lang {
   return c === 'ru' || c === 'en' ? c : c.startsWith('ru-') ? 'ru' : 'en';
 }
 
+/** The request's error formatter (ApiMain's constructor reads errorformat and errorlang raw, before anything can fail). */
+export function requestErrorFormatter(params: ReadonlyMap<string, string>, profile: WikiProfile, userLang: Lang): ErrorFormatter {
+  const rawFormat = params.get('errorformat') ?? 'bc';
+  const errorFormat: ErrorFormat = (ERROR_FORMATS as readonly string[]).includes(rawFormat) && rawFormat !== 'bc' ? (rawFormat as ErrorFormat) : 'bc';
+  const errorLangCode = params.get('errorlang') ?? 'uselang';
+  const errorLang = errorFormat === 'bc' ? 'en' : errorLangCode === 'uselang' ? userLang : errorLangCode === 'content' ? profile.language : resolveLang(errorLangCode, profile.language);
+  return new ErrorFormatter(errorFormat, errorLang, profile.version);
+}
+
 /** ApiMain::execute for one request: never throws for anything a client can send. */
 export function runApi(request: ApiRequest, env: ApiEnvironment, internal = false): ApiOutcome {
   const { profile } = env;
   // uselang and errorformat are read raw before anything can fail (ApiMain constructor).
   const userLang = resolveLang(request.params.get('uselang'), profile.language);
-  const rawFormat = request.params.get('errorformat') ?? 'bc';
-  const errorFormat: ErrorFormat = (ERROR_FORMATS as readonly string[]).includes(rawFormat) && rawFormat !== 'bc' ? (rawFormat as ErrorFormat) : 'bc';
-  const errorLangCode = request.params.get('errorlang') ?? 'uselang';
-  const errorLang = errorFormat === 'bc' ? 'en' : errorLangCode === 'uselang' ? userLang : errorLangCode === 'content' ? profile.language : resolveLang(errorLangCode, profile.language);
-  const formatter = new ErrorFormatter(errorFormat, errorLang, profile.version);
+  const formatter = requestErrorFormatter(request.params, profile, userLang);
   const result = new ApiResult();
   let cacheMode: CacheMode = 'private';
   let requestedCacheMode: CacheMode | null = null;

@@ -5,7 +5,7 @@ import type { CacheMode } from '../api/context.js';
 import type { Interaction } from '../cassette/format.js';
 import type { ParamMap } from '../request/params.js';
 import { ApiResult, isObject, type JsonObject } from '../api/result.js';
-import { ERROR_FORMATS, ErrorFormatter, type ErrorFormat } from '../api/error-formatter.js';
+import { requestErrorFormatter } from '../api/main.js';
 import { apiMessage } from '../api/errors.js';
 import { normalizeSpelling, splitMulti } from '../request/canonical.js';
 import type { Lang, WikiProfile } from '../wiki/profile.js';
@@ -53,11 +53,9 @@ function withRequestedFields(body: JsonObject, params: ParamMap, now: number): J
 
 /** The recorded data with the warning MediaWiki adds for a `callback` that needed cleaning (apiwarn-badutf8). */
 function withCallbackWarning(data: JsonObject, format: string, params: ParamMap, profile: WikiProfile, userLang: Lang): JsonObject {
-  const raw = params.get('errorformat') ?? 'bc';
-  const errorFormat: ErrorFormat = (ERROR_FORMATS as readonly string[]).includes(raw) ? (raw as ErrorFormat) : 'bc';
   const result = new ApiResult();
   result.data = { ...data };
-  new ErrorFormatter(errorFormat, errorFormat === 'bc' ? 'en' : userLang, profile.version).addWarning(result, { ...apiMessage('badutf8', 'apiwarn-badutf8', ['callback']), module: format });
+  requestErrorFormatter(params, profile, userLang).addWarning(result, { ...apiMessage('badutf8', 'apiwarn-badutf8', ['callback']), module: format });
   return result.data;
 }
 
