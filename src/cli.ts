@@ -7,6 +7,7 @@ import { listCassettes, listKeys, pruneCassettes, readUsage, redactInteraction, 
 import { FileCassetteStore } from './cassette/store.js';
 import { snapshot } from './record/snapshot.js';
 import { diffCassettes } from './record/diff.js';
+import { parseFault } from './faults/spec.js';
 import { redactQuery } from './util/secrets.js';
 import { startServer } from './server.js';
 import { loadEngine } from './app.js';
@@ -72,7 +73,7 @@ async function serve(options: WikitapeOptions): Promise<void> {
     const file = new FileCassetteStore(options.cassettes ?? DEFAULTS.cassettes).locate(options.cassette ?? 'default');
     process.stdout.write(`recording into ${file} (--mode ${options.recordMode ?? 'new'})\n`);
   }
-  for (const f of options.faults ?? []) process.stdout.write(`serving fault ${f}\n`);
+  for (const f of options.faults ?? []) process.stdout.write(`serving fault ${parseFault(f).text}\n`);
   const stop = () => {
     void server.close().then(
       () => process.exit(failed ? 1 : 0),

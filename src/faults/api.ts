@@ -44,7 +44,9 @@ function applies(name: ApiFaultName, f: ArmedFault, facts: FaultFacts): boolean 
     case 'maxlag':
       return facts.maxlag !== null && lagOf(f, facts.maxlag) > facts.maxlag;
     case 'readonly':
-      // ApiBase::isWriteMode: the writes, and logging in (in 1.43 logging out too).
+      // ApiBase::isWriteMode: the writes, and logging in (in 1.43 logging out too). The login
+      // modules are named here rather than marked writeMode: that flag also runs 1.39's writeapi
+      // check, which would refuse logins of recordings whose anonymous rights lack writeapi.
       return action.writeMode === true || action.name === 'login' || action.name === 'clientlogin' || (action.name === 'logout' && atLeast(profile, '1.43'));
     case 'ratelimited':
       return RATE_LIMITED.has(action.name);

@@ -1,3 +1,5 @@
+import { isSecretParam } from '../util/secrets.js';
+
 /**
  * Faults on demand (a wiki's bad days), spelled `NAME[:KEY=VALUE,…]`: on the command line
  * (`--fault`, repeatable), in the library's `faults` option, and per request in the
@@ -34,7 +36,7 @@ const FAULT_KEYS: Record<FaultName, readonly string[]> = {
 
 /** A fault as asked for: its name, its own settings and when it fires. */
 export interface FaultSpec {
-  /** As written (for error texts and logs). */
+  /** As written (for error texts and logs), a secret parameter's value in `match` as `***`. */
   text: string;
   /** As written, for the answer's `X-Wikitape-Fault` header (other than printable ASCII percent-encoded). */
   header: string;
@@ -51,11 +53,13 @@ export class FaultSpecError extends Error {}
 
 /** Reads `NAME[:KEY=VALUE,…]`; throws FaultSpecError naming what is wrong. */
 export function parseFault(text: string): FaultSpec {
+  // A match on a secret parameter (`match=lgpassword=…`) never shows its value, not even in an error.
   const t = text.trim();
+  const safe = t.replace(/(match=([^=,]*)=)[^,]*/g, (all, head: string, param: string) => (isSecretParam(param.trim()) ? `${head}***` : all));
   const colon = t.indexOf(':');
   const name = (colon < 0 ? t : t.slice(0, colon)).trim();
   if (!(FAULT_NAMES as readonly string[]).includes(name)) {
-    throw new FaultSpecError(`unknown fault "${name}" in "${t}"; faults are ${FAULT_NAMES.join(', ')}`);
+    throw new FaultSpecError(`unknown fault "${name}" in "${safe}"; faults are ${FAULT_NAMES.join(', ')}`);
   }
   const fault = name as FaultName;
   const options: Record<string, string> = {};
@@ -68,51 +72,51 @@ export function parseFault(text: string): FaultSpec {
     const eq = part.indexOf('=');
     const key = (eq < 0 ? part : part.slice(0, eq)).trim();
     const value = eq < 0 ? '' : part.slice(eq + 1).trim();
-    if (eq < 0 && key !== 'match') throw new FaultSpecError(`"${part}" in "${t}" is not KEY=VALUE`);
+    if (eq < 0 && key !== 'match') throw new FaultSpecError(`"${part}" in "${safe}" is not KEY=VALUE`);
     const allowed = [...TRIGGER_KEYS, ...FAULT_KEYS[fault]];
-    if (!allowed.includes(key)) throw new FaultSpecError(`fault ${fault} has no key "${key}" (in "${t}"); its keys are ${allowed.join(', ')}`);
-    if (key === 'first') first = wholeNumber(value, key, t);
-    else if (key === 'seed') seed = wholeNumber(value, key, t);
+    if (!allowed.includes(key)) throw new FaultSpecError(`fault ${fault} has no key "${key}" (in "${safe}"); its keys are ${allowed.join(', ')}`);
+    if (key === 'first') first = wholeNumber(value, key, safe);
+    else if (key === 'seed') seed = wholeNumber(value, key, safe);
     else if (key === 'rate') {
       rate = Number(value);
-      if (value === '' || !Number.isFinite(rate) || rate < 0 || rate > 1) throw new FaultSpecError(`rate must be a number from 0 to 1, not "${value}" (in "${t}")`);
-    } else if (key === 'match') match = readMatch(value, t);
+      if (value === '' || !Number.isFinite(rate) || rate < 0 || rate > 1) throw new FaultSpecError(`rate must be a number from 0 to 1, not "${value}" (in "${safe}")`);
+    } else if (key === 'match') match = readMatch(value, safe);
     else options[key] = value;
   }
-  checkOptions(fault, options, t);
-  const header = t.replace(/[^\x20-\x7e]+/g, (c) => encodeURIComponent(c));
-  return { text: t, header, name: fault, options, first, rate, seed, match };
+  checkOptions(fault, options, safe);
+  const header = safe.replace(/[^\x20-\x7e]+/g, (c) => encodeURIComponent(c));
+  return { text: safe, header, name: fault, options, first, rate, seed, match };
 }
 
-function wholeNumber(value: string, key: string, t: string): number {
-  if (!/^\d{1,9}$/.test(value)) throw new FaultSpecError(`${key} must be a whole number, not "${value}" (in "${t}")`);
+function wholeNumber(value: string, key: string, safe: string): number {
+  if (!/^\d{1,9}$/.test(value)) throw new FaultSpecError(`${key} must be a whole number, not "${value}" (in "${safe}")`);
   return Number(value);
 }
 
-function readMatch(value: string, t: string): NonNullable<FaultSpec['match']> {
+function readMatch(value: string, safe: string): NonNullable<FaultSpec['match']> {
   const eq = value.indexOf('=');
   const param = (eq < 0 ? value : value.slice(0, eq)).trim();
-  if (param === '') throw new FaultSpecError(`match needs a parameter, as in match=list=blocks (in "${t}")`);
+  if (param === '') throw new FaultSpecError(`match needs a parameter, as in match=list=blocks (in "${safe}")`);
   if (eq < 0) return { param, value: null };
   const glob = value.slice(eq + 1);
   const pattern = glob.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
   return { param, value: new RegExp(`^${pattern}$`, 's') };
 }
 
-function checkOptions(fault: FaultName, o: Record<string, string>, t: string): void {
+function checkOptions(fault: FaultName, o: Record<string, string>, safe: string): void {
   const num = (key: string, min: number) => {
     const v = o[key];
-    if (v !== undefined && (v === '' || !Number.isFinite(Number(v)) || Number(v) < min)) throw new FaultSpecError(`${key} must be a number of at least ${min}, not "${v}" (in "${t}")`);
+    if (v !== undefined && (v === '' || !Number.isFinite(Number(v)) || Number(v) < min)) throw new FaultSpecError(`${key} must be a number of at least ${min}, not "${v}" (in "${safe}")`);
   };
   if (fault === 'maxlag') num('lag', 0);
   if (fault === '503' || fault === '429') num('retry-after', 0);
   if (fault === 'cutoff') {
     num('at', 0);
-    if (o['at'] !== undefined && Number(o['at']) >= 1) throw new FaultSpecError(`at is the share of the body sent before the cut, from 0 to below 1, not "${o['at']}" (in "${t}")`);
+    if (o['at'] !== undefined && Number(o['at']) >= 1) throw new FaultSpecError(`at is the share of the body sent before the cut, from 0 to below 1, not "${o['at']}" (in "${safe}")`);
   }
   if (fault === 'latency') {
     const ms = o['ms'];
-    if (ms === undefined || !/^\d{1,7}(?:-\d{1,7})?$/.test(ms)) throw new FaultSpecError(`latency needs ms=N or ms=MIN-MAX (milliseconds), not "${ms ?? ''}" (in "${t}")`);
+    if (ms === undefined || !/^\d{1,7}(?:-\d{1,7})?$/.test(ms)) throw new FaultSpecError(`latency needs ms=N or ms=MIN-MAX (milliseconds), not "${ms ?? ''}" (in "${safe}")`);
   }
 }
 

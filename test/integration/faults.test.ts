@@ -251,6 +251,15 @@ describe('asking for faults wrongly', () => {
     await expect(startServer({ mode: 'record', upstream: 'http://127.0.0.1:9/w/api.php', cassettes: NO_CASSETTES, faults: ['503'] })).rejects.toThrow('faults are served in replay');
   });
 
+  it('never shows the value of a secret parameter a fault matches on', async () => {
+    const s = await serve(['503:match=lgpassword=hunter2-secret']);
+    const hit = await fetch(s.url, { method: 'POST', body: new URLSearchParams({ action: 'login', lgname: 'Admin', lgpassword: 'hunter2-secret', format: 'json' }) });
+    expect([hit.status, hit.headers.get('x-wikitape-fault')]).toEqual([503, '503:match=lgpassword=***']);
+    const bad = await get(s, READ, { 'X-Wikitape-Fault': '503:match=lgtoken=abc123-secret,nokey=1' });
+    expect(bad.body!['error'].info).toContain('(in "503:match=lgtoken=***,nokey=1")');
+    expect(bad.text).not.toContain('abc123-secret');
+  });
+
   it('the CLI says what is wrong and exits non-zero', () => {
     const r = spawnSync(process.execPath, [CLI, 'replay', '--port', '0', '--fault', 'latency'], { encoding: 'utf8', timeout: 20_000 });
     expect(r.status).not.toBe(0);
