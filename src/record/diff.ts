@@ -49,8 +49,9 @@ const SHOWN = 12;
 
 export async function diffCassettes(options: DiffOptions): Promise<DiffEntry[]> {
   const store = new FileCassetteStore(options.cassettes);
-  const names = options.cassette ? [options.cassette] : await store.list();
-  if (options.cassette && !(await store.list()).includes(options.cassette)) throw new Error(`wikitape: no cassette ${options.cassette} in ${store.dir}`);
+  const all = await store.list();
+  if (options.cassette && !all.includes(options.cassette)) throw new Error(`wikitape: no cassette ${options.cassette} in ${store.dir}`);
+  const names = options.cassette ? [options.cassette] : all;
   const work: { cassette: string; interaction: Interaction }[] = [];
   for (const name of names) {
     const c = parseKeepingKeyOrder(await readFile(store.locate(name), 'utf8')) as Cassette;
@@ -96,7 +97,14 @@ async function compare(cassette: string, i: Interaction, options: DiffOptions): 
 async function ask(options: DiffOptions, request: Record<string, string>): Promise<{ status: number; body: JsonObject }> {
   const q = new URLSearchParams({ ...request, format: 'json', formatversion: '2', maxlag: String(options.maxlag ?? 5) });
   for (let attempt = 1; ; attempt++) {
-    const r = await fetch(`${options.upstream}?${q}`, { signal: AbortSignal.timeout(30_000), redirect: 'error', headers: { 'user-agent': 'wikitape cassettes diff' } });
+    let r: Response;
+    try {
+      r = await fetch(`${options.upstream}?${q}`, { signal: AbortSignal.timeout(30_000), redirect: 'error', headers: { 'user-agent': 'wikitape cassettes diff' } });
+    } catch (e) {
+      // Said with the address and the cause ("fetch failed" alone names neither).
+      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+      throw new Error(`wikitape: ${options.upstream} could not be asked: ${cause?.code ?? cause?.message ?? (e as Error).message}`, { cause: e });
+    }
     const text = await r.text();
     let body: JsonObject;
     try {
