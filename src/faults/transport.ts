@@ -41,7 +41,8 @@ function latencyOf(ms: string, f: ArmedFault): number {
 
 /**
  * The page a Wikimedia-style front cache (Varnish / Apache Traffic Server) sends when it cannot
- * get an answer (503) or refuses one (429): HTML, not the API's JSON, with Retry-After.
+ * get an answer (503) or refuses one (429): HTML, not the API's JSON, with Retry-After. Modelled
+ * on Wikimedia's error page; no real front cache was at hand to compare it with.
  */
 function errorPage(status: 503 | 429, retryAfter: string): { status: 503 | 429; headers: Record<string, string>; body: string } {
   const reason = status === 503 ? 'Service Unavailable' : 'Too Many Requests';
