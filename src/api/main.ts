@@ -173,7 +173,9 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
     if (mode) ctx.setCacheMode(mode);
     reportUnusedParams(ctx, outcome.printer);
     checkPrinterParams(request, outcome.printer);
-    // The printer reads `callback` through ApiBase::getParameter: a value that needed cleaning warns.
+    // The printer reads `callback` through ApiBase::getParameter: an array (`callback[]=x`, no
+    // JSONP then) warns as unsupported, a value that needed cleaning as bad UTF-8.
+    if (outcome.printer.format !== 'none') request.raw('callback');
     if (outcome.printer.callback !== null && request.wasNormalized('callback')) {
       ctx.addWarning(outcome.printer.format, apiMessage('badutf8', 'apiwarn-badutf8', ['callback']));
     }

@@ -1,5 +1,6 @@
 import type { ApiRequest } from './request.js';
 import { FORMATS } from './main-params.js';
+import { ARRAY_VALUE } from '../request/params.js';
 
 /** How the result is printed: the format module and its parameters. */
 export interface Printer {
@@ -8,7 +9,7 @@ export interface Printer {
   formatversion: 1 | 2;
   utf8: boolean;
   ascii: boolean;
-  /** JSONP callback as sent (filtered when printed), or null. */
+  /** JSONP callback as sent (filtered when printed), or null (also for `callback[]=…`: an array is no value). */
   callback: string | null;
   wrappedhtml: boolean;
 }
@@ -30,7 +31,7 @@ export function readPrinter(request: ApiRequest, format?: string): Printer {
     formatversion: fv === '2' || fv === 'latest' ? 2 : 1,
     utf8: request.params.has('utf8'),
     ascii: request.params.has('ascii'),
-    callback: callback === undefined ? null : callback,
+    callback: callback === undefined || callback === ARRAY_VALUE ? null : callback,
     wrappedhtml: f.endsWith('fm') && request.params.has('wrappedhtml'),
   };
 }

@@ -57,10 +57,11 @@ export class ApiRequest {
     return cleanUp(v) !== v;
   }
 
-  /** Presence boolean (`WebRequest::getCheck`): any value, even `0` or empty, means true. */
+  /** Presence boolean (`WebRequest::getCheck`): any value, even `0` or empty, means true; an array (`name[]=…`) is no value. */
   check(name: string): boolean {
     this.used.add(name);
-    return this.params.has(name);
+    const v = this.params.get(name);
+    return v !== undefined && v !== ARRAY_VALUE;
   }
 
   has(name: string): boolean {

@@ -1,3 +1,4 @@
+import { ARRAY_VALUE } from '../request/params.js';
 import type { JsonObject } from './result.js';
 /**
  * Who is calling and what their session can do, as the API modules see it (ApiMain's user and
@@ -105,8 +106,12 @@ export function seesMoreThanReaders(rights: readonly string[] | null): boolean {
 /**
  * ApiMain::lacksSameOriginSecurity: JSONP (`callback`), anonymous CORS (`origin=*`) or a
  * `Treat-as-Untrusted` header. MediaWiki then strips the user's credentials: the request is
- * answered as an anonymous caller's, whatever its cookies.
+ * answered as an anonymous caller's, whatever its cookies. Read as WebRequest reads them:
+ * `getCheck('callback')` is false for `callback[]=x` (an array is no value), `getVal('origin')`
+ * is null for `origin[]=*`, and the header counts with any value, even an empty one (checked on
+ * MediaWiki 1.39 and 1.43: `callback[]=x` and `origin[]=*` are answered as the logged-in user).
  */
 export function lacksSameOriginSecurity(params: ReadonlyMap<string, string>, headers: Readonly<Record<string, string | string[] | undefined>>): boolean {
-  return params.has('callback') || params.get('origin') === '*' || headers['treat-as-untrusted'] !== undefined;
+  const callback = params.get('callback');
+  return (callback !== undefined && callback !== ARRAY_VALUE) || params.get('origin') === '*' || headers['treat-as-untrusted'] !== undefined;
 }

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ApiOutcome } from '../api/main.js';
 import { isHtmlFormat } from '../api/printer.js';
+import { lacksSameOriginSecurity } from '../api/session.js';
 import type { JsonObject } from '../api/result.js';
 import type { ParamMap } from '../request/params.js';
 import type { WikiProfile } from '../wiki/profile.js';
@@ -101,7 +102,7 @@ export function render(input: RenderInput): Rendered {
     method: http.method,
     ...(header(http.headers, 'access-control-request-method') !== undefined ? { requestMethodHeader: header(http.headers, 'access-control-request-method')! } : {}),
     ...(header(http.headers, 'access-control-request-headers') !== undefined ? { requestHeadersHeader: header(http.headers, 'access-control-request-headers')! } : {}),
-    lacksSameOriginSecurity: callback !== null || origin === '*' || header(http.headers, 'treat-as-untrusted') !== undefined,
+    lacksSameOriginSecurity: lacksSameOriginSecurity(params, http.headers),
   });
   if (cors.end) return { status: cors.end.status, headers: mergePhpHeaders([['X-Content-Type-Options', 'nosniff']], cors.headers), body: cors.end.body };
 

@@ -7,17 +7,17 @@ import type { Low } from 'lowdb';
 import type { JsonObject } from '../api/result.js';
 import { identityKey, sortedKeys, type Cassette, type Interaction } from '../cassette/format.js';
 import { checkName, type CassetteStore } from '../cassette/store.js';
-import { canonicalKey, canonicalParams } from '../request/canonical.js';
+import { RENDERING_PARAMS, canonicalKey, canonicalParams } from '../request/canonical.js';
 import { parseBody, readBody } from '../request/body.js';
-import { mergeParams, parseUrlEncoded, type ParamMap } from '../request/params.js';
+import { ARRAY_VALUE, mergeParams, parseUrlEncoded, type ParamMap } from '../request/params.js';
 import { harvest } from './harvest.js';
 import { isSorted, learnProfile, lowerBound } from './cassette-keeping.js';
 import { redactJson, redactQuery } from '../util/secrets.js';
 import { parseKeepingKeyOrder } from '../util/ordered-json.js';
 import { KEPT_HEADERS, notRecordable } from './policy.js';
 import { sendUpstreamError } from './upstream-error.js';
-import { SessionIdentities, cookiesAfter, type Identity } from './identity.js';
-import { lacksSameOriginSecurity, seesMoreThanReaders } from '../api/session.js';
+import { SessionIdentities, cookiesAfter, type Asking } from './identity.js';
+import { seesMoreThanReaders } from '../api/session.js';
 import type { WikiProfile } from '../wiki/profile.js';
 
 export interface RecorderOptions {
@@ -104,7 +104,8 @@ export class Recorder {
   private readonly agent: HttpAgent;
   private readonly target: URL;
   private readonly db: Promise<Low<Cassette>>;
-  private readonly pending = new WeakMap<IncomingMessage, ParamMap>();
+  /** Each request being proxied: its parameters and as whom the recorder asks for it (decided once, in handle). */
+  private readonly pending = new WeakMap<IncomingMessage, { params: ParamMap; asking: Promise<Asking> | null }>();
   private readonly maxBodyBytes: number;
   /** Recordings still waiting for their answer (or the cassette) before they are applied. */
   private readonly storing = new Set<Promise<void>>();
@@ -133,11 +134,11 @@ export class Recorder {
     // proxyTimeout aborts a slow upstream request (an 'error' → 502); the client's socket stays open.
     // Connections to the upstream are kept open between requests (a new one costs about a millisecond).
     this.agent = this.target.protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
-    this.identities = new SessionIdentities((cookie) => this.whoIs(cookie));
+    this.identities = new SessionIdentities((credentials) => this.whoIs(credentials));
     this.proxy = httpProxy.createProxyServer({ selfHandleResponse: true, changeOrigin: true, proxyTimeout: timeout, agent: this.agent });
     this.proxy.on('proxyRes', (proxyRes, req, res) => {
-      const params = this.pending.get(req);
-      if (params) void this.relay(proxyRes, res as ServerResponse, params, req.headers, req.method ?? 'GET');
+      const pending = this.pending.get(req);
+      if (pending) void this.relay(proxyRes, res as ServerResponse, pending, req.headers, req.method ?? 'GET');
     });
     this.proxy.on('error', (err, _req, res) => {
       // An answer already given (a refused or cut-off one included) is left alone.
@@ -211,10 +212,13 @@ export class Recorder {
     const q = url.indexOf('?');
     const query = q < 0 ? '' : url.slice(q + 1);
     const params = mergeParams(parseUrlEncoded(query), parseBody(req.method ?? 'GET', req.headers['content-type'], body));
-    this.pending.set(req, params);
+    // As whom the wiki answers this request, decided once: the answer is filed under it, and every
+    // question the recorder asks for it carries the same credentials (docs/decisions/0006).
+    const asking = notRecordable(params) === null ? this.identities.asking(params, req.headers) : null;
+    this.pending.set(req, { params, asking });
     const recorded = await this.options.recorded;
-    if (recorded && notRecordable(params) === null) {
-      const who = await this.identify(params, req.headers);
+    if (recorded && asking) {
+      const who = await asking;
       if ('user' in who && recorded.has(identityKey(canonicalKey(params), who.user))) {
         this.pending.delete(req);
         recorded.answer(req, res, body, who.user);
@@ -251,8 +255,7 @@ export class Recorder {
     return { status: r.status, body };
   }
 
-  private async relay(proxyRes: IncomingMessage, res: ServerResponse, params: ParamMap, reqHeaders: IncomingMessage['headers'], method: string): Promise<void> {
-    const cookie = reqHeaders.cookie;
+  private async relay(proxyRes: IncomingMessage, res: ServerResponse, { params, asking }: { params: ParamMap; asking: Promise<Asking> | null }, reqHeaders: IncomingMessage['headers'], method: string): Promise<void> {
     // Answers are read whole (up to maxBodyBytes); a broken or cut-off one is never passed on or
     // stored. One over the limit is cut off at once: its socket is closed, nothing more is read.
     const max = this.maxBodyBytes;
@@ -295,29 +298,25 @@ export class Recorder {
     headers['content-length'] = String(raw.length);
     // Whose sessions the answer sets (a login's are its user's), before the client can use them.
     if (status === 200) {
-      const loggedIn = this.identities.noteAnswer(params, text, proxyRes.headers['set-cookie']);
+      const loggedIn = this.identities.noteAnswer(params, text, proxyRes.headers['set-cookie'], reqHeaders);
       // A login names an account replay can log in offline: its groups and rights are recorded now.
-      if (loggedIn !== null) void this.rightsOf(loggedIn, cookiesAfter(cookie, proxyRes.headers['set-cookie']));
+      if (loggedIn !== null) void this.rightsOf(loggedIn, cookiesAfter(reqHeaders.cookie, proxyRes.headers['set-cookie']));
     }
     res.writeHead(status, headers);
     res.end(raw);
-    if (apiAnswer && (jsonType || format !== 'json') && notRecordable(params) === null) {
+    if (apiAnswer && (jsonType || format !== 'json') && asking) {
       const fv2 = params.get('formatversion') === '2' || params.get('formatversion') === 'latest';
-      // Stored from the client's answer when it is already the canonical form, else asked again.
-      const data = isJson && fv2 ? readLater(text) : this.fetchCanonical(params, cookie);
-      this.store(params, status, proxyRes.headers, data, this.identify(params, reqHeaders), cookie);
+      const own = isJson && fv2 ? text : null;
+      // Stored from the client's answer when it is already the canonical form and the client asked
+      // with exactly the credentials the identity is asked with; else asked again with those.
+      const data = asking.then((a) => ('refused' in a ? null : own !== null && askedWith(reqHeaders, a.credentials) ? readLater(own) : this.fetchCanonical(params, a.credentials)));
+      this.store(params, status, proxyRes.headers, data, asking);
     }
   }
 
-  /** Who a request asks as: anonymous where the wiki strips credentials (JSONP, origin=*), else its session's user. */
-  private identify(params: ParamMap, headers: IncomingMessage['headers']): Promise<Identity> {
-    if (lacksSameOriginSecurity(params, headers)) return Promise.resolve({ user: null });
-    return this.identities.identify(headers.cookie);
-  }
-
-  /** Who these cookies log in as, asked of the wiki. */
-  private async whoIs(cookie: string): Promise<{ id: number; name: string }> {
-    const r = await fetch(`${this.options.upstream}?action=query&meta=userinfo&format=json&formatversion=2`, { headers: { cookie }, redirect: 'manual', signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000) });
+  /** Who these credentials (Cookie, Authorization) log in as, asked of the wiki. */
+  private async whoIs(credentials: Record<string, string>): Promise<{ id: number; name: string }> {
+    const r = await fetch(`${this.options.upstream}?action=query&meta=userinfo&format=json&formatversion=2`, { headers: credentials, redirect: 'manual', signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000) });
     const info = ((await r.json()) as { query?: { userinfo?: { id?: unknown; name?: unknown } } }).query?.userinfo;
     if (typeof info?.id !== 'number' || typeof info.name !== 'string') throw new Error(`meta=userinfo answered HTTP ${r.status} without a user`);
     return { id: info.id, name: info.name };
@@ -331,8 +330,9 @@ export class Recorder {
     let p = this.userRights.get(user);
     if (!p) {
       const params: ParamMap = new Map([['action', 'query'], ['meta', 'userinfo'], ['uiprop', 'groups|rights']]);
-      const answer = this.fetchCanonical(params, cookie);
-      this.store(params, 200, {}, answer, Promise.resolve({ user }));
+      const credentials = { cookie };
+      const answer = this.fetchCanonical(params, credentials);
+      this.store(params, 200, {}, answer, Promise.resolve({ user, credentials }));
       p = answer.then(
         (a) => {
           const rights = (a?.['query'] as { userinfo?: { rights?: unknown } } | undefined)?.userinfo?.rights;
@@ -350,13 +350,20 @@ export class Recorder {
    * recording is then reported lost, by its question) when the wiki does not answer it with 200
    * and JSON; a redirect is never followed: only the configured upstream is ever recorded.
    */
-  private async fetchCanonical(params: ParamMap, cookie: string | undefined): Promise<JsonObject | null> {
-    const form = new URLSearchParams([...params].filter(([k]) => !['format', 'formatversion', 'callback', 'utf8', 'ascii'].includes(k)));
+  private async fetchCanonical(params: ParamMap, credentials: Readonly<Record<string, string>>): Promise<JsonObject | null> {
+    const form = new URLSearchParams();
+    for (const [k, v] of params) {
+      if (['format', 'formatversion', 'callback', 'utf8', 'ascii'].includes(k)) continue;
+      // A parameter sent as a PHP array (`list[]=x`) is asked as one, so the wiki reads it as it did;
+      // a printing one (`origin[]=*`) is left out: replay prints its warning, not the data.
+      if (v === ARRAY_VALUE) {
+        if (!RENDERING_PARAMS.has(k)) form.append(`${k}[]`, '');
+      } else form.append(k, v);
+    }
     form.set('format', 'json');
     form.set('formatversion', '2');
-    // The client's session (if any) asks too, so the stored answer is the one the client saw.
-    const headers: Record<string, string> = cookie ? { cookie } : {};
-    const r = await fetch(this.options.upstream, { method: 'POST', body: form, headers, redirect: 'manual', signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000) });
+    // Asked as the identity the answer is filed under: the user's session, or no credentials at all.
+    const r = await fetch(this.options.upstream, { method: 'POST', body: form, headers: { ...credentials }, redirect: 'manual', signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000) });
     if (r.status >= 300 && r.status < 400) {
       throw new Error(`its formatversion=2 answer was a redirect (HTTP ${r.status}), which is not followed: only ${this.target.origin} is recorded`);
     }
@@ -376,7 +383,7 @@ export class Recorder {
    * what is applied meanwhile is written together by the next (lowdb writes atomically: a temp
    * file, then a rename).
    */
-  private store(params: ParamMap, status: number, headers: IncomingMessage['headers'], answer: Promise<JsonObject | null>, who: Promise<Identity> = Promise.resolve({ user: null }), cookie?: string): void {
+  private store(params: ParamMap, status: number, headers: IncomingMessage['headers'], answer: Promise<JsonObject | null>, who: Promise<Asking> = Promise.resolve({ user: null, credentials: {} })): void {
     let key = canonicalKey(params);
     const task = (async () => {
       const [db, data, identity] = await Promise.all([this.db, answer, who]);
@@ -384,6 +391,7 @@ export class Recorder {
       const user = identity.user;
       key = identityKey(key, user);
       // A user who sees the lists as readers do teaches replay the wiki's entities as readers' answers do.
+      const cookie = identity.credentials['cookie'];
       const readerView = user === null || (cookie !== undefined && !seesMoreThanReaders(await this.rightsOf(user, cookie)));
       if (!data) return;
       const site = await this.learnSiteInfo();
@@ -476,6 +484,11 @@ export class Recorder {
       () => undefined,
     );
   }
+}
+
+/** Whether the client's own request carried exactly these credentials (its answer is then the identity's). */
+function askedWith(headers: IncomingMessage['headers'], credentials: Readonly<Record<string, string>>): boolean {
+  return headers.authorization === undefined && (headers.cookie || undefined) === credentials['cookie'];
 }
 
 /** Whether a Content-Type is JSON (MediaWiki sends `application/json; charset=utf-8` for format=json). */

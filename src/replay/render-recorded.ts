@@ -3,7 +3,7 @@ import { readPrinter } from '../api/printer.js';
 import { ApiRequest } from '../api/request.js';
 import type { CacheMode } from '../api/context.js';
 import type { Interaction } from '../cassette/format.js';
-import type { ParamMap } from '../request/params.js';
+import { ARRAY_VALUE, type ParamMap } from '../request/params.js';
 import { ApiResult, isObject, type JsonObject } from '../api/result.js';
 import { requestErrorFormatter } from '../api/main.js';
 import { apiMessage } from '../api/errors.js';
@@ -51,11 +51,15 @@ function withRequestedFields(body: JsonObject, params: ParamMap, now: number): J
   return out;
 }
 
-/** The recorded data with the warning MediaWiki adds for a `callback` that needed cleaning (apiwarn-badutf8). */
+/**
+ * The recorded data with the warning MediaWiki adds when the printer reads `callback`: one that
+ * needed cleaning (apiwarn-badutf8, the format's), or an array (`callback[]=x`: apiwarn-unsupportedarray, main's).
+ */
 function withCallbackWarning(data: JsonObject, format: string, params: ParamMap, profile: WikiProfile, userLang: Lang): JsonObject {
   const result = new ApiResult();
   result.data = { ...data };
-  requestErrorFormatter(params, profile, userLang).addWarning(result, { ...apiMessage('badutf8', 'apiwarn-badutf8', ['callback']), module: format });
+  const warning = params.get('callback') === ARRAY_VALUE ? { ...apiMessage('unsupportedarray', 'apiwarn-unsupportedarray', ['callback']), module: 'main' } : { ...apiMessage('badutf8', 'apiwarn-badutf8', ['callback']), module: format };
+  requestErrorFormatter(params, profile, userLang).addWarning(result, warning);
   return result.data;
 }
 
@@ -79,7 +83,8 @@ export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiP
   const printer = readPrinter(request);
   let data = withRequestedFields(withClientSpelling(i.body, params), params, now);
   // The printer reads `callback` through ApiBase::getParameter: a value that needed cleaning warns.
-  if (!errorHeader && printer.callback !== null && request.wasNormalized('callback')) data = withCallbackWarning(data, printer.format, params, profile, userLang);
+  const arrayCallback = params.get('callback') === ARRAY_VALUE && printer.format !== 'none';
+  if (!errorHeader && ((printer.callback !== null && request.wasNormalized('callback')) || arrayCallback)) data = withCallbackWarning(data, printer.format, params, profile, userLang);
   return {
     data,
     isError: errorHeader !== undefined,

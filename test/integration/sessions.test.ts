@@ -194,6 +194,14 @@ describe('sessions are identities', () => {
       expect(login.headers.get('x-wikitape-unknown')).toBe('login.password');
       // JSONP and origin=* strip credentials (ApiMain::lacksSameOriginSecurity): anonymous, as on the wiki.
       expect((await bot.call({ ...q, origin: '*' }, 'GET')).body['query'].userinfo.anon).toBe(true);
+      const asBot = (extra: string, headers: Record<string, string> = {}) => fetch(`${s.url}?action=query&meta=userinfo&uiprop=rights&format=json&formatversion=2${extra}`, { headers: { cookie: bot.cookie, ...headers } });
+      expect(((await (await asBot('', { 'treat-as-untrusted': '' })).json()) as any).query.userinfo.anon).toBe(true);
+      // `callback[]=x` is an array, no JSONP (getCheck is false): the wiki answers as the user, as
+      // JSON, with a warning (checked on MediaWiki 1.39 and 1.43).
+      const array = await asBot('&callback[]=x');
+      expect(array.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(array.headers.get('mediawiki-login-suppressed')).toBeNull();
+      expect(await array.json()).toEqual({ warnings: { main: { warnings: 'Parameter "callback" uses unsupported PHP array syntax.' } }, batchcomplete: true, query: { userinfo: { id: 1, name: 'Admin', rights: ['read', 'bot'] } } });
       const mine = await bot.call(q, 'GET');
       expect(mine.headers.get('x-wikitape-source')).toBe('cassette');
       expect(mine.body['query'].userinfo).toEqual({ id: 1, name: 'Admin', rights: ['read', 'bot'] });
