@@ -6,6 +6,7 @@ import { HEADERS } from './questions.js';
  * the live wiki itself gives other figures each time (JSONP kept).
  */
 export function normalize(text: string): string {
+  if (text.startsWith('<!DOCTYPE html>')) return normalizePage(text);
   const m = /^(\/\*\*\/\w+\()?([\s\S]*?)(\))?$/.exec(text)!;
   try {
     const j = JSON.parse(m[2]!) as Record<string, unknown>;
@@ -21,6 +22,47 @@ export function normalize(text: string): string {
   } catch {
     return text;
   }
+}
+
+/**
+ * The HTML page (`jsonfm`, no `format`) without its per-request values, its bytes otherwise kept
+ * (the pretty-printing is what is compared): the request id and backend time in the page's
+ * scripts, the debug toolbar's copy of debuginfo, and in the pretty JSON the debuginfo block (the
+ * last member, four spaces in), curtimestamp, siteinfo's time and the limit report's figures.
+ */
+function normalizePage(text: string): string {
+  return text
+    .replace(/"wgRequestId":"[^"]*"/g, '"wgRequestId":"R"')
+    .replace(/"wgBackendResponseTime":\d+/g, '"wgBackendResponseTime":T')
+    .replace(/mw\.config\.set\(\{"debugInfo":[\s\S]*?\}\);/g, 'mw.config.set({"debugInfo":D});')
+    .replace(/,\n {4}"debuginfo": \{[\s\S]*?\n {4}\}(?=\n\})/, '')
+    .replace(/\n {4}"curtimestamp": "[^"]*",?/, '')
+    .replace(/("general": \{[\s\S]*?\n {12}"time": )"[^"]*"/, '$1"T"')
+    .replace(/Cached time: \d+/g, 'Cached time: T')
+    .replace(/(CPU|Real) time usage: [\d.]+ seconds?/g, '$1 time usage: S');
+}
+
+/** The parts of an answer the differential compares. */
+export interface Printed {
+  text: string;
+  headers: Headers;
+}
+
+/** Where two answers part: the normalized bodies around their first difference, and each of `headers` that differs. */
+export function answerDifferences(live: Printed, ours: Printed, headers: readonly string[] = HEADERS): string[] {
+  const [ta, tb] = [normalize(live.text), normalize(ours.text)];
+  const details: string[] = [];
+  if (ta !== tb) {
+    let i = 0;
+    while (ta[i] === tb[i]) i++;
+    // An HTML page's own line breaks are shown as ⏎: the excerpt stays on its line.
+    const near = (t: string) => t.slice(Math.max(0, i - 60), i + 120).replace(/\n/g, '⏎');
+    details.push(`live: …${near(ta)}\n  ours: …${near(tb)}`);
+  }
+  for (const h of headers) {
+    if (live.headers.get(h) !== ours.headers.get(h)) details.push(`header ${h}: live ${live.headers.get(h)} / ours ${ours.headers.get(h)}`);
+  }
+  return details;
 }
 
 export interface Comparison {
@@ -41,19 +83,11 @@ export async function compare(liveUrl: string, oursUrl: string, questions: reado
   const flags = new Map<string, string>();
   for (const q of questions) {
     const [a, b] = await Promise.all([fetch(`${liveUrl}?${q}`), fetch(`${oursUrl}?${q}`)]);
-    const [ta, tb] = [normalize(await a.text()), normalize(await b.text())];
-    ours.set(q, tb);
+    const [live, answer] = [{ text: await a.text(), headers: a.headers }, { text: await b.text(), headers: b.headers }];
+    ours.set(q, normalize(answer.text));
     const flag = b.headers.get('x-wikitape-unknown') ?? (b.headers.get('x-wikitape-source') === 'miss' ? 'miss' : null);
     if (flag !== null) flags.set(q, flag);
-    const details: string[] = [];
-    if (ta !== tb) {
-      let i = 0;
-      while (ta[i] === tb[i]) i++;
-      details.push(`live: …${ta.slice(Math.max(0, i - 60), i + 120)}\n  ours: …${tb.slice(Math.max(0, i - 60), i + 120)}`);
-    }
-    for (const h of HEADERS) {
-      if (a.headers.get(h) !== b.headers.get(h)) details.push(`header ${h}: live ${a.headers.get(h)} / ours ${b.headers.get(h)}`);
-    }
+    const details = answerDifferences(live, answer);
     if (details.length > 0) differences.push({ question: q, detail: details.join('\n  ') });
   }
   return { asked: questions.length, equal: questions.length - differences.length, differences, ours, flags };
