@@ -7,7 +7,7 @@ import { snapshot } from '../../src/record/snapshot.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { askItem, Gate, logIn, pool, send, type Asked } from '../support/bot-ask.js';
 import { crawl } from '../support/bot-crawl.js';
-import { wikiFacts, type WikiFacts } from '../support/bot-facts.js';
+import { wikiFacts, wikiState, type WikiFacts } from '../support/bot-facts.js';
 import { wireSample } from '../support/bot-forms.js';
 import { heldOut } from '../support/bot-questions.js';
 import { count, equalShare, listing, table, type Judged } from '../support/bot-report.js';
@@ -62,11 +62,15 @@ interface Recorded {
  */
 async function record(live: LiveWiki): Promise<Recorded> {
   const took = stopwatch();
+  const before = await wikiState(live.apiUrl);
   const facts = await wikiFacts(live);
   const { user, password } = await live.credentials();
   const gate = new Gate(LIVE_AT_ONCE - 1);
   const [recordings, answers] = await Promise.all([recordBoth(live, facts, user, password, gate), liveAnswers(live, facts, user, password, gate)]);
   console.log(`MediaWiki ${live.version}: ${recordings.timing}, ${answers.timing}; ${took()} in all`);
+  // The wikis are shared: a test that blocks or logs meanwhile makes the recordings and the live answers disagree.
+  const after = await wikiState(live.apiUrl);
+  if (after !== before) console.warn(`MediaWiki ${live.version} CHANGED during the run (${before} → ${after}): some differences below may be the wiki's own`);
   return { user, ...recordings, ...answers };
 }
 

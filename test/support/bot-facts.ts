@@ -88,3 +88,13 @@ export async function wikiFacts(live: LiveWiki): Promise<WikiFacts> {
     blacklistHosts: blacklistHosts(lines),
   };
 }
+
+/**
+ * What another test changes when it changes the wiki (a block, log events, a protection): read
+ * before and after a run, so that a report can say when differences may be the wiki's own.
+ */
+export async function wikiState(api: string): Promise<string> {
+  const body = await get(api, { action: 'query', list: 'logevents|blocks|protectedtitles', lelimit: '1', leprop: 'ids', bklimit: 'max', bkprop: 'id', ptlimit: 'max', ptprop: 'timestamp' });
+  const q = body['query'] as Record<string, { logid?: number; id?: number; title?: string }[]>;
+  return `newest log event ${q['logevents']?.[0]?.logid}, blocks ${q['blocks']?.map((b) => b.id).join(',')}, protected titles ${q['protectedtitles']?.length}`;
+}

@@ -1,6 +1,6 @@
 import type { WikiFacts } from './bot-facts.js';
 import { spamChecks, summaries, titles } from './bot-forms.js';
-import { at, BLOCK_PROPS, LOG_PROPS, mwbot, mwclient, mwn, nodemw, plain, PT_PROPS, pywikibot, walk, wikijs, type Item } from './bot-styles.js';
+import { at, BLOCK_PROPS, LOG_PROPS, mwbot, mwclient, mwn, nodemw, plain, PT_PROPS, pywikibot, walk, wikijs, type Identity, type Item } from './bot-styles.js';
 
 /**
  * The held-out questions of the bots' differential (issue 21): what bots ask a wiki, as their
@@ -34,36 +34,43 @@ function walks(f: WikiFacts): Item[] {
   return [...anon.map((w) => walk(plain('walks', 'anon', w))), ...bot.map((w) => walk(plain('walks', 'bot', w)))];
 }
 
-/** Each client library's way of asking, at the limits it uses. */
+/** Each client library's way of asking, at the limits it uses: anonymously and logged in, then the clients that never log in. */
 function clients(f: WikiFacts): Item[] {
+  return [...clientsAs(f, 'anon'), ...clientsAs(f, 'bot'), ...anonymousClients(f)];
+}
+
+/** mwclient, mwn, mwbot and pywikibot, anonymously or logged in (a bot asks for more at once). */
+function clientsAs(f: WikiFacts, as: Identity): Item[] {
   const [a, b] = [at(f.linked, 0), at(f.linked, 1)];
-  const items: Item[] = [];
-  for (const as of ['anon', 'bot'] as const) {
-    const limit = as === 'bot' ? '500' : '6';
-    items.push(
-      walk(mwclient('clients', as, { list: 'logevents', leprop: 'title|type|user|timestamp|comment|details', ledir: 'older', lelimit: limit })),
-      walk(mwclient('clients', as, { list: 'blocks', bkdir: 'older', bkprop: 'id|user|by|timestamp|expiry|reason|flags', bklimit: limit })),
-      walk(mwclient('clients', as, { list: 'protectedtitles', ptlimit: as === 'bot' ? '500' : '4' })),
-      walk(mwclient('clients', as, { titles: b, prop: 'extlinks', ellimit: '500' })),
-      mwclient('clients', as, { prop: 'info', inprop: 'protection', titles: a }),
-      mwclient('clients', as, { action: 'parse', summary: `/* ${a} */ обновление [[${b}]]`, prop: '' }, 'POST'),
-      walk(mwn('clients', as, { action: 'query', list: 'logevents', lelimit: as === 'bot' ? '50' : '12', leprop: LOG_PROPS })),
-      walk(mwn('clients', as, { action: 'query', list: 'protectedtitles', ptlimit: as === 'bot' ? 'max' : '7', ptprop: PT_PROPS })),
-      mwn('clients', as, { action: 'query', titles: a, prop: 'extlinks', ellimit: 'max' }),
-      mwn('clients', as, { action: 'query', list: 'logevents', leuser: at(f.logUsers, 0), lelimit: 'max', leprop: 'title|type|user|timestamp|comment' }),
-      mwn('clients', as, { action: 'query', list: 'logevents', letitle: a, leprop: 'title|type|user|timestamp|comment' }),
-      // massQuery: many titles POSTed at once
-      mwn('clients', as, { action: 'query', titles: f.pages.slice(0, 12).map((p) => p.title).join('|'), prop: 'extlinks', ellimit: 'max' }, true),
-      mwbot('clients', as, { action: 'query', meta: 'siteinfo', siprop: 'general' }),
-      mwbot('clients', as, { action: 'query', list: 'blocks', bklimit: as === 'bot' ? '40' : '9' }),
-      mwbot('clients', as, { action: 'spamblacklist', url: `https://${f.blacklistHosts[0] ?? 'spam.example'}/promo|https://example.org/` }),
-      walk(pywikibot('clients', as, { action: 'query', list: 'logevents', lelimit: as === 'bot' ? '5000' : '50', letype: 'newusers' })),
-      pywikibot('clients', as, { action: 'query', prop: 'extlinks', titles: `${a}|${b}`, ellimit: '500' }),
-    );
-  }
-  // A summary longer than 8000 characters: mwn sends it as multipart/form-data.
-  items.push(mwn('clients', 'anon', { action: 'parse', summary: `${'[[Alpha]] '.repeat(820)}конец`, prop: '' }, true));
-  items.push(
+  const limit = as === 'bot' ? '500' : '6';
+  return [
+    walk(mwclient('clients', as, { list: 'logevents', leprop: 'title|type|user|timestamp|comment|details', ledir: 'older', lelimit: limit })),
+    walk(mwclient('clients', as, { list: 'blocks', bkdir: 'older', bkprop: 'id|user|by|timestamp|expiry|reason|flags', bklimit: limit })),
+    walk(mwclient('clients', as, { list: 'protectedtitles', ptlimit: as === 'bot' ? '500' : '4' })),
+    walk(mwclient('clients', as, { titles: b, prop: 'extlinks', ellimit: '500' })),
+    mwclient('clients', as, { prop: 'info', inprop: 'protection', titles: a }),
+    mwclient('clients', as, { action: 'parse', summary: `/* ${a} */ обновление [[${b}]]`, prop: '' }, 'POST'),
+    walk(mwn('clients', as, { action: 'query', list: 'logevents', lelimit: as === 'bot' ? '50' : '12', leprop: LOG_PROPS })),
+    walk(mwn('clients', as, { action: 'query', list: 'protectedtitles', ptlimit: as === 'bot' ? 'max' : '7', ptprop: PT_PROPS })),
+    mwn('clients', as, { action: 'query', titles: a, prop: 'extlinks', ellimit: 'max' }),
+    mwn('clients', as, { action: 'query', list: 'logevents', leuser: at(f.logUsers, 0), lelimit: 'max', leprop: 'title|type|user|timestamp|comment' }),
+    mwn('clients', as, { action: 'query', list: 'logevents', letitle: a, leprop: 'title|type|user|timestamp|comment' }),
+    // massQuery: many titles POSTed at once
+    mwn('clients', as, { action: 'query', titles: f.pages.slice(0, 12).map((p) => p.title).join('|'), prop: 'extlinks', ellimit: 'max' }, true),
+    mwbot('clients', as, { action: 'query', meta: 'siteinfo', siprop: 'general' }),
+    mwbot('clients', as, { action: 'query', list: 'blocks', bklimit: as === 'bot' ? '40' : '9' }),
+    mwbot('clients', as, { action: 'spamblacklist', url: `https://${f.blacklistHosts[0] ?? 'spam.example'}/promo|https://example.org/` }),
+    walk(pywikibot('clients', as, { action: 'query', list: 'logevents', lelimit: as === 'bot' ? '5000' : '50', letype: 'newusers' })),
+    pywikibot('clients', as, { action: 'query', prop: 'extlinks', titles: `${a}|${b}`, ellimit: '500' }),
+  ];
+}
+
+/** wikijs (no login: `origin=*`) and nodemw, and mwn's multipart POST of a long summary. */
+function anonymousClients(f: WikiFacts): Item[] {
+  const b = at(f.linked, 1);
+  return [
+    // A summary longer than 8000 characters: mwn sends it as multipart/form-data.
+    mwn('clients', 'anon', { action: 'parse', summary: `${'[[Alpha]] '.repeat(820)}конец`, prop: '' }, true),
     walk(wikijs('clients', { list: 'logevents', lelimit: '20', leprop: LOG_PROPS })),
     walk(wikijs('clients', { list: 'blocks', bklimit: '5' })),
     wikijs('clients', { pageids: String(f.pages.find((p) => p.title === at(f.linked, 3))?.pageid ?? 1), prop: 'extlinks', ellimit: 'max' }),
@@ -73,8 +80,7 @@ function clients(f: WikiFacts): Item[] {
     nodemw('clients', { action: 'query', prop: 'extlinks', titles: b, ellimit: '5000' }),
     nodemw('clients', { action: 'query', meta: 'siteinfo', siprop: 'general' }),
     walk(nodemw('clients', { action: 'query', list: 'blocks', bklimit: '4', continue: '' })),
-  );
-  return items;
+  ];
 }
 
 /** General parameters over a few bases, each parameter with three bases in turn. */
