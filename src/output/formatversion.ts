@@ -39,8 +39,12 @@ export function toFormatVersion1(data: JsonObject): JsonObject {
   return out;
 }
 
-/** Plain BC transform: true → "", false → removed, recursively. */
-function bc(v: Json): Json | undefined {
+/**
+ * Plain BC transform: true → "", false → removed, recursively. A PHP array the transform empties
+ * prints as a list (siteinfo's magiclinks: all false → `[]`) unless MediaWiki typed it `assoc`
+ * (ApiResult::META_TYPE), which prints as an object however empty: `assoc` says so.
+ */
+function bc(v: Json, assoc = false): Json | undefined {
   if (v === true) return '';
   if (v === false) return undefined;
   if (Array.isArray(v)) return v.flatMap((x) => {
@@ -50,10 +54,26 @@ function bc(v: Json): Json | undefined {
   if (isObject(v)) {
     const o: JsonObject = {};
     for (const [k, x] of Object.entries(v)) setBc(o, k, x);
-    // A PHP array emptied by the transform prints as a list (siteinfo's magiclinks: all false → []).
-    return Object.keys(o).length === 0 && Object.keys(v).length > 0 ? [] : o;
+    return Object.keys(o).length === 0 && Object.keys(v).length > 0 && !assoc ? [] : o;
   }
   return v;
+}
+
+/**
+ * Lists whose entries MediaWiki types `assoc`: a block (ApiQueryBlocks::execute) and a log event
+ * (ApiQueryLogEvents::extractRowInfo) with only false flags print `{}` in formatversion=1, as do
+ * a log event's `params` (LogFormatter::formatParametersForApi).
+ */
+const ASSOC_ENTRIES: ReadonlySet<string> = new Set(['blocks', 'logevents']);
+
+function assocEntryToV1(entry: Json): Json | undefined {
+  if (!isObject(entry)) return bc(entry);
+  const o: JsonObject = {};
+  for (const [k, x] of Object.entries(entry)) {
+    const t = k === 'params' && isObject(x) ? bc(x, true) : bc(x);
+    if (t !== undefined) o[k] = t;
+  }
+  return o;
 }
 
 /** bc() for an object that marks some of its booleans META_BC_BOOLS: those keep `false`. */
@@ -98,6 +118,7 @@ function queryToV1(q: JsonObject): JsonObject {
     else if (k === 'general' && isObject(v)) out[k] = bcKeeping(mapValues(v, (x) => (isObject(x) && isSequential(x) ? Object.values(x) : x)), ['variantarticlepath']);
     else if (k === 'namespaces' && isObject(v)) out[k] = mapValues(v, (ns) => (isObject(ns) ? contentLast(bc(ns) as JsonObject, ['name']) : ns));
     else if (k === 'namespacealiases' && Array.isArray(v)) out[k] = v.map((a) => (isObject(a) ? contentLast(bc(a) as JsonObject, ['alias']) : a));
+    else if (ASSOC_ENTRIES.has(k) && Array.isArray(v)) out[k] = v.map(assocEntryToV1).filter((e): e is Json => e !== undefined);
     else setBc(out, k, v);
   }
   return out;

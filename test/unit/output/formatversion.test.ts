@@ -12,6 +12,17 @@ describe('toFormatVersion1', () => {
     expect(v1).toEqual({ batchcomplete: '', query: { blocks: [{ id: 7, nocreate: '' }] } });
   });
 
+  it('prints a block or log event the transform empties as {} (MediaWiki types them assoc), other emptied arrays as []', () => {
+    const v1 = toFormatVersion1({
+      query: {
+        blocks: [{ automatic: false, anononly: false }, { nocreate: true }],
+        logevents: [{ actionhidden: false, params: { suppressredirect: false } }],
+        general: { magiclinks: { ISBN: false, PMID: false } },
+      },
+    });
+    expect(JSON.stringify(v1)).toBe('{"query":{"blocks":[{},{"nocreate":""}],"logevents":[{"params":{}}],"general":{"magiclinks":[]}}}');
+  });
+
   it('keys query.pages by id in ApiPageSet order: missing, invalid, then existing pages in DB order', () => {
     // formatversion=2 order: fake ids -3 … -1 first (sorted by id), then page ids ascending.
     const v2: JsonObject = {
