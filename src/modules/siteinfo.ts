@@ -34,7 +34,8 @@ export const siteinfo: QueryModule = {
   },
   execute(ctx, v) {
     const props = pv.list(v['prop']);
-    const q = ctx.result.query();
+    // Parts are added as they are made: a request that asks for none (`siprop=bogus`) adds no `query`.
+    const q: JsonObject = {};
     // A replayed wiki's parts as recorded (each part nobody recorded is flagged, then built in).
     const recorded = siteInfoFromRecordings(ctx, props);
     const nsctx = { lang: ctx.profile.language, metaNamespace: ctx.profile.siteName.replace(/ /g, '_') };
@@ -59,6 +60,7 @@ export const siteinfo: QueryModule = {
           : [{ id: 6, alias: 'Image' }, { id: 7, alias: 'Image talk' }];
       }
     }
+    if (Object.keys(q).length > 0) Object.assign(ctx.result.query(), q);
     return {};
   },
 };
