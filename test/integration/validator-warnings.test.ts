@@ -8,11 +8,51 @@ import { api, data } from '../support/app.js';
 const V139 = { version: '1.39.17' };
 const V143 = { version: '1.43.9' };
 
+async function code(params: Record<string, string>, profile: { version: string }): Promise<string | undefined> {
+  const res = await api({ action: 'query', ...params }, profile);
+  return res.headers['mediawiki-api-error'];
+}
+
 describe.each([V139, V143])('MediaWiki $version', (profile) => {
+  it.each([
+    // UserNameUtils::isValid: `:`, `@`, `=` are valid in a name (only account creation refuses them)
+    ['Foo:bar', undefined],
+    ['Foo@bar', undefined],
+    ['Foo=bar', undefined],
+    // anything with `>` is an interwiki name, allowed to leuser
+    ['>a', undefined],
+    ['a>', undefined],
+    ['#123', undefined],
+    // shaped like an IPv4 address, so not a name, and not a valid address either
+    ['300.300.300.300', 'baduser'],
+    ['Foo/bar', 'baduser'],
+    ['Talk:Foo', 'baduser'],
+    ['a[b', 'baduser'],
+    ['', 'baduser'],
+  ])('leuser=%s is answered as the user parameter type does (%s)', async (value, expected) => {
+    expect(await code({ list: 'logevents', leuser: value }, profile)).toBe(expected);
+  });
+
+  it.each([
+    ['Foo:bar', undefined],
+    ['300.300.300.300', 'baduser'],
+    ['a>b', 'baduser'],
+    ['#1', 'baduser'],
+  ])('bkusers=%s (names, addresses and ranges only) gives %s', async (value, expected) => {
+    expect(await code({ list: 'blocks', bkusers: value }, profile)).toBe(expected);
+  });
+
   it('siprop with only unrecognized values warns and adds no empty query object', async () => {
     const res = await api({ action: 'query', meta: 'siteinfo', siprop: 'bogus' }, profile);
     expect(data(res)).toEqual({ batchcomplete: '', warnings: { siteinfo: { '*': 'Unrecognized value for parameter "siprop": bogus' } } });
     const empty = await api({ action: 'query', meta: 'siteinfo', siprop: '' }, profile);
     expect(data(empty)).toEqual({ batchcomplete: '' });
+  });
+});
+
+describe('user names that look like IP ranges', () => {
+  it('1.2.3.4-5.6.7.8 is a user name in 1.39 and refused since 1.42', async () => {
+    expect(await code({ list: 'logevents', leuser: '1.2.3.4-5.6.7.8' }, V139)).toBeUndefined();
+    expect(await code({ list: 'logevents', leuser: '1.2.3.4-5.6.7.8' }, V143)).toBe('baduser');
   });
 });
