@@ -16,6 +16,8 @@ export interface ModuleInfo {
   path: string;
   prefix: string;
   name: string;
+  /** A query submodule's group (`prop`, `list`, `meta`): deprecation warnings name the feature by it. */
+  group?: string;
 }
 
 class Invalid extends Error {
@@ -86,8 +88,30 @@ export function readParams(ctx: ApiContext, mod: ModuleInfo, specs: Record<strin
   return values;
 }
 
+/**
+ * ApiBase::addDeprecation, as ApiParamValidatorCallbacks::recordCondition calls it: the warning,
+ * with the feature it names (`action=parse&generatexml`, `action=query&prop=extlinks&elexpandurl`),
+ * then main's pointer to the announcement list (once).
+ */
+function addDeprecation(ctx: ApiContext, mod: ModuleInfo, msg: ApiMessage, feature: string): void {
+  const path = mod.path === 'main' ? '' : mod.group ? `action=query&${mod.group}=${mod.name}&` : `action=${mod.name}&`;
+  ctx.addWarning(mod.path, { ...msg, data: { feature: `${path}${feature}` } });
+  ctx.addWarning('main', apiMessage('deprecation-help', 'api-usage-mailinglist-ref'));
+}
+
+/** EnumDef: a deprecated value given (not the default) warns with its own message. */
+function checkDeprecatedValue(ctx: ApiContext, mod: ModuleInfo, name: string, spec: ParamSpec, value: string, given: boolean): void {
+  const key = spec.type === 'enum' && given ? spec.deprecatedValues?.[value] : undefined;
+  if (key !== undefined) addDeprecation(ctx, mod, apiMessage('deprecation', key), `${name}=${value}`);
+}
+
 function readOne(ctx: ApiContext, mod: ModuleInfo, name: string, spec: ParamSpec): ParamValue {
   const req = ctx.request;
+  // ParamValidator::getValue: a deprecated parameter warns whenever it is given, before its value is validated.
+  if (spec.deprecated && req.has(name)) {
+    const value = req.get(name) ?? '';
+    addDeprecation(ctx, mod, apiMessage('deprecation', 'paramvalidator-param-deprecated', [{ plaintext: name }, { plaintext: value }]), name);
+  }
   if (spec.type === 'boolean') return req.check(name);
   const multi = 'multi' in spec && spec.multi === true;
   // A U+001F-prefixed value keeps its separators; each piece is cleaned on its own.
@@ -107,7 +131,9 @@ function readOne(ctx: ApiContext, mod: ModuleInfo, name: string, spec: ParamSpec
     if (raw.startsWith('\u001f')) {
       throw new Invalid(apiMessage('badvalue', 'paramvalidator-notmulti', [{ plaintext: name }, { plaintext: raw }]));
     }
-    return validateScalar(ctx, mod, name, spec, raw);
+    const value = validateScalar(ctx, mod, name, spec, raw);
+    checkDeprecatedValue(ctx, mod, name, spec, raw, req.has(name));
+    return value;
   }
   const list = explodeMultiValue(raw, LIMIT_SML2 + 1);
   if (spec.type === 'enum' && spec.allowAll && list.length === 1 && list[0] === '*') return [...spec.values];
@@ -126,6 +152,7 @@ function readOne(ctx: ApiContext, mod: ModuleInfo, name: string, spec: ParamSpec
   for (const v of list) {
     try {
       valid.push(validateScalar(ctx, mod, name, spec, v) as string | number);
+      checkDeprecatedValue(ctx, mod, name, spec, v, req.has(name));
     } catch (e) {
       if (e instanceof Invalid && e.msg.code === 'badvalue') bad.push(v);
       else throw e;

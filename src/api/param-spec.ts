@@ -2,15 +2,29 @@
  * Parameter declarations, as a module's getAllowedParams() declares them in MediaWiki.
  * Names are unprefixed; the module's prefix is added when reading.
  */
-export type ParamSpec =
+export type ParamSpec = (
   | { type: 'string'; multi?: boolean; required?: boolean; default?: string }
-  | { type: 'enum'; values: readonly string[]; multi?: boolean; required?: boolean; default?: string; /** `*` alone means every value (ParamValidator::PARAM_ALL). */ allowAll?: boolean }
+  | {
+      type: 'enum';
+      values: readonly string[];
+      multi?: boolean;
+      required?: boolean;
+      default?: string;
+      /** `*` alone means every value (ParamValidator::PARAM_ALL). */
+      allowAll?: boolean;
+      /** EnumDef::PARAM_DEPRECATED_VALUES: value → the message key of its deprecation warning. */
+      deprecatedValues?: Readonly<Record<string, string>>;
+    }
   | { type: 'integer'; multi?: boolean; default?: number; min?: number; max?: number; enforceRange?: boolean }
   | { type: 'limit'; default: number; max: number; highMax: number }
   | { type: 'timestamp'; default?: string }
   | { type: 'boolean' }
   | { type: 'user'; multi?: boolean; kinds: readonly UserKind[] }
-  | { type: 'namespace'; multi?: boolean; extra?: readonly number[] };
+  | { type: 'namespace'; multi?: boolean; extra?: readonly number[] }
+) & {
+  /** ParamValidator::PARAM_DEPRECATED: giving it warns (`paramvalidator-param-deprecated`). */
+  deprecated?: boolean;
+};
 
 export type UserKind = 'name' | 'ip' | 'cidr' | 'id' | 'interwiki' | 'temp';
 

@@ -71,7 +71,7 @@ function runQuery(ctx: ApiContext, modules: QueryModules): void {
   const unfinished = new Set<string>();
   for (const mod of requested) {
     const specs = typeof mod.params === 'function' ? mod.params(ctx.profile) : mod.params;
-    const info = { path: `query+${mod.name}`, prefix: mod.prefix, name: mod.name };
+    const info = { path: `query+${mod.name}`, prefix: mod.prefix, name: mod.name, group: mod.group };
     if (skip.has(mod.name)) {
       // Skipped modules still read their parameters, so those are not "unrecognized".
       for (const name of Object.keys(specs)) ctx.request.used.add(mod.prefix + name);

@@ -45,20 +45,17 @@ export const extlinks: QueryModule = {
   group: 'prop',
   cacheMode: 'public',
   debug: extlinksDebug,
-  params: {
+  params: (profile) => ({
     limit: LIMIT_PARAM,
     continue: { type: 'string' },
     protocol: { type: 'enum', values: ['', ...PROTOCOLS], default: '' },
     query: { type: 'string' },
-    expandurl: { type: 'boolean' },
-  },
+    // 1.43 keeps protocol-relative links as https: expanding them is deprecated.
+    expandurl: { type: 'boolean', deprecated: atLeast(profile, '1.43') },
+  }),
   execute(ctx, v, pages) {
     if (pages.good.length === 0) return {};
     const modern = atLeast(ctx.profile, '1.43');
-    if (modern && v['expandurl'] === true) {
-      ctx.addWarning('query+extlinks', apiMessage('deprecation', 'paramvalidator-param-deprecated', [{ plaintext: 'elexpandurl' }], { feature: 'action=query&prop=extlinks&elexpandurl' }));
-      ctx.addWarning('main', apiMessage('deprecation-help', 'api-usage-mailinglist-ref'));
-    }
     const knows = ctx.model.knows;
     if (knows && pages.good.some((p) => !knows.completeLinks.has(p.pageid))) ctx.unknown('extlinks.entries');
     let rows = collectRows(ctx, v, pages.good, modern);
