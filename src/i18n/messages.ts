@@ -118,6 +118,9 @@ export const EN: Readonly<Record<string, string>> = {
   "apierror-cantblock": "You don't have permission to block users.",
   "apierror-missingtitle": "The page you specified doesn't exist.",
   "apiwarn-unsupportedarray": "Parameter <var>$1</var> uses unsupported PHP array syntax.",
+  "apiwarn-parse-titlewithouttext": "<var>title</var> used without <var>text</var>, and parsed page properties were requested. Did you mean to use <var>page</var> instead of <var>title</var>?",
+  "apiwarn-errorprinterfailed": "Error printer failed. Will retry without params.",
+  "apiwarn-moduleswithoutvars": "Property <kbd>modules</kbd> was set but not <kbd>jsconfigvars</kbd> or <kbd>encodedjsconfigvars</kbd>. Configuration variables are necessary for proper module usage.",
 };
 
 export const RU: Readonly<Record<string, string>> = {
@@ -224,6 +227,9 @@ export const RU: Readonly<Record<string, string>> = {
   "apierror-cantblock": "У вас нет прав блокировать участников.",
   "apierror-missingtitle": "Указанная вами страница не существует.",
   "apiwarn-unsupportedarray": "Параметр <var>$1</var> использует неподдерживаемый синтаксис массивов PHP.",
+  "apiwarn-parse-titlewithouttext": "<var>title</var> использован без <var>text</var>, при этом запрошены распарсенные свойства страницы. Возможно, вы хотели использовать <var>page</var> вместо <var>title</var>?",
+  "apiwarn-errorprinterfailed": "Сборщик ошибок упал. Будет совершена повторная попытка без параметров.",
+  "apiwarn-moduleswithoutvars": "Было задано свойство <kbd>modules</kbd>, но не были —<kbd>jsconfigvars</kbd> или <kbd>encodedjsconfigvars</kbd>. Конфигурационные переменные обязательны для корректного использования модуля.",
 };
 /** Texts that changed after 1.39, by key: [since version, en, ru]. */
 export const CHANGED: Readonly<Record<string, readonly [string, string, string]>> = {

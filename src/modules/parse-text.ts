@@ -81,3 +81,69 @@ export function displayTitle(title: Title): string {
   if (nsText === '') return main;
   return `<span class="mw-page-title-namespace">${escapeHtml(nsText)}</span><span class="mw-page-title-separator">:</span>${main}`;
 }
+
+/** What empty wikitext parses to, for the parts of ApiParse's result after the link lists. */
+export interface EmptyPartsInput {
+  title: Title;
+  nowMs: number;
+  /** CPU and real seconds of the parse (ParserOutput's limit report). */
+  seconds: number;
+  /** `generatexml` (deprecated) asks for the parse tree too. */
+  parsetree: boolean;
+}
+
+/** `%.3f`, as the limit report prints its times. */
+const fixed3 = (s: number) => s.toFixed(3);
+
+/**
+ * ApiParse::formatLimitReportData for empty wikitext: every limit at 0 of its maximum, the cache
+ * report (its timestamp is the parse's "now"). Keys `0` and `1` are marked to stay after `name`
+ * (util/ordered-json.ts).
+ */
+function emptyLimitReportData(nowMs: number, seconds: number): unknown[] {
+  const rows: Array<[string, ...unknown[]]> = [
+    ['limitreport-cputime', fixed3(seconds)],
+    ['limitreport-walltime', fixed3(seconds)],
+    ['limitreport-ppvisitednodes', 0, 1000000],
+    ['limitreport-postexpandincludesize', 0, 2097152],
+    ['limitreport-templateargumentsize', 0, 2097152],
+    ['limitreport-expansiondepth', 0, 100],
+    ['limitreport-expensivefunctioncount', 0, 100],
+    ['limitreport-unstrip-depth', 0, 20],
+    ['limitreport-unstrip-size', 0, 5000000],
+    ['limitreport-timingprofile', '100.00%    0.000      1 -total'],
+    ['cachereport-timestamp', toMw(nowMs)],
+    ['cachereport-ttl', 86400],
+    ['cachereport-transientcontent', false],
+  ];
+  return rows.map(([name, ...values]) => Object.fromEntries([['name', name], ...values.map((v, i) => [`\u0001${i}`, v])]));
+}
+
+/**
+ * The parts of ApiParse's result that follow `sections` (and `tocdata`), for empty wikitext, in
+ * ApiParse's order. Without a skin (no `useskin`): no modules, no head items, no indicators.
+ * `headhtml` and `limitreporthtml` (a skin's page head, EditPage's report table) are not made
+ * here: the caller flags them.
+ */
+export function emptyParseParts(props: ReadonlySet<string>, input: EmptyPartsInput): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (props.has('sections') || props.has('tocdata')) out['showtoc'] = false;
+  if (props.has('parsewarnings')) out['parsewarnings'] = [];
+  if (props.has('parsewarningshtml')) out['parsewarningshtml'] = [];
+  if (props.has('displaytitle')) out['displaytitle'] = displayTitle(input.title);
+  if (props.has('subtitle')) out['subtitle'] = '';
+  if (props.has('headitems')) out['headitems'] = [];
+  if (props.has('modules')) Object.assign(out, { modules: [], modulescripts: [], modulestyles: [] });
+  if (props.has('jsconfigvars')) out['jsconfigvars'] = {};
+  if (props.has('encodedjsconfigvars')) out['encodedjsconfigvars'] = '[]';
+  if (props.has('indicators')) out['indicators'] = {};
+  if (props.has('iwlinks')) out['iwlinks'] = [];
+  if (props.has('wikitext')) out['wikitext'] = '';
+  if (props.has('properties')) out['properties'] = {};
+  if (props.has('limitreportdata')) out['limitreportdata'] = emptyLimitReportData(input.nowMs, input.seconds);
+  if (props.has('parsetree') || input.parsetree) out['parsetree'] = '<root/>';
+  return out;
+}
+
+/** Skin::getCategories for a page without categories (`categorieshtml`). */
+export const EMPTY_CATEGORIES_HTML = '<div id="catlinks" class="catlinks catlinks-allhidden" data-mw="interface"></div>';

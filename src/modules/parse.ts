@@ -9,7 +9,7 @@ import { atLeast, type WikiProfile } from '../wiki/profile.js';
 import { parseTitle, type Title } from '../wiki/title.js';
 import { formatSummary, SummaryTooLong } from './parse-summary.js';
 import { summaryForParse } from './section-summary.js';
-import { displayTitle, emptyParseText } from './parse-text.js';
+import { EMPTY_CATEGORIES_HTML, emptyParseParts, emptyParseText } from './parse-text.js';
 import { mainDbKey, messageCacheLoad, sqlQuote, type DebugFacts, type DebugInput } from '../api/debug.js';
 
 const PROPS = ['text', 'langlinks', 'categories', 'categorieshtml', 'links', 'templates', 'images', 'externallinks', 'sections', 'revid', 'displaytitle', 'subtitle', 'headhtml', 'modules', 'jsconfigvars', 'encodedjsconfigvars', 'indicators', 'iwlinks', 'wikitext', 'properties', 'limitreportdata', 'limitreporthtml', 'parsetree', 'parsewarnings', 'parsewarningshtml', 'headitems'];
@@ -27,19 +27,20 @@ function params(profile: WikiProfile): Record<string, ParamSpec> {
     pageid: { type: 'integer' },
     redirects: { type: 'boolean' },
     oldid: { type: 'integer' },
-    prop: { type: 'enum', multi: true, values: props, default: def },
+    prop: { type: 'enum', multi: true, values: props, default: def, deprecatedValues: { headitems: 'apiwarn-deprecation-parse-headitems' } },
     wrapoutputclass: { type: 'string', default: 'mw-parser-output' },
+    ...(modern ? { usearticle: { type: 'boolean' }, parsoid: { type: 'boolean' } } : {}),
     pst: { type: 'boolean' },
     onlypst: { type: 'boolean' },
-    effectivelanglinks: { type: 'boolean' },
+    effectivelanglinks: { type: 'boolean', deprecated: true },
     section: { type: 'string' },
     sectiontitle: { type: 'string' },
-    disablepp: { type: 'boolean' },
+    disablepp: { type: 'boolean', deprecated: true },
     disablelimitreport: { type: 'boolean' },
     disableeditsection: { type: 'boolean' },
     disablestylededuplication: { type: 'boolean' },
     showstrategykeys: { type: 'boolean' },
-    generatexml: { type: 'boolean' },
+    generatexml: { type: 'boolean', deprecated: true },
     preview: { type: 'boolean' },
     sectionpreview: { type: 'boolean' },
     disabletoc: { type: 'boolean' },
@@ -61,8 +62,9 @@ export const parse: ActionModule = {
   debug: parseDebug,
   execute(ctx) {
     const v = readParams(ctx, { path: 'parse', prefix: '', name: 'parse' }, params(ctx.profile));
-    for (const unsupported of ['text', 'page', 'pageid', 'oldid', 'revid'] as const) {
-      if (v[unsupported] !== null) {
+    // Parsoid's output (1.41+) is another parser's: not rendered here.
+    for (const unsupported of ['text', 'page', 'pageid', 'oldid', 'revid', 'parsoid'] as const) {
+      if (v[unsupported] !== null && v[unsupported] !== false && v[unsupported] !== undefined) {
         throw new ApiUsageError(apiMessage('wikitape-notimplemented', 'wikitape-notimplemented', [`action=parse&${unsupported}=`]), 'parse');
       }
     }
@@ -70,6 +72,11 @@ export const parse: ActionModule = {
     const parsed = parseTitle(titleInput, ctx.titles);
     if (!parsed.ok) throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [titleInput]), 'parse');
     const title = parsed.title;
+    // ApiParse: a title without text (or page, pageid, oldid) parses nothing of that page; when
+    // parsed page properties are asked for, the client probably meant `page`.
+    if (v['title'] !== null && (pv.list(v['prop']).length > 0 || v['generatexml'] === true)) {
+      ctx.addWarning('parse', apiMessage('parse-titlewithouttext', 'apiwarn-parse-titlewithouttext'));
+    }
     // ApiResult::addValue: an answer over $wgAPIMaxResultSize is left out, with a warning (checked on 1.39).
     let out: JsonObject | null;
     try {
@@ -106,13 +113,15 @@ function pageId(ctx: ApiContext, t: Title): number {
 function buildParse(ctx: ApiContext, v: Record<string, unknown>, title: Title): JsonObject {
   const props = new Set(pv.list(v['prop'] as string[]));
   const started = process.hrtime.bigint();
-  const out: JsonObject = { title: title.prefixedText, pageid: pageId(ctx, title) };
+  const onlypst = v['onlypst'] === true;
+  // ApiParse's onlypst answer: the pre-save-transformed text (of empty content: ''), no title.
+  const out: JsonObject = onlypst ? { text: '', ...(props.has('wikitext') ? { wikitext: '' } : {}) } : { title: title.prefixedText, pageid: pageId(ctx, title) };
   const exists = (t: Title) => pageExists(ctx, t);
   // section=new with a section title parses that heading (ApiParse: addSectionHeader): the text,
   // its sections and links are the heading's, which wikitape does not render.
-  if (v['section'] === 'new' && v['sectiontitle'] !== null && props.size > 0) ctx.unknown('parse.sectiontitle');
-  if (props.has('text')) {
-    const secs = Number(process.hrtime.bigint() - started) / 1e9 + 0.001;
+  if (v['section'] === 'new' && v['sectiontitle'] !== null && (props.size > 0 || onlypst)) ctx.unknown('parse.sectiontitle');
+  const secs = Number(process.hrtime.bigint() - started) / 1e9 + 0.001;
+  if (props.has('text') && !onlypst) {
     const report = v['disablelimitreport'] !== true && v['disablepp'] !== true;
     out['text'] = emptyParseText(ctx.profile, ctx.now, secs, secs, report);
   }
@@ -124,16 +133,19 @@ function buildParse(ctx: ApiContext, v: Record<string, unknown>, title: Title): 
     const text = summaryForParse(ctx.profile.language, summary, sectionTitle, newSection);
     out['parsedsummary'] = formatSummary(text, { profile: ctx.profile, userLang: ctx.userLang, selfTitle: title, samePage: v['section'] === 'new', pageExists: exists, isRedirect: (t: Title) => isRedirect(ctx, t), maxLength: MAX_RESULT_SIZE });
   }
-  for (const k of ['langlinks', 'categories', 'links', 'templates', 'images', 'externallinks', 'sections'] as const) {
-    if (props.has(k)) out[k] = [];
+  if (onlypst) return out;
+  for (const k of ['langlinks', 'categories', 'categorieshtml', 'links', 'templates', 'images', 'externallinks', 'sections'] as const) {
+    if (props.has(k)) out[k] = k === 'categorieshtml' ? EMPTY_CATEGORIES_HTML : [];
   }
   if (props.has('tocdata')) out['tocdata'] = { sections: [], extensionData: [] };
-  if (props.has('sections') || props.has('tocdata')) out['showtoc'] = false;
-  if (props.has('parsewarnings')) out['parsewarnings'] = [];
-  if (props.has('displaytitle')) out['displaytitle'] = displayTitle(title);
-  if (props.has('iwlinks')) out['iwlinks'] = [];
-  if (props.has('wikitext')) out['wikitext'] = '';
-  if (props.has('properties')) out['properties'] = {};
+  // A skin's page head and EditPage's limit report table are HTML wikitape does not make; a skin
+  // (useskin) changes modules, head items and indicators.
+  for (const p of ['headhtml', 'limitreporthtml'] as const) if (props.has(p)) ctx.unknown(`parse.${p}`);
+  if (v['useskin'] !== null && props.size > 0) ctx.unknown('parse.useskin');
+  Object.assign(out, emptyParseParts(props, { title, nowMs: ctx.now, seconds: secs, parsetree: v['generatexml'] === true }));
+  if (props.has('modules') && !props.has('jsconfigvars') && !props.has('encodedjsconfigvars')) {
+    ctx.addWarning('parse', apiMessage('moduleswithoutvars', 'apiwarn-moduleswithoutvars'));
+  }
   return out;
 }
 

@@ -136,10 +136,13 @@ function mapValues(o: JsonObject, f: (v: Json) => Json): JsonObject {
   return out;
 }
 
+/** ApiParse's META_BC_SUBELEMENTS: strings that formatversion=1 wraps as `{"*": …}`. */
+const BC_SUBELEMENTS: ReadonlySet<string> = new Set(['text', 'parsedsummary', 'categorieshtml', 'headhtml', 'wikitext', 'psttext', 'limitreporthtml', 'parsetree']);
+
 function parseToV1(p: JsonObject): JsonObject {
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(p)) {
-    if ((k === 'text' || k === 'parsedsummary' || k === 'headhtml' || k === 'wikitext' || k === 'psttext') && typeof v === 'string') out[k] = { '*': v };
+    if (BC_SUBELEMENTS.has(k) && typeof v === 'string') out[k] = { '*': v };
     else if ((k === 'properties' || k === 'indicators') && isObject(v)) out[k] = Object.entries(v).map(([name, x]) => ({ name, '*': bc(x) ?? '' }));
     else setBc(out, k, v);
   }

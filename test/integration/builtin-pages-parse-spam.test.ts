@@ -102,6 +102,64 @@ describe('action=parse with a summary', () => {
   });
 });
 
+describe('action=parse: every prop, deprecated parameters, onlypst (as the live 1.39 and 1.43 answer for empty content)', () => {
+  it('answers the props of a skin-less parse of nothing, in ApiParse\'s order, and parsetree for generatexml', async () => {
+    const prop = 'categorieshtml|parsewarningshtml|subtitle|headitems|modules|jsconfigvars|encodedjsconfigvars|indicators|parsetree';
+    const fv2 = data(await api({ action: 'parse', summary: 'x', prop, formatversion: '2' }))['parse'] as Obj;
+    expect(fv2).toEqual({
+      title: 'API', pageid: 0, parsedsummary: 'x',
+      categorieshtml: '<div id="catlinks" class="catlinks catlinks-allhidden" data-mw="interface"></div>',
+      parsewarningshtml: [], subtitle: '', headitems: [], modules: [], modulescripts: [], modulestyles: [],
+      jsconfigvars: {}, encodedjsconfigvars: '[]', indicators: {}, parsetree: '<root/>',
+    });
+    expect(Object.keys(fv2)).toEqual(['title', 'pageid', 'parsedsummary', 'categorieshtml', 'parsewarningshtml', 'subtitle', 'headitems', 'modules', 'modulescripts', 'modulestyles', 'jsconfigvars', 'encodedjsconfigvars', 'indicators', 'parsetree']);
+    const fv1 = data(await api({ action: 'parse', summary: 'x', prop: 'categorieshtml|indicators|parsetree' }))['parse'] as Obj;
+    expect(fv1['parsetree']).toEqual({ '*': '<root/>' });
+    expect(fv1['indicators']).toEqual([]);
+    const xml = data(await api({ action: 'parse', summary: 'x', prop: '', generatexml: '1', formatversion: '2' }))['parse'] as Obj;
+    expect(xml['parsetree']).toBe('<root/>');
+  });
+
+  it('warns of modules without their configuration variables', async () => {
+    const body = data(await api({ action: 'parse', summary: 'x', prop: 'modules', uselang: 'en' }));
+    expect(body['warnings']).toEqual({ parse: { '*': 'Property "modules" was set but not "jsconfigvars" or "encodedjsconfigvars". Configuration variables are necessary for proper module usage.' } });
+  });
+
+  it('warns of deprecated parameters and values, with main\'s pointer to the announcement list', async () => {
+    const res = await api({ action: 'parse', summary: 'x', prop: 'headitems', generatexml: '1', disablepp: '1', effectivelanglinks: '1', errorformat: 'raw' });
+    const warnings = data(res)['warnings'] as Obj[];
+    expect(warnings.map((w) => [w['key'], (w['data'] as Obj | undefined)?.['feature']])).toEqual([
+      ['apiwarn-deprecation-parse-headitems', 'action=parse&prop=headitems'],
+      ['api-usage-mailinglist-ref', undefined],
+      ['paramvalidator-param-deprecated', 'action=parse&effectivelanglinks'],
+      ['paramvalidator-param-deprecated', 'action=parse&disablepp'],
+      ['paramvalidator-param-deprecated', 'action=parse&generatexml'],
+    ]);
+    expect(warnings[2]!['params']).toEqual([{ plaintext: 'effectivelanglinks' }, { plaintext: '1' }]);
+  });
+
+  it('warns that a title without text parses nothing of that page, when props are asked for', async () => {
+    const warned = data(await api({ action: 'parse', summary: 'x', title: 'Foo', errorformat: 'raw' }));
+    expect(warned['warnings']).toEqual([{ code: 'parse-titlewithouttext', key: 'apiwarn-parse-titlewithouttext', params: [], module: 'parse' }]);
+    const none = data(await api({ action: 'parse', summary: 'x', title: 'Foo', prop: '' }));
+    expect(none['warnings']).toBeUndefined();
+  });
+
+  it('answers onlypst with the transformed text alone (no title, no page id)', async () => {
+    const body = data(await api({ action: 'parse', summary: 'x', onlypst: '1', prop: 'wikitext', formatversion: '2' }));
+    expect(JSON.stringify(body)).toBe('{"parse":{"text":"","wikitext":"","parsedsummary":"x"}}');
+  });
+
+  it('flags what it does not render: a skin\'s head, the limit report table, Parsoid (1.43)', async () => {
+    expect((await api({ action: 'parse', summary: 'x', prop: 'headhtml' })).headers['x-wikitape-unknown']).toBe('parse.headhtml');
+    expect((await api({ action: 'parse', summary: 'x', prop: 'limitreporthtml' })).headers['x-wikitape-unknown']).toBe('parse.limitreporthtml');
+    const parsoid = await api({ action: 'parse', summary: 'x', parsoid: '1' }, { version: '1.43.9' });
+    expect(parsoid.headers['mediawiki-api-error']).toBe('wikitape-notimplemented');
+    const in139 = data(await api({ action: 'parse', summary: 'x', prop: '', parsoid: '1' }));
+    expect(in139['warnings']).toEqual({ main: { '*': 'Unrecognized parameter: parsoid.' } });
+  });
+});
+
 describe('action=parse with section=new', () => {
   // Answers of the real MediaWiki 1.39.17 (the live wiki of scripts/live-wiki.sh) to the same questions.
   it('makes the summary from the section title when the summary is empty or absent (ApiParse::formatSummary)', async () => {
