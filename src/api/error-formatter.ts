@@ -1,6 +1,6 @@
 import { message, messageHtml, stripMarkup } from '../i18n/message.js';
 import type { MessageParam as TextParam } from '../i18n/message.js';
-import type { Lang } from '../wiki/profile.js';
+import { atLeast, type Lang } from '../wiki/profile.js';
 import type { ApiMessage, ApiWarning, MessageParam } from './errors.js';
 import { type ApiResult, type Json, type JsonObject, isObject } from './result.js';
 
@@ -13,9 +13,12 @@ function toTextParam(p: MessageParam): TextParam {
   return p;
 }
 
-function rawParam(p: MessageParam): Json {
+function rawParam(p: MessageParam, version: string): Json {
   if (typeof p === 'object' && 'list' in p) {
-    return { list: p.plaintextItems ? p.list.map((x) => ({ plaintext: x })) : [...p.list], type: p.type ?? 'text' };
+    const items: Json[] = p.plaintextItems ? p.list.map((x) => ({ plaintext: x })) : [...p.list];
+    // 1.39's Message::listParam keeps the PHP array's keys; 1.43's (a ListParam) lists the values.
+    const keyed = p.keys && !atLeast({ version }, '1.43') && p.keys.some((k, i) => k !== i);
+    return { list: keyed ? Object.fromEntries(items.map((x, i) => [String(p.keys![i]), x])) : items, type: p.type ?? 'text' };
   }
   return p as Json;
 }
@@ -58,7 +61,7 @@ export class ErrorFormatter {
         break;
       case 'raw':
         value['key'] = msg.key;
-        value['params'] = msg.params.map(rawParam);
+        value['params'] = msg.params.map((p) => rawParam(p, this.version));
         break;
       case 'none':
         break;

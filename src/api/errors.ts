@@ -7,7 +7,16 @@ export type MessageParam =
   | number
   | { plaintext: string }
   | { num: number }
-  | { list: readonly string[]; type?: 'comma' | 'text'; plaintextItems?: boolean };
+  | {
+      list: readonly string[];
+      type?: 'comma' | 'text';
+      plaintextItems?: boolean;
+      /**
+       * The items' keys in the PHP array when they are not 0…n-1 (an array_diff keeps them):
+       * 1.39's errorformat=raw prints such a list as an object, `{"4":"foo"}`.
+       */
+      keys?: readonly number[];
+    };
 
 /** A message as the API carries it: a key, its parameters, an API code and optional data. */
 export interface ApiMessage {

@@ -285,7 +285,10 @@ function reportUnusedParams(ctx: ApiContext, printer: Printer): void {
   const ignore = new Set(printerParams(printer));
   const unused = ctx.request.unused().filter((n) => !ignore.has(n));
   if (unused.length === 0) return;
-  ctx.addWarning('main', apiMessage('unrecognizedparams', 'apierror-unrecognizedparams', [{ list: unused.map(escapeWikiText), type: 'comma' }, unused.length]));
+  // array_diff keeps each name's place among the request's parameters (errorformat=raw shows it in 1.39).
+  const names = [...ctx.request.params.keys()];
+  const keys = unused.map((n) => names.indexOf(n));
+  ctx.addWarning('main', apiMessage('unrecognizedparams', 'apierror-unrecognizedparams', [{ list: unused.map(escapeWikiText), type: 'comma', keys }, unused.length]));
 }
 
 /** Any non-API failure becomes MediaWiki's internal_api_error shape, never a crash. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api, data } from '../support/app.js';
+import { api, builtin, data } from '../support/app.js';
 
 /**
  * Parameters, values and warnings as each version's ParamValidator and ApiMain treat them (every
@@ -54,5 +54,22 @@ describe('user names that look like IP ranges', () => {
   it('1.2.3.4-5.6.7.8 is a user name in 1.39 and refused since 1.42', async () => {
     expect(await code({ list: 'logevents', leuser: '1.2.3.4-5.6.7.8' }, V139)).toBeUndefined();
     expect(await code({ list: 'logevents', leuser: '1.2.3.4-5.6.7.8' }, V143)).toBe('baduser');
+  });
+});
+
+describe('errorformat=raw: the list of unrecognized parameters', () => {
+  const q = { action: 'query', format: 'json', foo: '1', list: 'logevents', lelimit: '1', bar: '2', errorformat: 'raw' };
+  const listOf = async (profile: { version: string }) => {
+    const res = await builtin(profile).get('/wiki/api.php').query(q);
+    const w = (data(res)['warnings'] as Array<{ params: unknown[] }>)[0]!;
+    return JSON.stringify(w.params[0]);
+  };
+
+  it("keeps each name's place among the request's parameters in 1.39 (PHP's array_diff keys)", async () => {
+    expect(await listOf(V139)).toBe('{"list":{"2":"foo","5":"bar"},"type":"comma"}');
+  });
+
+  it('lists the names in 1.43', async () => {
+    expect(await listOf(V143)).toBe('{"list":["foo","bar"],"type":"comma"}');
   });
 });
