@@ -83,8 +83,8 @@ export class ErrorFormatter {
     const i = w.module.lastIndexOf('+');
     const moduleName = i < 0 ? w.module : w.module.slice(i + 1);
     const value = this.text(w);
-    let warnings = result.get('warnings');
-    if (!isObject(warnings)) warnings = {};
+    const existing = result.get('warnings');
+    const warnings = isObject(existing) ? existing : {};
     const old = warnings[moduleName];
     const oldText = isObject(old) && typeof old['warnings'] === 'string' ? old['warnings'] : null;
     if (oldText !== null) {
@@ -92,10 +92,13 @@ export class ErrorFormatter {
       (old as JsonObject)['warnings'] = `${oldText}\n${value}`;
       return;
     }
-    // A module seen for the first time goes on top of the warnings object (ADD_ON_TOP).
+    // A module seen for the first time goes on top of the warnings object (ADD_ON_TOP); the
+    // warnings object itself is made on top of the result, or stays where it is (after an error).
     const rest = { ...warnings };
     delete rest[moduleName];
-    result.addOnTop('warnings', { [moduleName]: { warnings: value }, ...rest });
+    const updated = { [moduleName]: { warnings: value }, ...rest };
+    if (isObject(existing)) result.add('warnings', updated);
+    else result.addOnTop('warnings', updated);
   }
 
   /** Writes the error (after the result was reset with warnings kept). */

@@ -5,12 +5,12 @@ import type { ActionModule, RanModule } from './action-module.js';
 import type { ApiContext, CacheMode } from './context.js';
 import { ErrorFormatter, ERROR_FORMATS, type ErrorFormat } from './error-formatter.js';
 import { ApiUsageError, apiMessage, type ApiMessage } from './errors.js';
-import { readParams } from './param-reader.js';
+import { badValueMessage, readParams } from './param-reader.js';
 import { pv, type ParamSpec } from './param-spec.js';
 import { ApiRequest } from './request.js';
 import { escapeWikiText } from '../util/escape.js';
 import { ApiResult, type JsonObject } from './result.js';
-import { ACTIONS, FORMATS } from './main-params.js';
+import { actionsOf, FORMATS } from './main-params.js';
 import { FORMAT_VERSIONS, printerParams, readPrinter, type Printer } from './printer.js';
 import type { ApiFaultHook, FaultFacts, FaultStage } from './fault-hook.js';
 import { anonymousSession, type Caller, type SessionPort, type TokenType } from './session.js';
@@ -129,7 +129,7 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
   request.onArray = (name) => ctx.addWarning('main', apiMessage('unsupportedarray', 'apiwarn-unsupportedarray', [name]));
   try {
     addRequestedFields(ctx);
-    const mainSpec: Record<string, ParamSpec> = mainParams(profile, internal ? env.actions.map((a) => a.name) : ACTIONS);
+    const mainSpec: Record<string, ParamSpec> = mainParams(profile, internal ? env.actions.map((a) => a.name) : actionsOf(profile));
     const v = readParams(ctx, { path: 'main', prefix: '', name: 'main' }, mainSpec);
     outcome.maxage = pv.num(v['maxage']) ?? 0;
     outcome.smaxage = pv.num(v['smaxage']) ?? 0;
@@ -172,7 +172,9 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
     const mode = action.cacheMode?.(values);
     if (mode) ctx.setCacheMode(mode);
     reportUnusedParams(ctx, outcome.printer);
-    checkPrinterParams(request, outcome.printer);
+    // The printer reads its parameters when it prints: a bad formatversion fails the call.
+    const printerError = printerParamError(request, outcome.printer);
+    if (printerError) throw printerError;
     // The printer reads `callback` through ApiBase::getParameter: an array (`callback[]=x`, no
     // JSONP then) warns as unsupported, a value that needed cleaning as bad UTF-8.
     if (outcome.printer.format !== 'none') request.raw('callback');
@@ -191,6 +193,14 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
     outcome.status = err.status;
     outcome.headers = { ...err.headers };
     if (atLeast(profile, '1.43')) outcome.maxage = 0;
+    // ApiMain::handleException: the error printer fails on the same parameter, says so, and prints
+    // again with its parameters at their defaults (formatversion 1, no utf8, ascii or callback).
+    const printerError = printerParamError(request, outcome.printer);
+    if (printerError) {
+      ctx.addWarning('main', apiMessage('errorprinterfailed', 'apiwarn-errorprinterfailed'));
+      ctx.addWarning(printerError.module, printerError);
+      outcome.printer = { ...outcome.printer, formatversion: 1, utf8: false, ascii: false, callback: null };
+    }
   }
   outcome.data = result.data;
   outcome.cacheMode = cacheMode;
@@ -251,13 +261,11 @@ function addRequestedFields(ctx: ApiContext): void {
   }
 }
 
-/** The printer validates its parameters when it prints: a bad formatversion fails the call. */
-function checkPrinterParams(request: ApiRequest, printer: Printer): void {
+/** The error the printer module (json, php and their HTML forms) raises for a formatversion it does not know, or null. */
+function printerParamError(request: ApiRequest, printer: Printer): ApiUsageError | null {
   const fv = request.params.get('formatversion');
-  if (printer.format === 'none' || fv === undefined || (FORMAT_VERSIONS as readonly string[]).includes(fv)) return;
-  throw new ApiUsageError(
-    apiMessage('badvalue', 'paramvalidator-badvalue-enumnotmulti', [{ plaintext: 'formatversion' }, { plaintext: fv }]),
-  );
+  if (!/^(?:json|php)(?:fm)?$/.test(printer.format) || fv === undefined || (FORMAT_VERSIONS as readonly string[]).includes(fv)) return null;
+  return new ApiUsageError(badValueMessage('formatversion', fv, FORMAT_VERSIONS), printer.format);
 }
 
 /** ApiMain::checkAsserts for the caller: `assertuser=<name>`, `assert=anon|user|bot`. */

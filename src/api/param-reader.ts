@@ -173,17 +173,19 @@ function readOne(ctx: ApiContext, mod: ModuleInfo, name: string, spec: ParamSpec
   return unique as string[] | number[];
 }
 
-/** EnumDef's failure: the allowed values and their count ride along as parameters $3 and $4. */
-function badvalue(name: string, value: string, allowed: readonly (string | number)[]): Invalid {
+/** EnumDef's failure for a single value: the allowed values and their count ride along as parameters $3 and $4. */
+export function badValueMessage(name: string, value: string, allowed: readonly (string | number)[]): ApiMessage {
   const list = allowed.map(String);
-  return new Invalid(
-    apiMessage('badvalue', 'paramvalidator-badvalue-enumnotmulti', [
-      { plaintext: name },
-      { plaintext: value },
-      { list, type: 'text', plaintextItems: true },
-      { num: list.length },
-    ]),
-  );
+  return apiMessage('badvalue', 'paramvalidator-badvalue-enumnotmulti', [
+    { plaintext: name },
+    { plaintext: value },
+    { list, type: 'text', plaintextItems: true },
+    { num: list.length },
+  ]);
+}
+
+function badvalue(name: string, value: string, allowed: readonly (string | number)[]): Invalid {
+  return new Invalid(badValueMessage(name, value, allowed));
 }
 
 function validateScalar(ctx: ApiContext, mod: ModuleInfo, name: string, spec: ParamSpec, value: string): ParamValue {

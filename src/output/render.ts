@@ -102,6 +102,7 @@ export function render(input: RenderInput): Rendered {
     method: http.method,
     ...(header(http.headers, 'access-control-request-method') !== undefined ? { requestMethodHeader: header(http.headers, 'access-control-request-method')! } : {}),
     ...(header(http.headers, 'access-control-request-headers') !== undefined ? { requestHeadersHeader: header(http.headers, 'access-control-request-headers')! } : {}),
+    // The request's own `callback`, even when an error printer dropped it (ApiMain's constructor decides).
     lacksSameOriginSecurity: lacksSameOriginSecurity(params, http.headers),
   });
   if (cors.end) return { status: cors.end.status, headers: mergePhpHeaders([['X-Content-Type-Options', 'nosniff']], cors.headers), body: cors.end.body };

@@ -73,3 +73,42 @@ describe('errorformat=raw: the list of unrecognized parameters', () => {
     expect(await listOf(V143)).toBe('{"list":["foo","bar"],"type":"comma"}');
   });
 });
+
+describe('a formatversion the printer does not know (ApiMain::handleException: the error printer fails too)', () => {
+  const DOCREF = 'See http://127.0.0.1:8088/wiki/api.php for API usage. Subscribe to the mediawiki-api-announce mailing list at &lt;https://lists.wikimedia.org/postorius/lists/mediawiki-api-announce.lists.wikimedia.org/&gt; for notice of API deprecations and breaking changes.';
+
+  it('answers the printer\'s badvalue with its two warnings, printed with the printer\'s defaults', async () => {
+    const res = await api({ action: 'query', list: 'logevents', lelimit: '1', formatversion: '3' });
+    expect(res.headers['mediawiki-api-error']).toBe('badvalue');
+    expect(data(res)).toEqual({
+      warnings: { json: { '*': 'Unrecognized value for parameter "formatversion": 3.' }, main: { '*': 'Error printer failed. Will retry without params.' } },
+      error: { code: 'badvalue', info: 'Unrecognized value for parameter "formatversion": 3.', '*': DOCREF },
+    });
+    expect(Object.keys(data(res))).toEqual(['warnings', 'error']);
+  });
+
+  it('keeps warnings made before the error below it, and adds its own to them', async () => {
+    const res = await api({ action: 'query', list: 'logevents', lelimit: '1', formatversion: '3', foo: '1' });
+    const body = data(res);
+    expect(Object.keys(body)).toEqual(['error', 'warnings']);
+    expect(body['warnings']).toEqual({ json: { '*': 'Unrecognized value for parameter "formatversion": 3.' }, main: { '*': 'Unrecognized parameter: foo.\nError printer failed. Will retry without params.' } });
+  });
+
+  it('keeps the first error of a failed call and prints without the callback (still login-suppressed)', async () => {
+    const res = await api({ action: 'query', list: 'logevents', ledir: 'up', formatversion: '2', callback: 'cb', errorformat: 'raw' });
+    expect(res.status).toBe(200);
+    const bad = await api({ action: 'query', list: 'logevents', ledir: 'up', formatversion: '3', callback: 'cb', errorformat: 'raw' });
+    expect(bad.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(bad.headers['mediawiki-login-suppressed']).toBe('true');
+    const body = data(bad) as { warnings: Array<{ code: string; module: string }>; errors: Array<{ code: string; module: string }> };
+    expect(body.errors.map((e) => [e.code, e.module])).toEqual([['badvalue', 'query+logevents']]);
+    expect(body.warnings.map((w) => [w.code, w.module])).toEqual([['errorprinterfailed', 'main'], ['badvalue', 'json']]);
+  });
+});
+
+describe.each([V139, V143])('action values of MediaWiki $version', (profile) => {
+  it('refuses action=tokens (no such module) as badvalue, not as a module wikitape lacks', async () => {
+    const res = await api({ action: 'tokens' }, profile);
+    expect(res.headers['mediawiki-api-error']).toBe('badvalue');
+  });
+});
