@@ -6,7 +6,8 @@ import type { JsonObject } from '../api/result.js';
 import type { Page } from '../wiki/model.js';
 import { atLeast } from '../wiki/profile.js';
 import { badContinue, compareKeys, type SortKey } from './list-support.js';
-import { SLASHLESS_PROTOCOLS, decodeURIComponentSafe, index60, makeIndexes, reconstructUrl, reverseHost, splitUrl } from './link-index.js';
+import { SLASHLESS_PROTOCOLS, decodeURIComponentSafe, index60, makeIndexes, reconstructUrl } from './link-index.js';
+import { linkQuery, rowOf143 } from './link-query.js';
 import { apiClass, escapeClose, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
 
 /** $wgUrlProtocols of a default install, cut at `:` (ApiQueryExternalLinks' `elprotocol`). */
@@ -58,7 +59,7 @@ export const extlinks: QueryModule = {
     const modern = atLeast(ctx.profile, '1.43');
     const knows = ctx.model.knows;
     if (knows && pages.good.some((p) => !knows.completeLinks.has(p.pageid))) ctx.unknown('extlinks.entries');
-    let rows = collectRows(ctx, v, pages.good, modern);
+    let rows = collectRows(v, pages.good, modern);
     const multi = pages.good.length > 1;
     // Where ids are not all known, a single page's links are in the order recorded, which is id
     // order in 1.43 and (index, id) order in 1.39; across pages 1.43 orders by id alone.
@@ -114,11 +115,13 @@ function atOrAfter(ctx: ApiContext, r: Row, c: SortKey, modern: boolean, multi: 
   return false;
 }
 
-function collectRows(ctx: ApiContext, v: ParamValues, good: Page[], modern: boolean): Row[] {
+function collectRows(v: ParamValues, good: Page[], modern: boolean): Row[] {
   const protocol = pv.str(v['protocol']) ?? '';
+  // ApiQueryExtLinksUsage::getProtocolPrefix: `https` → `https://`, `mailto` → `mailto:`.
+  const prefix = protocol === '' ? null : SLASHLESS.has(protocol) ? `${protocol}:` : `${protocol}://`;
   const query = pv.str(v['query']);
-  const prefixes = protocolPrefixes(protocol, query !== null, modern);
-  const like = query === null ? null : likePattern(ctx, query);
+  const match = query === null || query === '' ? null : linkQuery(query, prefix, modern);
+  if (match === null && query !== null && query !== '') throw new ApiUsageError(apiMessage('badquery', 'apierror-badquery'));
   const rows: Row[] = [];
   for (const page of good) {
     const bounds = idBounds(page, modern);
@@ -126,9 +129,10 @@ function collectRows(ctx: ApiContext, v: ParamValues, good: Page[], modern: bool
       const indexes = makeIndexes(link.url);
       // Protocol-relative links have an http and an https row: 1.39 lists them once (by the http
       // row) unless a protocol or query picks one; 1.41+ stores only the https row.
-      const candidates = modern ? indexes.slice(-1) : prefixes === null ? indexes.slice(0, 1) : indexes;
+      const candidates = modern ? indexes.slice(-1) : prefix === null && match === null ? indexes.slice(0, 1) : indexes;
+      const row143 = modern && match ? rowOf143(link.url) : null;
       for (const index of candidates) {
-        const ok = (prefixes === null || prefixes.some((p) => index.startsWith(p))) && (like === null || prefixes!.some((p) => like(index, p)));
+        const ok = match ? match({ index, domain: row143?.domain ?? '', path: row143?.path ?? '' }) : prefix === null || index.startsWith(prefix);
         if (ok) {
           // 1.39's https row of a protocol-relative link has an id of its own, known only when a token named it.
           const own = !modern && link.url.startsWith('//') && index.startsWith('https://');
@@ -140,31 +144,6 @@ function collectRows(ctx: ApiContext, v: ParamValues, good: Page[], modern: bool
     }
   }
   return rows;
-}
-
-/** Index prefixes selected by elprotocol (and elquery's default protocols). */
-function protocolPrefixes(protocol: string, hasQuery: boolean, modern: boolean): string[] | null {
-  if (protocol !== '') return [SLASHLESS.has(protocol) ? `${protocol}:` : `${protocol}://`];
-  if (!hasQuery) return null;
-  return modern ? ['http://', 'https://'] : ['http://'];
-}
-
-/** LinkFilter::makeLikeArray for `elquery`: `[*.]domain[/path]`. */
-function likePattern(_ctx: ApiContext, query: string): (index: string, prefix: string) => boolean {
-  const wildcard = query.startsWith('*.');
-  const parts = splitUrl(`//${wildcard ? query.slice(2) : query}`);
-  if (!parts || parts.host === '' || /[*]/.test(parts.host)) {
-    throw new ApiUsageError(apiMessage('badquery', 'apierror-badquery'));
-  }
-  const host = reverseHost(parts.host);
-  const path = parts.port + parts.path;
-  return (index, prefix) => {
-    if (!index.startsWith(prefix)) return false;
-    const rest = index.slice(prefix.length);
-    if (wildcard ? !rest.startsWith(host.slice(0, -1)) : !rest.startsWith(host)) return false;
-    if (!wildcard && !path) return rest.startsWith(host + '/') || rest === host || rest.startsWith(host + ':');
-    return path ? rest.slice(host.length).startsWith(path) : true;
-  };
 }
 
 /**

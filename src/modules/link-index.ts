@@ -6,7 +6,7 @@ import { isIPv6 } from 'node:net';
  * MediaWiki 1.39 stores it in `el_index`, and the URL a 1.41+ schema gives back.
  */
 
-export interface UrlParts {
+interface UrlParts {
   scheme: string; // 'http://', '//', 'mailto:' …
   host: string;
   port: string;
@@ -18,7 +18,7 @@ export interface UrlParts {
 export const SLASHLESS_PROTOCOLS: readonly string[] = ['bitcoin', 'geo', 'magnet', 'mailto', 'news', 'sip', 'sips', 'sms', 'tel', 'urn', 'xmpp'];
 const SLASHLESS = new Set(SLASHLESS_PROTOCOLS.map((p) => `${p}:`));
 
-export function splitUrl(url: string): UrlParts | null {
+function splitUrl(url: string): UrlParts | null {
   const m = /^([a-z][a-z0-9+.-]*:)?(\/\/)?(.*)$/is.exec(url);
   if (!m) return null;
   const proto = m[1] ?? '';
@@ -80,11 +80,7 @@ export function reverseHost(host: string): string {
     text = null;
   }
   // (Only for hosts idn_to_utf8 would change: the URL parser behind domainToUnicode also reads `1.2.3` as an IPv4 address.)
-  if (text !== null && /[^\x00-\x7f]|xn--/i.test(text)) {
-    // idn_to_utf8 (UTS #46): xn-- labels to Unicode, mapped to lower case; on failure the host stays.
-    const unicode = domainToUnicode(text);
-    if (unicode !== '') text = unicode;
-  }
+  if (text !== null && /[^\x00-\x7f]|xn--/i.test(text)) text = idnToUtf8(text) ?? text;
   const raw = text !== null ? Buffer.from(text, 'utf8') : bytes;
   const utf8 = text !== null;
   let h = '';
@@ -97,13 +93,44 @@ export function reverseHost(host: string): string {
   // Back to a JS string: kept bytes are UTF-8 (or, for invalid input, encoded above).
   h = Buffer.from(h, 'latin1').toString('utf8');
   const v6 = /^\[([0-9a-f:*]+)\]$/.exec(decodeURIComponentSafe(h));
-  if (v6) {
-    const ip = sanitizeIPv6(v6[1]!);
-    if (ip !== null) return `V6.${ip.split(':').join('.')}.`;
-  }
+  const ipv6 = v6 ? indexIPv6(v6[1]!) : null;
+  if (ipv6 !== null) return ipv6;
   if (h.endsWith('.')) h = h.slice(0, -1);
   if (IPV4.test(h)) return `V4.${h.split('.').map((v) => (v === '*' ? v : String(Number(v)))).join('.')}.`;
   return `${h.split('.').reverse().join('.')}.`;
+}
+
+/**
+ * idn_to_utf8 (UTS #46, non-STD3) as PHP runs it on a whole host: xn-- labels to Unicode, the rest
+ * mapped (lower case); null where it fails. A character a URL host may not hold (`/`, `:`, `?` …,
+ * which a mailto: or news: address can bring) is part of its label to PHP, while Node's
+ * domainToUnicode would cut the host there: such labels are mapped piece by piece, and an
+ * xn-- label holding one is invalid.
+ */
+function idnToUtf8(text: string): string | null {
+  const forbidden = /[\x00-\x20#%/:<>?@[\\\]^|]/;
+  if (!forbidden.test(text)) return domainToUnicode(text) || null;
+  const labels = text.split('.').map((label) => {
+    if (!forbidden.test(label)) return domainToUnicode(label) || (label === '' ? '' : null);
+    if (/^xn--/i.test(label)) return null;
+    return label.split(/([\x00-\x20#%/:<>?@[\\\]^|])/).map((piece, i) => (i % 2 === 1 || piece === '' ? piece : domainToUnicode(piece) || piece)).join('');
+  });
+  return labels.some((l) => l === null) ? null : labels.join('.');
+}
+
+/**
+ * indexifyHost's `[v6]` host: `V6.…`, and an address ending in `:*` as a wildcard over the rest
+ * (`[2001:db8:*]` → `V6.2001.DB8.*.`; with a `::`, only the last group is wild).
+ */
+function indexIPv6(ip: string): string | null {
+  const full = sanitizeIPv6(ip);
+  if (full !== null) return `V6.${full.split(':').join('.')}.`;
+  if (!ip.endsWith(':*')) return null;
+  const cut = ip.slice(0, -2);
+  const open = sanitizeIPv6(`${cut}::`);
+  if (open !== null) return `V6.${open.split(':').slice(0, ip.split(':').length - 1).join('.')}.*.`;
+  const last = sanitizeIPv6(`${cut}:1`);
+  return last === null ? null : `V6.${last.split(':').join('.').slice(0, -1)}*.`;
 }
 
 /** decodeURIComponent, or the text as it is where it is not a valid encoding. */

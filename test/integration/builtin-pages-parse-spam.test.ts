@@ -55,6 +55,22 @@ describe('prop=extlinks', () => {
     expect(await urls({ elprotocol: 'mailto' })).toEqual(['mailto:info@example.com']);
     expect(await urls({ elprotocol: 'https' })).toEqual(['//docs.example.io/x', 'https://example.org/moscow', 'https://b.example.net/']);
     expect(await urls({ elquery: '*.example.com' })).toEqual(['http://www.example.com/a?q=1']);
+    // an empty query is no query (ApiQueryExternalLinks: `$query !== ''`)
+    expect(await urls({ elquery: '' })).toEqual(await urls({}));
+  });
+
+  it.each([
+    // LinkFilter::makeLikeArray: a `*` only at the start of the host
+    ['example.org/*', 'badquery'],
+    ['*.example.org/a*', 'badquery'],
+    ['example.org?q=*', 'badquery'],
+    ['1.2.3.*', undefined],
+    ['[::1]', undefined],
+  ])('elquery=%s → %s on 1.39 and 1.43', async (elquery, code) => {
+    for (const version of ['1.39.17', '1.43.9']) {
+      const res = await api({ action: 'query', prop: 'extlinks', titles: 'Alpha', elquery }, { version });
+      expect(res.headers['mediawiki-api-error']).toBe(code);
+    }
   });
 });
 
