@@ -49,6 +49,11 @@ export interface DebugInfoInput {
   /** The cache mode the modules asked for (ApiOutcome.requestedCacheMode); null: none, nothing logged. */
   cacheMode: CacheMode | null;
   /**
+   * The call failed: MWDebug::appendDebugInfoToApiResult never ran (an error has no debuginfo),
+   * but the HTML page's debug toolbar still shows the request (MWDebug::getDebugHTML).
+   */
+  failed?: boolean;
+  /**
    * Builds a template instead (see replay/hit-template.ts): the parts that change from one
    * request to the next are these marks, which the template fills in per request.
    */
@@ -333,7 +338,7 @@ export function buildDebugInfo(input: DebugInfoInput): Record<string, unknown> {
     gitBranch: false,
     gitViewUrl: false,
     time: marks ? marks.time : input.elapsedSeconds,
-    log: [{ msg: 'MWDebug output complete', type: 'log', caller }],
+    log: input.failed ? [] : [{ msg: 'MWDebug output complete', type: 'log', caller }],
     debugLog: debugLog(input, nowMs, traces),
     queries: traces.queries,
     request: { method: request.method, url: request.url, headers, params: { ...request.params } },

@@ -126,7 +126,8 @@ export function render(input: RenderInput): Rendered {
       // Kept as bytes: the debuginfo tail is spliced onto bytes without re-encoding the body.
       if (input.encoded) input.encoded.set(variant, (json = Buffer.from(json)));
     }
-    if (profile.debugInfo && !outcome.isError) {
+    // An error has no debuginfo; the HTML page's debug toolbar shows the request all the same.
+    if (profile.debugInfo && (!outcome.isError || html)) {
       const plain = Object.fromEntries(params);
       const marks = input.marks;
       debugInfo = buildDebugInfo({
@@ -139,11 +140,14 @@ export function render(input: RenderInput): Rendered {
         session: marks ? { ...session, sessionId: marks.session } : session,
         nowMs: now,
         ...(marks ? { marks } : {}),
+        ...(outcome.isError ? { failed: true } : {}),
       });
       const tail = debugInfoForFormatVersion(debugInfo, fv);
       // Plain JSON is written in chunks (nothing copied); JSONP and the HTML page need the text.
-      if (callback === null && !html) text = encodeJsonTailChunks(json, 'debuginfo', tail, opts);
-      else json = encodeJsonTailBytes(json, 'debuginfo', tail, opts);
+      if (!outcome.isError) {
+        if (callback === null && !html) text = encodeJsonTailChunks(json, 'debuginfo', tail, opts);
+        else json = encodeJsonTailBytes(json, 'debuginfo', tail, opts);
+      }
     }
     if (text === '') {
       if (callback !== null) json = wrapJsonp(jsonpCallbackName(callback), json.toString());

@@ -119,6 +119,17 @@ describe('debuginfo', () => {
     expect(JSON.parse((await api(q, { debugInfo: false })).text)).not.toHaveProperty('debuginfo');
   });
 
+  it("is in the HTML page of an error as the debug toolbar's, as MediaWiki prints it (only getDebugHTML's log line)", async () => {
+    const page = (await builtin().get('/wiki/api.php').query({ action: 'query', list: 'logevents', ledir: 'up' })).text;
+    const m = /mw\.config\.set\((\{"debugInfo":.*?\})\);mw\.log/s.exec(page);
+    expect(m).not.toBeNull();
+    const info = JSON.parse(m![1]!).debugInfo;
+    expect(info.log).toEqual([{ msg: 'MWDebug output complete', type: 'log', caller: 'MWDebug::getDebugHTML' }]);
+    expect(info.request.params).toEqual({ action: 'query', list: 'logevents', ledir: 'up' });
+    // the error shown in the page has none of its own
+    expect(page).not.toContain('&quot;debuginfo&quot;');
+  });
+
   it('keeps the data identical apart from debuginfo', async () => {
     expect(data(await api(q))).toEqual(data(await api(q)));
   });
