@@ -64,7 +64,7 @@ function runQuery(ctx: ApiContext, modules: QueryModules): void {
     if (generatorDone) for (const p of propNames) skip.add(p);
   }
 
-  const pages = buildPageSet(ctx);
+  const pages = inModule('query', () => buildPageSet(ctx));
   if (!generatorDone) writePageInfo(ctx, pages);
   let cacheMode: CacheMode = 'public';
   const continuation: JsonObject = {};
@@ -82,7 +82,7 @@ function runQuery(ctx: ApiContext, modules: QueryModules): void {
     ctx.ran(ran);
     const mode = typeof mod.cacheMode === 'function' ? mod.cacheMode(values) : mod.cacheMode;
     if (STRICTNESS[mode] > STRICTNESS[cacheMode]) cacheMode = mode;
-    const outcome = mod.execute(ctx, values, pages);
+    const outcome = inModule(info.path, () => mod.execute(ctx, values, pages));
     if (outcome.fetched) ran.fetched = outcome.fetched;
     if (outcome.continueValue !== undefined) {
       continuation[`${mod.prefix}continue`] = outcome.continueValue;
@@ -91,6 +91,16 @@ function runQuery(ctx: ApiContext, modules: QueryModules): void {
   }
   ctx.setCacheMode(cacheMode);
   writeContinuation(ctx, requested, propNames, continuation, unfinished, v['rawcontinue'] === true);
+}
+
+/** Runs a module's part: what it dies with names it (ApiBase::dieWithError uses the module's path), unless it named another. */
+function inModule<T>(path: string, run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    if (e instanceof ApiUsageError && e.module === 'main') throw e.withModule(path);
+    throw e;
+  }
 }
 
 /** action=query, over the given submodules. */

@@ -1,6 +1,7 @@
 import type { ActionModule } from '../api/action-module.js';
 import { isRedirect, pageExists } from '../api/pageset.js';
 import type { ApiContext } from '../api/context.js';
+import { escapeWikiText } from '../util/escape.js';
 import { ApiUsageError, apiMessage } from '../api/errors.js';
 import { readParams } from '../api/param-reader.js';
 import { pv, type ParamSpec } from '../api/param-spec.js';
@@ -70,7 +71,7 @@ export const parse: ActionModule = {
     }
     const titleInput = pv.str(v['title']) ?? 'API';
     const parsed = parseTitle(titleInput, ctx.titles);
-    if (!parsed.ok) throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [titleInput]), 'parse');
+    if (!parsed.ok) throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [escapeWikiText(titleInput)]), 'parse');
     const title = parsed.title;
     // ApiParse: a title without text (or page, pageid, oldid) parses nothing of that page; when
     // parsed page properties are asked for, the client probably meant `page`.

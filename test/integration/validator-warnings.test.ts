@@ -112,3 +112,21 @@ describe.each([V139, V143])('action values of MediaWiki $version', (profile) => 
     expect(res.headers['mediawiki-api-error']).toBe('badvalue');
   });
 });
+
+describe('the module an error names (ApiBase::dieWithError: the module that dies)', () => {
+  it.each([
+    [{ list: 'blocks', bkshow: 'account|!account' }, 'query+blocks'],
+    [{ list: 'logevents', lecontinue: 'garbage' }, 'query+logevents'],
+    [{ list: 'protectedtitles', ptcontinue: 'a|b' }, 'query+protectedtitles'],
+    [{ prop: 'extlinks', titles: 'Alpha', elquery: '*' }, 'query+extlinks'],
+    [{ prop: 'extlinks', titles: 'Alpha', pageids: '1' }, 'query'],
+  ])('%o → %s', async (params, module) => {
+    const body = data(await api({ action: 'query', errorformat: 'raw', ...params })) as { errors: Array<{ module: string }> };
+    expect(body.errors[0]!.module).toBe(module);
+  });
+
+  it('names parse, with the title escaped as wikitext', async () => {
+    const body = data(await api({ action: 'parse', summary: 'x', title: 'a[b', errorformat: 'raw' })) as { errors: Array<{ module: string; params: unknown[] }> };
+    expect(body.errors[0]).toMatchObject({ module: 'parse', params: ['a&#91;b'] });
+  });
+});
