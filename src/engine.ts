@@ -96,10 +96,14 @@ function expiring(i: Interaction): boolean {
 
 /**
  * What the printer cannot print as the wiki does: `format=rawfm` shows ApiResult's internal
- * structure (metadata, every boolean), which wikitape does not keep; it prints it as jsonfm.
+ * structure (metadata, every boolean), and XML and PHP serialization need the metadata too (tag
+ * names, array types), which wikitape does not keep; it prints them as JSON.
  */
+const UNPRINTABLE: ReadonlySet<string> = new Set(['rawfm', 'xml', 'xmlfm', 'php', 'phpfm']);
+
 function printerUnknown(params: ParamMap): string[] {
-  return params.get('format') === 'rawfm' ? ['format.rawfm'] : [];
+  const format = params.get('format');
+  return format !== undefined && UNPRINTABLE.has(format) ? [`format.${format}`] : [];
 }
 
 /** What `--track-usage` notes for a computed answer: the lists it read (`list:<module>`, see cassettes prune). */

@@ -143,4 +143,11 @@ describe('what replay knows from recordings', () => {
     const res = await request(createApp({ cassettes: dir })).get('/w/api.php').query({ action: 'query', list: 'blocks', bkprop: 'id', format: 'rawfm' });
     expect(res.headers['x-wikitape-unknown']).toBe('format.rawfm');
   });
+
+  it.each(['xml', 'xmlfm', 'php', 'phpfm'])('flags format=%s, which wikitape prints as JSON', async (format) => {
+    const walk = recorded({ list: 'blocks', bkprop: 'id|user|by|timestamp|expiry|reason' }, { query: { blocks: [vandal] } });
+    const dir = await cassettes('1.39.17', [walk]);
+    const res = await request(createApp({ cassettes: dir })).get('/w/api.php').query({ action: 'query', list: 'blocks', bkprop: 'id', format });
+    expect(res.headers['x-wikitape-unknown']).toBe(`format.${format}`);
+  });
 });
