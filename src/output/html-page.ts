@@ -137,6 +137,7 @@ const DEPRECATION_WARN_143 =
   'mw.log.warn("This page is using the deprecated ResourceLoader module \\"mediawiki.skinning.interface\\".\\n[1.43] The use of the `interface-message-box` feature with SkinModule is deprecated in favor of CodexModule. Please remove this feature.More information can be found at [[mw:Manual:ResourceLoaderSkinModule]]. ");';
 
 const scriptJson = (v: unknown): string => encodeJson(v, { ascii: false, pretty: false, hexTagAmp: true });
+const scriptJsonPlain = (v: unknown): string => encodeJson(v, { ascii: false, pretty: false });
 
 /** The whole page, as OutputPage::output prints it. */
 export function renderPrettyPage(opts: PrettyPageOptions): string {
@@ -247,3 +248,21 @@ export function renderPrettyPage(opts: PrettyPageOptions): string {
 
   return head + body + tail;
 }
+
+/**
+ * `wrappedhtml` (ApiSandbox's mode): the page's content alone, as JSON, with the status, the
+ * ResourceLoader modules it needs, the result's `continue` and the time taken in milliseconds
+ * (ApiFormatBase::closePrinter, printed with FormatJson's ALL_OK).
+ */
+export function renderWrappedPage(opts: { status: number; json: string; continuation: unknown; elapsedMs: number }): string {
+  const status = opts.status || 200;
+  return scriptJsonPlain({
+    status,
+    statustext: httpStatusText(status),
+    html: `<pre class="api-pretty-content">${escapePreText(opts.json)}</pre>`,
+    modules: ['mediawiki.apipretty'],
+    continue: opts.continuation ?? null,
+    time: Math.round(opts.elapsedMs),
+  });
+}
+

@@ -13,7 +13,7 @@ import { toFormatVersion1 } from './formatversion.js';
 import { cacheHeaders, formatHeaders, mergePhpHeaders, type HeaderList } from './headers.js';
 import { corsHeaders } from './cors.js';
 import { parsePhpCookies, sessionCookies, type SessionOutcome } from './session.js';
-import { renderPrettyPage } from './html-page.js';
+import { renderPrettyPage, renderWrappedPage } from './html-page.js';
 import { encodeJson, encodeJsonTailBytes, encodeJsonTailChunks, jsonpCallbackName, wrapJsonp, type JsonOptions } from './json.js';
 import { encodeWithOrder } from './ordered.js';
 import { stripKeyMarks } from '../util/ordered-json.js';
@@ -151,7 +151,9 @@ export function render(input: RenderInput): Rendered {
     }
     if (text === '') {
       if (callback !== null) json = wrapJsonp(jsonpCallbackName(callback), json.toString());
-      text = html
+      text = html && printer.wrappedhtml
+        ? renderWrappedPage({ status: outcome.status, json: json.toString(), continuation: outcome.data['continue'], elapsedMs: Number(process.hrtime.bigint() - http.startedAt) / 1e6 })
+        : html
         ? renderPrettyPage({
             profile,
             userLang: outcome.userLang,

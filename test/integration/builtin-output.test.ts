@@ -130,6 +130,17 @@ describe('debuginfo', () => {
     expect(page).not.toContain('&quot;debuginfo&quot;');
   });
 
+  it('answers wrappedhtml (ApiSandbox) with the page content as JSON: status, pre, modules, continue, time', async () => {
+    const res = await builtin({ debugInfo: false }).get('/wiki/api.php').query({ action: 'query', list: 'protectedtitles', ptlimit: '1', format: 'jsonfm', wrappedhtml: '1' });
+    expect(res.headers['content-type']).toBe('text/mediawiki-api-prettyprint-wrapped; charset=utf-8');
+    const wrapped = JSON.parse(res.text) as Record<string, unknown>;
+    expect(Object.keys(wrapped)).toEqual(['status', 'statustext', 'html', 'modules', 'continue', 'time']);
+    expect(wrapped).toMatchObject({ status: 200, statustext: 'OK', modules: ['mediawiki.apipretty'] });
+    expect(wrapped['html']).toMatch(/^<pre class="api-pretty-content">\{\n {4}"batchcomplete": "",[\s\S]*\}<\/pre>$/);
+    expect(wrapped['continue']).toEqual(JSON.parse(/\{[\s\S]*\}/.exec(String(wrapped['html']))![0].replace(/&lt;/g, '<').replace(/&amp;/g, '&'))['continue']);
+    expect(typeof wrapped['time']).toBe('number');
+  });
+
   it('keeps the data identical apart from debuginfo', async () => {
     expect(data(await api(q))).toEqual(data(await api(q)));
   });
