@@ -265,4 +265,3 @@ export function renderWrappedPage(opts: { status: number; json: string; continua
     time: Math.round(opts.elapsedMs),
   });
 }
-
