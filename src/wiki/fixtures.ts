@@ -72,7 +72,7 @@ function mergeFixture(model: WikiModel, data: unknown, file = '<fixture>'): void
   for (const key of ['logevents', 'blocks', 'protectedtitles', 'pages', 'spamBlacklist', 'spamWhitelist'] as const) {
     if (f[key] !== undefined && !Array.isArray(f[key])) throw new FixtureError(file, `"${key}" must be a list`);
   }
-  model.logevents.push(...(f.logevents ?? []).map((e) => ({ ...e, params: e.params ?? {}, tags: e.tags ?? [] })));
+  model.logevents.push(...(f.logevents ?? []).map((e) => ({ ...e, params: e.params ?? {}, tags: e.tags ?? [], ...hiddenBits(e) })));
   model.blocks.push(...(f.blocks ?? []));
   model.protectedtitles.push(...(f.protectedtitles ?? []));
   let nextId = Math.max(0, ...model.pages.flatMap((p) => p.extlinks.map((l) => l.id))) + 1;
@@ -99,4 +99,15 @@ function readAccounts(f: FixtureFile, file: string): FixtureAccountData[] {
     }
   }
   return f.accounts;
+}
+
+/**
+ * A log event written as the API shows it (a crawl of the wiki, the bundled wiki) marks hidden
+ * parts (`actionhidden`, `commenthidden`, `userhidden`, `suppressed`): the model keeps them as
+ * MediaWiki's log_deleted bits, as record/harvest.ts does for recordings.
+ */
+function hiddenBits(e: LogEvent): { deleted?: number } {
+  const m = e as LogEvent & { actionhidden?: boolean; commenthidden?: boolean; userhidden?: boolean; suppressed?: boolean };
+  const deleted = (m.actionhidden ? 1 : 0) | (m.commenthidden ? 2 : 0) | (m.userhidden ? 4 : 0) | (m.suppressed ? 8 : 0);
+  return deleted !== 0 && e.deleted === undefined ? { deleted } : {};
 }

@@ -1,5 +1,10 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { api, data } from '../support/app.js';
+import { createApp } from '../../src/app.js';
+import { api, data, NO_CASSETTES, TEST_CLOCK } from '../support/app.js';
 
 type Item = Record<string, unknown>;
 
@@ -209,5 +214,16 @@ describe('cache mode per request (getCacheMode of ApiQueryLogEvents and ApiQuery
     [{ list: 'protectedtitles' }, ["ApiMain::setCacheMode: downgrading cache mode 'public' to 'anon-public-user-private' due to uselang=user", 'ApiMain::setCacheMode: setting cache mode anon-public-user-private']],
   ])('%j logs %j', async (params, lines) => {
     expect(await modeLines(params)).toEqual(lines);
+  });
+});
+
+describe('a fixture written as the API shows log events (a crawl, the bundled wiki)', () => {
+  it('keeps a hidden entry hidden: actionhidden and suppressed, no title or page', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-hidden-'));
+    const file = join(dir, 'wiki.json');
+    const hidden = { logid: 41, ns: 2, title: 'Участник:Тайный', pageid: 0, logpage: 0, actionhidden: true, type: 'newusers', action: 'create2', user: 'Admin', userid: 1, timestamp: '2024-01-01T00:00:00Z', comment: '', parsedcomment: '', tags: [], params: {}, suppressed: true };
+    await writeFile(file, JSON.stringify({ logevents: [hidden] }));
+    const res = await request(createApp({ fixtures: [file], clock: TEST_CLOCK, cassettes: NO_CASSETTES })).get('/wiki/api.php').query({ action: 'query', list: 'logevents', leprop: 'ids', format: 'json', formatversion: '2' });
+    expect((data(res)['query'] as { logevents: unknown[] }).logevents).toEqual([{ logid: 41, actionhidden: true, suppressed: true }]);
   });
 });
