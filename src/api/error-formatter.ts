@@ -15,7 +15,7 @@ function toTextParam(p: MessageParam): TextParam {
 
 function rawParam(p: MessageParam, version: string): Json {
   if (typeof p === 'object' && 'list' in p) {
-    const items: Json[] = p.plaintextItems ? p.list.map((x) => ({ plaintext: x })) : [...p.list];
+    const items: Json[] = p.plaintextItems ? p.list.map((x) => ({ plaintext: p.numericItems ? Number(x) : x })) : [...p.list];
     // 1.39's Message::listParam keeps the PHP array's keys; 1.43's (a ListParam) lists the values.
     const keyed = p.keys && !atLeast({ version }, '1.43') && p.keys.some((k, i) => k !== i);
     return { list: keyed ? Object.fromEntries(items.map((x, i) => [String(p.keys![i]), x])) : items, type: p.type ?? 'text' };

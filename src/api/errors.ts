@@ -11,6 +11,8 @@ export type MessageParam =
       list: readonly string[];
       type?: 'comma' | 'text';
       plaintextItems?: boolean;
+      /** The items are numbers (namespace ids): errorformat=raw prints them as numbers. */
+      numericItems?: boolean;
       /**
        * The items' keys in the PHP array when they are not 0…n-1 (an array_diff keeps them):
        * 1.39's errorformat=raw prints such a list as an object, `{"4":"foo"}`.

@@ -231,8 +231,9 @@ function mainParams(profile: WikiProfile, actions: readonly string[]): Record<st
     action: { type: 'enum', values: actions, default: 'help' },
     format: { type: 'enum', values: FORMATS, default: 'jsonfm' },
     maxlag: { type: 'integer' },
-    smaxage: { type: 'integer', default: 0 },
-    maxage: { type: 'integer', default: 0 },
+    // 1.43 keeps them at 0 or more (a warning and 0 for a negative value); 1.39 takes any integer.
+    smaxage: { type: 'integer', default: 0, ...(atLeast(profile, '1.43') ? { min: 0 } : {}) },
+    maxage: { type: 'integer', default: 0, ...(atLeast(profile, '1.43') ? { min: 0 } : {}) },
     assert: { type: 'enum', values: ['anon', 'user', 'bot'] },
     assertuser: { type: 'user', kinds: ['name'] },
     requestid: { type: 'string' },

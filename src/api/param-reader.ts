@@ -9,6 +9,7 @@ import {
   type ParamValues,
 } from './param-spec.js';
 import { cleanUp } from './unicode.js';
+import { atLeast } from '../wiki/profile.js';
 import { parseUser } from './user-param.js';
 
 /** Where a module sits: its path for messages (`query+logevents`), its prefix, its name. */
@@ -30,6 +31,11 @@ const INTEGER = /^[+-]?\d+$/;
 
 /** The namespaces of a default install (NamespaceDef's enum; -1 and -2 only where a module adds them). */
 const NAMESPACE_IDS = Array.from({ length: 16 }, (_, i) => i);
+
+/** NamespaceDef::getEnumValues: the wiki's namespaces and the module's extra ones, sorted. */
+function namespaceIds(spec: { extra?: readonly number[] }): number[] {
+  return NAMESPACE_IDS.concat(spec.extra ?? []).sort((a, b) => a - b);
+}
 
 /** ParamValidator::explodeMultiValue. */
 function explodeMultiValue(value: string, limit: number): string[] {
@@ -136,16 +142,16 @@ function readOne(ctx: ApiContext, mod: ModuleInfo, name: string, spec: ParamSpec
     return value;
   }
   const list = explodeMultiValue(raw, LIMIT_SML2 + 1);
-  if (spec.type === 'enum' && spec.allowAll && list.length === 1 && list[0] === '*') return [...spec.values];
+  // PARAM_ALL: `*` alone is every value (NamespaceDef gives it to every multi-valued namespace parameter).
+  if (list.length === 1 && list[0] === '*') {
+    if (spec.type === 'enum' && spec.allowAll) return [...spec.values];
+    if (spec.type === 'namespace') return namespaceIds(spec);
+  }
   const limit = ctx.highLimits ? LIMIT_SML2 : LIMIT_SML1;
   if (list.length > limit) {
-    throw new Invalid(
-      apiMessage('toomanyvalues', 'paramvalidator-toomanyvalues', [{ plaintext: name }, { num: limit }], {
-        limit,
-        lowlimit: LIMIT_SML1,
-        highlimit: LIMIT_SML2,
-      }),
-    );
+    // 1.43's ParamValidator names the parameter in the error's data too.
+    const data = { ...(atLeast(ctx.profile, '1.43') ? { parameter: name } : {}), limit, lowlimit: LIMIT_SML1, highlimit: LIMIT_SML2 };
+    throw new Invalid(apiMessage('toomanyvalues', 'paramvalidator-toomanyvalues', [{ plaintext: name }, { num: limit }], data));
   }
   const valid: (string | number)[] = [];
   const bad: string[] = [];
@@ -176,10 +182,12 @@ function readOne(ctx: ApiContext, mod: ModuleInfo, name: string, spec: ParamSpec
 /** EnumDef's failure for a single value: the allowed values and their count ride along as parameters $3 and $4. */
 export function badValueMessage(name: string, value: string, allowed: readonly (string | number)[]): ApiMessage {
   const list = allowed.map(String);
+  // Namespace numbers stay numbers in errorformat=raw.
+  const numericItems = allowed.some((a) => typeof a === 'number');
   return apiMessage('badvalue', 'paramvalidator-badvalue-enumnotmulti', [
     { plaintext: name },
     { plaintext: value },
-    { list, type: 'text', plaintextItems: true },
+    { list, type: 'text', plaintextItems: true, ...(numericItems ? { numericItems } : {}) },
     { num: list.length },
   ]);
 }
@@ -196,7 +204,7 @@ function validateScalar(ctx: ApiContext, mod: ModuleInfo, name: string, spec: Pa
       if (!spec.values.includes(value)) throw badvalue(name, value, spec.values);
       return value;
     case 'namespace': {
-      const ok = NAMESPACE_IDS.concat(spec.extra ?? []);
+      const ok = namespaceIds(spec);
       const n = INTEGER.test(value) ? Number(value) : NaN;
       if (!ok.includes(n)) throw badvalue(name, value, ok);
       return n;

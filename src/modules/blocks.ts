@@ -29,7 +29,8 @@ export const blocks: QueryModule = {
     start: { type: 'timestamp' },
     end: { type: 'timestamp' },
     dir: DIR_PARAM,
-    ids: { type: 'integer', multi: true, min: 1 },
+    // ApiQueryBlocks declares no minimum: 0 or -1 names no block (an empty list, no warning).
+    ids: { type: 'integer', multi: true },
     users: { type: 'user', multi: true, kinds: ['name', 'ip', 'cidr'] },
     ip: { type: 'string' },
     limit: LIMIT_PARAM,

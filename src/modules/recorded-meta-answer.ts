@@ -49,9 +49,12 @@ export function userInfoFromRecordings(ctx: ApiContext, props: readonly string[]
   return info;
 }
 
-/** No block fields when the complete blocks list has no active block covering the caller; else unknown. */
-function blockInfoFromList(ctx: ApiContext): Record<string, unknown> | undefined {
-  if (!ctx.model.knows?.completeLists.has('blocks')) return undefined;
+/**
+ * No block fields when the complete blocks list (a fixture's is complete) has no active block
+ * covering the caller; else unknown.
+ */
+export function blockInfoFromList(ctx: ApiContext): Record<string, unknown> | undefined {
+  if (ctx.model.knows && !ctx.model.knows.completeLists.has('blocks')) return undefined;
   const me = parseRange(CALLER)!;
   const covering = ctx.model.blocks.some((b) => {
     if (b.user === undefined || b.automatic || !(b.expiry === 'infinity' || Date.parse(b.expiry) > ctx.now)) return false;

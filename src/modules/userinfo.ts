@@ -2,10 +2,13 @@ import { pv } from '../api/param-spec.js';
 import type { QueryModule } from '../api/query-module.js';
 import type { JsonObject } from '../api/result.js';
 import { atLeast } from '../wiki/profile.js';
-import { USERINFO_ORDER, userInfoFromRecordings } from './recorded-meta-answer.js';
+import { USERINFO_ORDER, blockInfoFromList, userInfoFromRecordings } from './recorded-meta-answer.js';
 import type { DebugFacts, DebugInput } from '../api/debug.js';
 
 const PROPS = ['blockinfo', 'hasmsg', 'rights', 'changeablegroups', 'options', 'editcount', 'ratelimits', 'theoreticalratelimits', 'email', 'realname', 'acceptlang', 'registrationdate', 'unreadcount', 'centralids', 'latestcontrib', 'cancreateaccount', 'groups', 'groupmemberships', 'implicitgroups'];
+
+/** The props the built-in wiki answers for an anonymous caller (blockinfo: from the fixture's blocks). */
+const BUILT: ReadonlySet<string> = new Set(['blockinfo', 'hasmsg', 'groups', 'groupmemberships', 'implicitgroups', 'rights', 'changeablegroups']);
 
 /**
  * meta=userinfo for the anonymous callers wikitape serves: the wiki names them by their address
@@ -18,7 +21,7 @@ export const userinfo: QueryModule = {
   cacheMode: 'private',
   debug: userinfoDebug,
   params: {
-    prop: { type: 'enum', multi: true, values: PROPS },
+    prop: { type: 'enum', multi: true, values: PROPS, allowAll: true },
     attachedwiki: { type: 'string' },
   },
   execute(ctx, v) {
@@ -53,7 +56,16 @@ export const userinfo: QueryModule = {
     }
     if (props.has('changeablegroups')) info['changeablegroups'] = { add: [], remove: [], 'add-self': [], 'remove-self': [] };
     // A replayed wiki: what its recorded answers showed (every prop nobody recorded is flagged).
-    ctx.result.query()['userinfo'] = userInfoFromRecordings(ctx, [...props], info) ?? info;
+    const recorded = userInfoFromRecordings(ctx, [...props], info);
+    if (recorded) {
+      ctx.result.query()['userinfo'] = recorded;
+      return {};
+    }
+    // The built-in wiki: a block covering the caller, or the wiki's configuration (options, rate
+    // limits …), would show in what it does not make: flagged.
+    if (props.has('blockinfo') && blockInfoFromList(ctx) === undefined) ctx.unknown('userinfo.blockinfo');
+    for (const p of props) if (!BUILT.has(p)) ctx.unknown(`userinfo.${p}`);
+    ctx.result.query()['userinfo'] = info;
     return {};
   },
 };

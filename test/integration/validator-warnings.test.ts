@@ -130,3 +130,43 @@ describe('the module an error names (ApiBase::dieWithError: the module that dies
     expect(body.errors[0]).toMatchObject({ module: 'parse', params: ['a&#91;b'] });
   });
 });
+
+describe('PARAM_ALL (`*` alone for every value) and multi-value limits', () => {
+  it('takes * for every namespace of a multi-valued namespace parameter (NamespaceDef), on both versions', async () => {
+    for (const profile of [V139, V143]) {
+      const body = data(await api({ action: 'query', list: 'protectedtitles', ptnamespace: '*', ptprop: 'level' }, profile));
+      expect(body['warnings']).toBeUndefined();
+      expect(body['query']).toEqual(data(await api({ action: 'query', list: 'protectedtitles', ptprop: 'level' }, profile))['query']);
+    }
+  });
+
+  it('takes uiprop=* and flags every prop the built-in wiki does not make', async () => {
+    const res = await api({ action: 'query', meta: 'userinfo', uiprop: '*' });
+    expect(data(res)['warnings']).toBeUndefined();
+    expect(res.headers['x-wikitape-unknown']).toContain('userinfo.options');
+    expect(res.headers['x-wikitape-unknown']).toContain('userinfo.ratelimits');
+    const built = await api({ action: 'query', meta: 'userinfo', uiprop: 'blockinfo|hasmsg|groups|rights' });
+    expect(built.headers['x-wikitape-unknown']).toBeUndefined();
+  });
+
+  it('names the parameter in toomanyvalues data from 1.43 on', async () => {
+    const bkids = Array.from({ length: 51 }, (_, i) => String(i + 1)).join('|');
+    const old = data(await api({ action: 'query', list: 'blocks', bkids }, V139))['error'] as Record<string, unknown>;
+    const modern = data(await api({ action: 'query', list: 'blocks', bkids }, V143))['error'] as Record<string, unknown>;
+    expect(old['parameter']).toBeUndefined();
+    expect(Object.keys(modern).slice(0, 5)).toEqual(['code', 'info', 'parameter', 'limit', 'lowlimit']);
+  });
+
+  it('keeps bkids as given: 0 and -1 name no block, without a warning', async () => {
+    const body = data(await api({ action: 'query', list: 'blocks', bkids: '0|-1', bkprop: 'id' }));
+    expect(body).toEqual({ batchcomplete: '', query: { blocks: [] } });
+  });
+
+  it('keeps maxage and smaxage at 0 or more from 1.43 on (a warning, and private caching)', async () => {
+    const res = await api({ action: 'query', list: 'protectedtitles', ptlimit: '1', smaxage: '-1' }, V143);
+    expect(data(res)['warnings']).toEqual({ main: { '*': 'The value "-1" for parameter "smaxage" must be no less than 0.' } });
+    expect(res.headers['cache-control']).toBe('private, must-revalidate, max-age=0');
+    const old = await api({ action: 'query', list: 'protectedtitles', ptlimit: '1', smaxage: '-1' }, V139);
+    expect(data(old)['warnings']).toBeUndefined();
+  });
+});
