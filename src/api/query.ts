@@ -39,6 +39,10 @@ function runQuery(ctx: ApiContext, modules: QueryModules): void {
     rawcontinue: { type: 'boolean' },
   };
   const v = readParams(ctx, { path: 'query', prefix: '', name: 'query' }, spec);
+  // An XML export of the pages' content: what wikitape never has.
+  if (v['export'] === true || v['exportnowrap'] === true) {
+    throw new ApiUsageError(apiMessage('wikitape-notimplemented', 'wikitape-notimplemented', ['export=']), 'query');
+  }
   const requested: QueryModule[] = [];
   const propNames = new Set<string>();
   for (const group of ['prop', 'list', 'meta'] as const) {

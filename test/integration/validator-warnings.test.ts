@@ -170,3 +170,12 @@ describe('PARAM_ALL (`*` alone for every value) and multi-value limits', () => {
     expect(data(old)['warnings']).toBeUndefined();
   });
 });
+
+describe('action=query&export (an XML dump of the pages)', () => {
+  it('is refused as not implemented, not answered without the export', async () => {
+    for (const flag of ['export', 'exportnowrap']) {
+      const res = await api({ action: 'query', list: 'protectedtitles', [flag]: '1' });
+      expect(res.headers['mediawiki-api-error']).toBe('wikitape-notimplemented');
+    }
+  });
+});
