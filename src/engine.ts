@@ -228,9 +228,8 @@ export class ReplayEngine {
    * When the budget is full, a template chosen at random makes room (a suite that walks through more
    * questions than fit, over and over, still finds most of them; dropping the oldest would find none).
    */
-  template(url: string, headers: IncomingHttpHeaders, rawHeaders: readonly string[]): HitTemplate | null {
+  template(url: string, headers: IncomingHttpHeaders, rawHeaders: readonly string[], now = this.now()): HitTemplate | null {
     const cacheKey = rawHeaders.length === 0 ? url : `${url}\n${rawHeaders.join('\n')}`;
-    const now = this.now();
     const second = Math.floor(now / 1000);
     const kept = this.templates.get(cacheKey);
     if (kept && (kept.t.second === null || kept.t.second === second)) return kept.t;

@@ -7,6 +7,7 @@ import type { ReplayEngine } from './engine.js';
 import { DEFAULTS, type WikitapeOptions } from './options.js';
 import { sendBody } from './output/send.js';
 import { fillHoles, templateLength, writeTemplate } from './replay/hit-template.js';
+import { toHttpDate } from './util/timestamp.js';
 import type { WriteEntry } from './api/session.js';
 
 /** A running wikitape server. */
@@ -43,11 +44,13 @@ const EMPTY = Buffer.alloc(0);
 /** Answers a GET from its hit template; false when the template cannot print this request. */
 function answerFromTemplate(engine: ReplayEngine, req: IncomingMessage, res: ServerResponse, log?: WikitapeOptions['onRequest']): boolean {
   const startedAt = process.hrtime.bigint();
-  const t = engine.template(req.url!, req.headers, req.rawHeaders);
+  // One instant for the template's second, its holes and its Date header.
+  const now = engine.now();
+  const t = engine.template(req.url!, req.headers, req.rawHeaders, now);
   if (!t) return false;
-  const values = fillHoles(t, startedAt, engine.now());
+  const values = fillHoles(t, startedAt, now);
   if (!values) return false;
-  res.writeHead(t.status, [...t.headers, 'Content-Length', String(templateLength(t, values))]);
+  res.writeHead(t.status, ['Date', toHttpDate(now), ...t.headers, 'Content-Length', String(templateLength(t, values))]);
   res.cork();
   writeTemplate(t, values, (chunk) => res.write(chunk, 'latin1'));
   res.end();

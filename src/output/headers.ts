@@ -1,5 +1,6 @@
 import { atLeast } from '../wiki/profile.js';
 import type { CacheMode } from '../api/context.js';
+import { toHttpDate } from '../util/timestamp.js';
 
 /**
  * Response headers as MediaWiki 1.39 api.php sends them: format headers (ApiFormatBase::initPrinter)
@@ -117,10 +118,6 @@ export interface CacheHeaderOptions {
   moduleResolved?: boolean;
 }
 
-/** PHP gmdate('D, d M Y H:i:s') . ' GMT' (= wfTimestamp TS_RFC2822). */
-function rfc2822(unixSeconds: number): string {
-  return new Date(unixSeconds * 1000).toUTCString();
-}
 
 const EXPIRES_EPOCH = 'Thu, 01 Jan 1970 00:00:00 GMT';
 
@@ -185,7 +182,7 @@ export function cacheHeaders(opts: CacheHeaderOptions): HeaderList {
     }
     cc.push(['public', true]);
     const min = Math.min(s, m);
-    set('Expires', min === 0 ? 'Thu, 01 Jan 1970 00:00:01 GMT' : rfc2822(Math.floor(opts.nowMs / 1000) + min));
+    set('Expires', min === 0 ? 'Thu, 01 Jan 1970 00:00:01 GMT' : toHttpDate(opts.nowMs + min * 1000));
     set('Cache-Control', cc.map(([k, v]) => (v === true ? k : `${k}=${v}`)).join(', '));
   }
 

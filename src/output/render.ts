@@ -8,7 +8,7 @@ import type { WikiProfile } from '../wiki/profile.js';
 import { buildDebugInfo, debugInfoForFormatVersion, type DebugMarks } from './debuginfo.js';
 import type { DebugFacts } from '../api/debug.js';
 import type { WikiModel } from '../wiki/model.js';
-import { toMw } from '../util/timestamp.js';
+import { toHttpDate, toMw } from '../util/timestamp.js';
 import { toFormatVersion1 } from './formatversion.js';
 import { cacheHeaders, formatHeaders, mergePhpHeaders, type HeaderList } from './headers.js';
 import { corsHeaders } from './cors.js';
@@ -105,7 +105,9 @@ export function render(input: RenderInput): Rendered {
     // The request's own `callback`, even when an error printer dropped it (ApiMain's constructor decides).
     lacksSameOriginSecurity: lacksSameOriginSecurity(params, http.headers),
   });
-  if (cors.end) return { status: cors.end.status, headers: mergePhpHeaders([['X-Content-Type-Options', 'nosniff']], cors.headers), body: cors.end.body };
+  // Date, like Expires and every time in the answer, follows replay's clock (docs/decisions/0008-one-clock-per-answer.md).
+  const date: HeaderList = [['Date', toHttpDate(now)]];
+  if (cors.end) return { status: cors.end.status, headers: mergePhpHeaders(date, [['X-Content-Type-Options', 'nosniff']], cors.headers), body: cors.end.body };
 
   const cookieHeader = header(http.headers, 'cookie');
   const session: SessionOutcome = input.session
@@ -173,6 +175,7 @@ export function render(input: RenderInput): Rendered {
   const errorHeaders: HeaderList = outcome.isError ? [['MediaWiki-API-Error', outcome.errorCodes.join(', ')]] : [];
   const extra: HeaderList = Object.entries(outcome.headers);
   const headers = mergePhpHeaders(
+    date,
     [['X-Content-Type-Options', 'nosniff']],
     cookies,
     cors.headers,

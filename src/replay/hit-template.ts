@@ -55,7 +55,7 @@ const headerLists = new Map<string, string[]>();
 
 export interface HitTemplate {
   status: number;
-  /** Response headers as a flat list (`writeHead`'s raw form). */
+  /** Response headers as a flat list (`writeHead`'s raw form), without `Date` (written per request). */
   headers: string[];
   /** The template's own constant bytes, one part after the other. */
   own: Buffer;
@@ -154,8 +154,9 @@ export function makeTemplate(
     fixedLength += p.end - p.start;
   });
   const ownBytes = ownLength + OVERHEAD + layout.byteLength;
+  // Date is the clock's at each request (the writer puts it first): not kept in the shared list.
   const list: string[] = [];
-  for (const [k, v] of rendered.headers) list.push(k, v);
+  for (const [k, v] of rendered.headers) if (k !== 'Date') list.push(k, v);
   list.push('X-Wikitape-Source', extra.source);
   // most answers share their headers: one list is kept for all of them
   const joined = list.join('\n');

@@ -136,6 +136,11 @@ export function toIso(ms: number): string {
   return `${Y}-${m}-${d}T${H}:${i}:${s}Z`;
 }
 
+/** An HTTP date (RFC 9110 IMF-fixdate, PHP's gmdate('D, d M Y H:i:s') . ' GMT'): `Thu, 01 Jan 1970 00:00:00 GMT`. */
+export function toHttpDate(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toUTCString();
+}
+
 /** Whether a string is a TS_MW timestamp (14 digits). */
 export function isMwTimestamp(s: string): boolean {
   return /^\d{14}$/.test(s);
