@@ -1,5 +1,33 @@
 /** Questions asked of both the live wiki and wikitape in the differential tests. */
 const B = 'action=query&format=json';
+const EL = `${B}&prop=extlinks&titles=Список ссылок|Delta|Beta|Gamma|Alpha&ellimit=max&formatversion=2`;
+
+/**
+ * Parameter types, values and warnings as each version's ParamValidator and ApiMain treat them
+ * (issue 21): assoc entries in formatversion 1, elquery's LinkFilter rules, the user type,
+ * deprecations, the error printer's failure, errorformat=raw's lists, the modules errors name.
+ */
+const VALIDATOR_QUESTIONS = [
+  `${B}&list=blocks&bkprop=flags&bklimit=max`, `${B}&list=logevents&lelimit=max&leprop=ids`,
+  `${EL}&elquery=example.org/*`, `${EL}&elquery=*.example.org/a*`, `${EL}&elquery=*.example.org/page`, `${EL}&elquery=1.2.3.*`, `${EL}&elquery=`,
+  `${EL}&elquery=[::1]`, `${EL}&elquery=example.org/page/%D0%A1`, `${EL}&elprotocol=mailto&elquery=info1@example.org`, `${EL}&elprotocol=https&elquery=*.org/`,
+  `${EL}&elprotocol=mailto&elquery=*@пример.рф`, `${EL}&elquery=docs.example.io/page/Delta/2?q=2`,
+  `${B}&list=logevents&lelimit=2&leuser=Foo:bar`, `${B}&list=logevents&lelimit=2&leuser=300.300.300.300`, `${B}&list=logevents&lelimit=2&leuser=a>b`,
+  `${B}&list=logevents&lelimit=2&leuser=1.2.3.4-5.6.7.8`, `${B}&list=blocks&bkusers=Foo:bar`, `${B}&list=blocks&bkusers=a>b`,
+  `${B}&meta=siteinfo&siprop=bogus`, `${B}&meta=siteinfo&siprop=`,
+  `${B}&list=logevents&lelimit=1&formatversion=3`, `${B}&list=logevents&lelimit=1&formatversion=3&foo=1`, `${B}&list=logevents&lelimit=1&formatversion=3&errorformat=raw`,
+  `${B}&list=logevents&ledir=up&formatversion=3&callback=cb&errorformat=plaintext&uselang=en`, 'action=bogus&format=json&formatversion=3&errorformat=raw',
+  'action=parse&format=json&summary=x&title=Foo', 'action=parse&format=json&summary=x&title=Foo&errorformat=raw',
+  'action=parse&format=json&summary=x&prop=headitems&generatexml=1&disablepp=1&effectivelanglinks=1&errorformat=raw',
+  'action=parse&format=json&summary=x&prop=categorieshtml|subtitle|modules|jsconfigvars|encodedjsconfigvars|indicators|parsetree|parsewarningshtml|headitems',
+  'action=parse&format=json&formatversion=2&summary=x&prop=modules', 'action=parse&format=json&formatversion=2&summary=x&prop=wikitext&onlypst=1', 'action=parse&format=json&summary=x&title=a[b&errorformat=raw',
+  `${B}&list=logevents&lelimit=1&foo=1&bar=2&errorformat=raw`, `${B}&foo=1&list=logevents&lelimit=1&errorformat=raw&formatversion=2`,
+  `${B}&list=logevents|bogus&foo=1&bar=2&letype=move`,
+  `${B}&list=blocks&bkshow=account|!account&errorformat=raw`, `${B}&list=logevents&lecontinue=garbage&errorformat=raw`, `${B}&prop=extlinks&titles=Alpha&pageids=1&errorformat=raw`,
+  `${B}&list=protectedtitles&ptnamespace=*&ptprop=level`, `${B}&list=logevents&lenamespace=abc&errorformat=raw`, `${B}&list=blocks&bkprop=id&bkids=0|-1`,
+  `${B}&list=blocks&bkprop=id&bkids=${Array.from({ length: 51 }, (_, i) => i + 1).join('|')}`, `${B}&list=protectedtitles&ptlimit=1&smaxage=-1`, 'action=tokens&format=json',
+  `${B}&list=logevents&lelimit=1&lestart=0`, `${B}&list=logevents&lelimit=1&leprop=ids|bogus|bogus2|title`, `${B}&list=logevents&lelimit=abc`,
+];
 export const QUESTIONS = [
   `${B}&list=logevents`, `${B}&list=logevents&formatversion=2`, `${B}&list=logevents&lelimit=5`, `${B}&list=logevents&ledir=newer&lelimit=3`,
   `${B}&list=logevents&letype=block`, `${B}&list=logevents&letype=block&formatversion=2`, `${B}&list=logevents&letype=upload`,
@@ -43,6 +71,7 @@ export const QUESTIONS = [
   `${B}&meta=userinfo&uiprop=blockinfo|hasmsg`, `${B}&meta=userinfo&uiprop=blockinfo|hasmsg&formatversion=2`,
   `${B}&list=logevents&lelimit=5&continue=&meta=userinfo&uiprop=blockinfo|hasmsg`,
   `${B}&list=logevents&lelimit=5&lecontinue=20261122121253|80&continue=-||userinfo&meta=userinfo&uiprop=blockinfo|hasmsg`, `${B}&list=protectedtitles&uselang=en&maxage=60&smaxage=60`, `${B}&list=protectedtitles&requestid=x&curtimestamp=1`,
+  ...VALIDATOR_QUESTIONS,
 ];
 
 /** Response headers clients read, compared in the differential tests. */
