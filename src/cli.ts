@@ -32,9 +32,11 @@ function shown(file: string): string {
 async function defaultWikiLines(options: WikitapeOptions, profile: WikiProfile | undefined): Promise<string[]> {
   const sources = replaySources(options);
   if (!sources.defaultWiki || !profile) return [];
-  const lines = [`serving the wiki the spec describes: MediaWiki ${profile.version} (${profile.language}), ${sources.fixtures.map(shown).join(', ')}, as of ${sources.clock}`];
+  const when = sources.clock === 'real' ? 'on the real clock' : `as of ${sources.clock}`;
+  const lines = [`serving the wiki the spec describes: MediaWiki ${profile.version} (${profile.language}), ${sources.fixtures.map(shown).join(', ')}, ${when}`];
   const unread = await new FileCassetteStore(DEFAULTS.cassettes).list();
-  if (unread.length > 0) lines.push(`not read: ${unread.length} cassette(s) in ${DEFAULTS.cassettes} (${unread.join(', ')}); --cassettes ${DEFAULTS.cassettes} replays them`);
+  const names = unread.length > 5 ? [...unread.slice(0, 5), '…'] : unread;
+  if (unread.length > 0) lines.push(`not read: ${unread.length} cassette(s) in ${DEFAULTS.cassettes} (${names.join(', ')}); --cassettes ${DEFAULTS.cassettes} replays them`);
   return lines;
 }
 

@@ -58,11 +58,12 @@ describe('replay in a project of ones own', () => {
 
   it('serves the spec\'s wiki from a folder without cassettes (it said "no cassettes folder ./cassettes" before)', async () => {
     const cwd = await mkdtemp(join(tmpdir(), 'wikitape-project-'));
-    const cli = await startCli(['replay'], cwd);
+    // A clock is not something to serve: the spec's wiki still, on that clock.
+    const cli = await startCli(['replay', '--clock', 'real'], cwd);
     const r = (await (await fetch(`${cli.url}?action=query&meta=siteinfo&format=json`)).json()) as { query: { general: { sitename: string; generator: string } } };
     expect(r.query.general.sitename).toBe('Тестовая вики');
     expect(r.query.general.generator).toBe('MediaWiki 1.44.0');
-    expect(cli.stdout()).toContain('serving the wiki the spec describes: MediaWiki 1.44.0 (ru)');
+    expect(cli.stdout()).toMatch(/serving the wiki the spec describes: MediaWiki 1\.44\.0 \(ru\), \S+spec-wiki\.json, on the real clock\n/);
     expect(cli.stdout()).not.toContain('not read:');
     expect(await cli.stop()).toBe(0);
   });
