@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { ReplayEngine } from './engine.js';
-import { DEFAULTS, type Source, type WikitapeOptions } from './options.js';
+import { DEFAULTS, replaySources, type Source, type WikitapeOptions } from './options.js';
 import { readBody, requestParams } from './request/body.js';
 import { canonicalKey } from './request/canonical.js';
 import { redactQuery } from './util/secrets.js';
@@ -24,21 +24,12 @@ import { transportFaults } from './faults/transport.js';
 
 /** Loads what the options point at and builds the engine that answers requests. */
 export async function loadEngine(options: WikitapeOptions, only?: readonly string[]): Promise<ReplayEngine> {
-  const files = new FileCassetteStore(options.cassettes ?? DEFAULTS.cassettes);
-  // A folder named on purpose must be there: a typo would otherwise replay nothing, quietly.
-  if (options.cassettes !== undefined && !(await isFolder(files.dir))) {
-    throw new CassetteError(`no cassettes folder ${files.dir} (replay reads recordings from there; "wikitape record --cassettes ${options.cassettes}" makes it)`);
-  }
-  const names = only ?? options.cassetteNames;
-  let store: CassetteStore = files;
-  if (names !== undefined) {
-    const present = new Set(await files.list());
-    const absent = names.filter((n) => !present.has(n));
-    if (absent.length > 0) throw new CassetteError(`no cassette ${absent.join(', ')} in ${files.dir} ("wikitape cassettes list" shows what is there)`);
-    store = Object.assign(Object.create(files) as FileCassetteStore, { list: () => Promise.resolve([...names]) });
-  }
+  // Only what the options name is read; given nothing, the spec's wiki (options.ts, DEFAULTS.wiki).
+  // A suite's engine (`only`) reads its cassettes of the folder.
+  const sources = only ? { cassettes: options.cassettes ?? DEFAULTS.cassettes, fixtures: options.fixtures ?? [], clock: options.clock } : replaySources(options);
+  const store = await cassetteStore(options, sources.cassettes, only ?? options.cassetteNames);
   const cassettes = await loadCassettes(store);
-  const fixtures = await loadFixtures(options.fixtures ?? []);
+  const fixtures = await loadFixtures(sources.fixtures);
   const model = cassettes.model;
   mergeModel(model, fixtures.model);
   const profile = { ...cassettes.profile, ...fixtures.profile };
@@ -50,7 +41,7 @@ export async function loadEngine(options: WikitapeOptions, only?: readonly strin
   if (cassettes.interactions.size > 0) learnLazily(model, cassettes, fixtures.model, readerView);
   // Replay of recordings answers as of the recording, so that it gives the same answers next year
   // (docs/decisions/0005-knowledge-not-defaults.md); fixtures alone follow the real clock.
-  const clock = options.clock ?? (cassettes.recordedAt ? 'recorded' : 'real');
+  const clock = sources.clock ?? (cassettes.recordedAt ? 'recorded' : 'real');
   const fixed = clock === 'real' ? null : Date.parse(clock === 'recorded' ? (cassettes.recordedAt ?? 'now') : clock);
   if (fixed !== null && Number.isNaN(fixed)) {
     throw new Error(`wikitape: --clock must be "real", "recorded" or an ISO time, not "${clock}"`);
@@ -61,6 +52,27 @@ export async function loadEngine(options: WikitapeOptions, only?: readonly strin
   engine.clockFixed = fixed !== null;
   return engine;
 }
+
+/** The cassettes of `folder` (only `names`, when given), or none when there is no folder. */
+async function cassetteStore(options: WikitapeOptions, folder: string | null, names: readonly string[] | undefined): Promise<CassetteStore> {
+  if (folder === null) return NO_CASSETTES;
+  const files = new FileCassetteStore(folder);
+  // A folder named on purpose must be there: a typo would otherwise replay nothing, quietly.
+  if (options.cassettes !== undefined && !(await isFolder(files.dir))) {
+    throw new CassetteError(`no cassettes folder ${files.dir} (replay reads recordings from there; "wikitape record --cassettes ${options.cassettes}" makes it)`);
+  }
+  if (names === undefined) return files;
+  const present = new Set(await files.list());
+  const absent = names.filter((n) => !present.has(n));
+  if (absent.length > 0) throw new CassetteError(`no cassette ${absent.join(', ')} in ${files.dir} ("wikitape cassettes list" shows what is there)`);
+  return Object.assign(Object.create(files) as FileCassetteStore, { list: () => Promise.resolve([...names]) });
+}
+
+/** No cassettes at all: replay of fixtures (or of the spec's wiki) alone. */
+const NO_CASSETTES: CassetteStore = {
+  list: () => Promise.resolve([]),
+  open: (name) => Promise.reject(new CassetteError(`no cassette ${name}: no cassettes folder was given`)),
+};
 
 async function isFolder(dir: string): Promise<boolean> {
   try {

@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { isAbsolute, relative } from 'node:path';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { listCassettes, listKeys, pruneCassettes, readUsage, redactInteraction, showInteraction, verifyCassettes } from './cassette/commands.js';
@@ -11,7 +10,8 @@ import { parseFault } from './faults/spec.js';
 import { redactQuery } from './util/secrets.js';
 import { startServer } from './server.js';
 import { loadEngine } from './app.js';
-import { DEFAULTS, RECORD_MODES, type WikitapeOptions } from './options.js';
+import { DEFAULTS, RECORD_MODES, replaySources, type WikitapeOptions } from './options.js';
+import type { WikiProfile } from './wiki/profile.js';
 
 // Output piped into a reader that stops early (`| head`): the rest is not wanted, and no stack trace is.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
@@ -19,13 +19,25 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   throw e;
 });
 
-/** Fixture data served when neither fixtures nor cassettes are given: crawled from a real MediaWiki 1.39. */
-const BUNDLED_WIKI = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'default-wiki.json');
+/** A file as the start line shows it: relative to the working folder when it lies inside it. */
+function shown(file: string): string {
+  const rel = relative(process.cwd(), file);
+  return rel.startsWith('..') || isAbsolute(rel) ? file : rel;
+}
 
-/** The fixtures to use: the named ones, else the bundled wiki when the cassettes folder is empty. */
-async function defaultFixtures(fixtures: string[] | undefined, cassettes: string): Promise<string[]> {
-  if (fixtures) return fixtures;
-  return (await new FileCassetteStore(cassettes).list()).length > 0 ? [] : [BUNDLED_WIKI];
+/**
+ * What replay serves, said at start when it was given nothing (the spec's wiki, DEFAULTS.wiki),
+ * with the cassettes of ./cassettes it does not read and the option that would.
+ */
+async function defaultWikiLines(options: WikitapeOptions, profile: WikiProfile | undefined): Promise<string[]> {
+  const sources = replaySources(options);
+  if (!sources.defaultWiki || !profile) return [];
+  const when = sources.clock === 'real' ? 'on the real clock' : `as of ${sources.clock}`;
+  const lines = [`serving the wiki the spec describes: MediaWiki ${profile.version} (${profile.language}), ${sources.fixtures.map(shown).join(', ')}, ${when}`];
+  const unread = await new FileCassetteStore(DEFAULTS.cassettes).list();
+  const names = unread.length > 5 ? [...unread.slice(0, 5), '…'] : unread;
+  if (unread.length > 0) lines.push(`not read: ${unread.length} cassette(s) in ${DEFAULTS.cassettes} (${names.join(', ')}); --cassettes ${DEFAULTS.cassettes} replays them`);
+  return lines;
 }
 
 /** Flags shared by the serving commands. */
@@ -69,6 +81,7 @@ async function serve(options: WikitapeOptions): Promise<void> {
     throw e;
   }
   process.stdout.write(`wikitape ${options.mode ?? 'replay'}: ${server.url}\n`);
+  if (options.mode !== 'record') for (const line of await defaultWikiLines(options, server.profile)) process.stdout.write(`${line}\n`);
   if (options.mode === 'record' && options.recordMode !== 'none') {
     const file = new FileCassetteStore(options.cassettes ?? DEFAULTS.cassettes).locate(options.cassette ?? 'default');
     process.stdout.write(`recording into ${file} (--mode ${options.recordMode ?? 'new'})\n`);
@@ -96,13 +109,14 @@ await yargs(hideBin(process.argv))
     (y) =>
       y
         .options(serveFlags)
-        .option('cassettes', { type: 'string', default: undefined, describe: 'Folder of cassette files (default ./cassettes; one named here must exist)' })
+        .option('cassettes', { type: 'string', default: undefined, describe: 'Folder of cassette files to replay (it must exist)' })
         .option('fixtures', { type: 'string', array: true, describe: 'Fixture files with wiki data (JSON)' })
-        .option('clock', { type: 'string', describe: '"now": real, recorded, or an ISO time (default: recorded when there are recordings, else real)' })
+        .option('clock', { type: 'string', describe: '"now": real, recorded, or an ISO time (default: recorded when there are recordings, the time of its data for the spec\'s wiki, else real)' })
         .option('on-miss', { choices: ['builtin', 'error'] as const, default: 'builtin' as const, describe: 'What answers an unrecorded question' })
         .option('track-usage', { type: 'string', describe: 'Collect which recordings answered into this file (for cassettes prune)' })
         .option('fault', { type: 'string', array: true, describe: 'Serve a fault, NAME[:KEY=VALUE,…] (repeatable): maxlag, readonly, ratelimited, badtoken, assertuserfailed, assertbotfailed, internal_api_error, 503, 429, latency, reset, cutoff; when: first=N, rate=R,seed=S, match=PARAM=VALUE' })
-        .example('$0 replay', 'Serve the bundled wiki on http://127.0.0.1:8080/wiki/api.php')
+        .example('$0 replay', "Given nothing, serve the spec's wiki (MediaWiki 1.44, Russian) on http://127.0.0.1:8080/wiki/api.php")
+        .example('$0 replay --cassettes cassettes', 'Replay the recordings in ./cassettes')
         .example('$0 replay --fault maxlag:lag=7 --fault 503:first=2', 'Lagged for every request that sends maxlag; the first two requests get a 503 page')
         .example('$0 replay --fixtures my-wiki.json --port 0', 'Serve your own fixture data on a free port'),
     async (argv) =>
@@ -116,7 +130,7 @@ await yargs(hideBin(process.argv))
         ...(argv['track-usage'] ? { trackUsage: argv['track-usage'] } : {}),
         ...(argv.fault ? { faults: argv.fault } : {}),
         ...withLogger(argv),
-        fixtures: await defaultFixtures(argv.fixtures, argv.cassettes ?? DEFAULTS.cassettes),
+        ...(argv.fixtures ? { fixtures: argv.fixtures } : {}),
       }),
   )
   .command(
@@ -240,7 +254,7 @@ await yargs(hideBin(process.argv))
         process.exitCode = stale > 0 ? 1 : 0;
       } else if (argv.command === 'explain') {
         if (!argv.name) throw new Error('explain needs a question, as a query string: wikitape cassettes explain "action=query&list=logevents&lelimit=7"');
-        const engine = await loadEngine({ cassettes: dir, fixtures: await defaultFixtures(argv.fixtures, dir) });
+        const engine = await loadEngine({ cassettes: dir, ...(argv.fixtures ? { fixtures: argv.fixtures } : {}) });
         const e = engine.explain(argv.name);
         engine.close();
         const lines = [
@@ -260,7 +274,7 @@ await yargs(hideBin(process.argv))
       } else if (argv.command === 'prune') {
         if (!argv.usage) throw new Error('prune needs --usage FILE, written by "wikitape replay --track-usage FILE"');
         const usage = await readUsage(argv.usage);
-        if (usage.size === 0) throw new Error(`${argv.usage} names no used recordings: run your tests against "wikitape replay --track-usage ${argv.usage}" first`);
+        if (usage.size === 0) throw new Error(`${argv.usage} names no used recordings: run your tests against "wikitape replay --cassettes ${argv.cassettes} --track-usage ${argv.usage}" first`);
         for (const r of await pruneCassettes(dir, usage, argv['dry-run'])) {
           process.stdout.write(`${r.name}: ${argv['dry-run'] ? 'would remove' : 'removed'} ${r.removed}, kept ${r.kept}\n`);
           for (const key of r.removedKeys) process.stdout.write(`  - ${redactQuery(key)}\n`);

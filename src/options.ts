@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import type { WikiModel } from './wiki/model.js';
 import type { WikiProfile } from './wiki/profile.js';
 
@@ -14,15 +15,24 @@ export type Source = (typeof SOURCES)[number];
 export interface WikitapeOptions {
   /** `replay` answers offline; `record` proxies to `upstream` and stores cassettes. Default `replay`. */
   mode?: Mode;
-  /** Folder of cassette files. Default `./cassettes` (when given, replay requires it to exist). */
+  /**
+   * Folder of cassette files. Replay reads it only when given (then it must exist), or when
+   * `cassetteNames` or `suites` name cassettes of `./cassettes`; record mode writes it. Default `./cassettes`.
+   */
   cassettes?: string;
-  /** Fixture files (JSON) with wiki data for the built-in modules. Default none. */
+  /**
+   * Fixture files (JSON) with wiki data for the built-in modules. Default none; given neither
+   * fixtures, cassettes nor a model, replay serves the spec's wiki (DEFAULTS.wiki).
+   */
   fixtures?: string[];
   /** A wiki model given directly (merged after the fixture files). Default none. */
   model?: WikiModel;
   /** Profile fields that override what cassettes and fixtures say. Default none. */
   profile?: Partial<WikiProfile>;
-  /** "Now" for expiry and timestamps: `real`, `recorded`, or an ISO time. Default `recorded` when cassettes hold recordings, else `real`. */
+  /**
+   * "Now" for expiry and timestamps: `real`, `recorded`, or an ISO time. Default `recorded` when
+   * cassettes hold recordings, the time of its data for the spec's wiki (DEFAULTS.wiki), else `real`.
+   */
   clock?: string;
   /** Replay: what answers a question no recording answers: `builtin` or a `wikitape-miss` error. Default `builtin`. */
   onMiss?: 'builtin' | 'error';
@@ -84,8 +94,44 @@ export interface RequestLogEntry {
   nearMisses?: { key: string; differences: string[] }[];
 }
 
+/**
+ * The defaults of the options. `cassettes` is the folder record mode writes (and the cassettes
+ * commands read); replay reads it only when asked to (`cassettes`, `cassetteNames`, `suites`).
+ * `wiki` is what replay serves when it is given nothing to serve (no cassettes, fixtures or model):
+ * the wiki the spec describes (docs/spec/wiki-query-api.md), MediaWiki 1.44 in Russian
+ * (fixtures/spec-wiki.json, made by scripts/spec-wiki.mjs), answering as of the time its data was
+ * taken, so that it answers the same any day (its blocks do not expire under it).
+ */
 export const DEFAULTS = {
   mode: 'replay',
   cassettes: './cassettes',
   host: '127.0.0.1',
-} as const satisfies Partial<WikitapeOptions>;
+  wiki: {
+    fixtures: [fileURLToPath(new URL('../fixtures/spec-wiki.json', import.meta.url))],
+    clock: '2026-11-24T21:49:19Z',
+  },
+} as const satisfies Partial<WikitapeOptions> & { wiki: Pick<WikitapeOptions, 'fixtures' | 'clock'> };
+
+/** What replay reads (see replaySources). */
+export interface ReplaySources {
+  /** The cassettes folder, or null: none. */
+  cassettes: string | null;
+  fixtures: readonly string[];
+  /** The clock option, or the default wiki's own time. */
+  clock: string | undefined;
+  /** True when nothing was given and the default wiki (DEFAULTS.wiki) is served. */
+  defaultWiki: boolean;
+}
+
+/**
+ * The sources replay reads for these options: only what they name (a named suite or cassette
+ * name reads the default folder); when they name nothing, the default wiki (DEFAULTS.wiki).
+ */
+export function replaySources(options: WikitapeOptions): ReplaySources {
+  const { cassettes, fixtures, model, cassetteNames, suites, clock } = options;
+  if (cassettes === undefined && fixtures === undefined && model === undefined && cassetteNames === undefined && suites === undefined) {
+    return { cassettes: null, fixtures: DEFAULTS.wiki.fixtures, clock: clock ?? DEFAULTS.wiki.clock, defaultWiki: true };
+  }
+  const folder = cassettes ?? (cassetteNames !== undefined || suites !== undefined ? DEFAULTS.cassettes : null);
+  return { cassettes: folder, fixtures: fixtures ?? [], clock, defaultWiki: false };
+}

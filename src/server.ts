@@ -9,6 +9,7 @@ import { sendBody } from './output/send.js';
 import { fillHoles, templateLength, writeTemplate } from './replay/hit-template.js';
 import { toHttpDate } from './util/timestamp.js';
 import type { WriteEntry } from './api/session.js';
+import type { WikiProfile } from './wiki/profile.js';
 
 /** A running wikitape server. */
 export interface RunningServer {
@@ -22,6 +23,8 @@ export interface RunningServer {
   writes(): WriteEntry[];
   /** Replay: empties the write log. */
   clearWrites(): void;
+  /** Replay: the wiki it serves, as its answers show it (version, language, site name …). */
+  profile?: WikiProfile;
 }
 
 function answerHit(engine: ReplayEngine, req: IncomingMessage, res: ServerResponse, log?: WikitapeOptions['onRequest']): void {
@@ -135,5 +138,6 @@ export async function startServer(options: WikitapeOptions = {}): Promise<Runnin
     flush: async () => recorder?.flush(),
     writes: () => hot?.sessions?.writes() ?? [],
     clearWrites: () => hot?.sessions?.clearWrites(),
+    ...(hot ? { profile: hot.profile } : {}),
   };
 }

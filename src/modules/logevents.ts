@@ -196,7 +196,8 @@ function logeventsDebug(input: DebugInput): DebugFacts {
     joins.push('JOIN "comment" "comment_log_comment" ON ((comment_log_comment.comment_id = log_comment_id))');
   }
   const newer = params['ledir'] === 'newer';
-  const where = ["(log_type NOT IN ('spamblacklist','suppress'))"];
+  // LogEventsList::getExcludeClause: $wgLogRestrictions' types (in its order) a reader may not see.
+  const where = [`(log_type NOT IN (${profile.restrictedLogTypes.map((t) => `'${t}'`).join(',')}))`];
   const type = params['letype'];
   if (type !== undefined && type !== '') where.push(`log_type = '${type}'`);
   const cont = continueCondition(params['lecontinue'], 'log_timestamp', 'log_id', newer);

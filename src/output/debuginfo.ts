@@ -331,7 +331,7 @@ export function buildDebugInfo(input: DebugInfoInput): Record<string, unknown> {
   for (const k in request.headers) headers[k.toUpperCase()] = request.headers[k]!;
   const caller = atLeast(profile, '1.43') ? 'MediaWiki\\Debug\\MWDebug::appendDebugInfoToApiResult' : 'MWDebug::appendDebugInfoToApiResult';
   return withFrozenMembers({
-    mwVersion: profile.version,
+    [profile.versionKey]: profile.version,
     phpEngine: profile.runtimeName,
     phpVersion: profile.runtimeVersion,
     gitRevision: false,

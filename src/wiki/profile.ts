@@ -5,6 +5,12 @@
 export interface WikiProfile {
   /** MediaWiki version string as in debuginfo `mwVersion`. Default `1.44.0`. */
   version: string;
+  /**
+   * The name of debuginfo's first field, which holds `version`. Default `mwVersion`, as MediaWiki
+   * names it; `wikiVersion` is the brand-neutral name the spec (docs/spec/wiki-query-api.md) prints, which
+   * the spec's wiki (fixtures/spec-wiki.json) uses.
+   */
+  versionKey: 'mwVersion' | 'wikiVersion';
   /** Content language code (also the default user language of anonymous callers). Default `ru`. */
   language: Lang;
   /** `$wgSitename`. Default `Тестовая вики`. */
@@ -25,12 +31,20 @@ export interface WikiProfile {
   dbServer: string;
   /** Absolute install path used for debuginfo `includes`. Default `/usr/share/mediawiki`. */
   installPath: string;
+  /**
+   * Log types only callers with a right may read (`$wgLogRestrictions`, in the wiki's order), which
+   * list=logevents leaves out for others with `log_type NOT IN (…)` (LogEventsList::getExcludeClause).
+   * Default `spamblacklist`, `suppress`: MediaWiki with the SpamBlacklist extension (the live
+   * wikis); TitleBlacklist adds `titleblacklist` before `suppress`.
+   */
+  restrictedLogTypes: string[];
 }
 
 export type Lang = 'ru' | 'en';
 
 export const DEFAULT_PROFILE: Readonly<WikiProfile> = Object.freeze({
   version: '1.44.0',
+  versionKey: 'mwVersion',
   language: 'ru',
   siteName: 'Тестовая вики',
   server: 'http://127.0.0.1:8080',
@@ -41,6 +55,7 @@ export const DEFAULT_PROFILE: Readonly<WikiProfile> = Object.freeze({
   debugInfo: true,
   dbServer: 'localhost',
   installPath: '/usr/share/mediawiki',
+  restrictedLogTypes: ['spamblacklist', 'suppress'],
 });
 
 /** Fills the gaps of a partial profile with the defaults. */

@@ -103,6 +103,15 @@ describe('debuginfo', () => {
     expect((d['queries'] as { sql: string }[]).some((x) => x.sql.includes('protected_titles'))).toBe(true);
   });
 
+  it("shows list=logevents leaving out the log types the profile restricts, in the profile's order", async () => {
+    const sql = async (profile: { restrictedLogTypes?: string[] }) => {
+      const d = JSON.parse((await api({ action: 'query', list: 'logevents', lelimit: '1' }, profile)).text).debuginfo as { queries: { sql: string }[] };
+      return d.queries.map((x) => x.sql).find((s) => s.includes('FROM "logging"'));
+    };
+    expect(await sql({})).toContain("WHERE (log_type NOT IN ('spamblacklist','suppress'))");
+    expect(await sql({ restrictedLogTypes: ['spamblacklist', 'titleblacklist', 'suppress'] })).toContain("WHERE (log_type NOT IN ('spamblacklist','titleblacklist','suppress'))");
+  });
+
   it('is generated fresh for each request, from that request', async () => {
     const a = JSON.parse((await builtin().get('/wiki/api.php').query({ ...q, format: 'json' }).set('X-Test', 'one')).text).debuginfo;
     const b = JSON.parse((await builtin().get('/wiki/api.php').query({ ...q, format: 'json', requestid: 'r2' }).set('X-Test', 'two')).text).debuginfo;

@@ -3,6 +3,9 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import request from 'supertest';
+import { createApp } from '../../src/app.js';
+import { MINI_WIKI, TEST_CLOCK } from '../support/app.js';
 import { runCli, startCli } from '../support/cli.js';
 
 /** What a new user runs into: each error names the thing at fault and what to do. */
@@ -47,11 +50,21 @@ describe('record', () => {
 });
 
 describe('replay in a project of ones own', () => {
-  it('serves the bundled wiki from a folder without cassettes (it said "no cassettes folder ./cassettes" before)', async () => {
+  it('reads the fixtures it is given alone, not also ./cassettes (here the bundled 1.43 recording)', async () => {
+    const res = await request(createApp({ fixtures: [MINI_WIKI], clock: TEST_CLOCK })).get('/wiki/api.php?action=query&list=logevents&format=json');
+    expect(res.headers['x-wikitape-source']).toBe('builtin');
+    expect(JSON.parse(res.text).debuginfo.mwVersion).toBe('1.39.17');
+  });
+
+  it('serves the spec\'s wiki from a folder without cassettes (it said "no cassettes folder ./cassettes" before)', async () => {
     const cwd = await mkdtemp(join(tmpdir(), 'wikitape-project-'));
-    const cli = await startCli(['replay'], cwd);
-    const r = (await (await fetch(`${cli.url}?action=query&meta=siteinfo&format=json`)).json()) as { query: { general: { sitename: string } } };
+    // A clock is not something to serve: the spec's wiki still, on that clock.
+    const cli = await startCli(['replay', '--clock', 'real'], cwd);
+    const r = (await (await fetch(`${cli.url}?action=query&meta=siteinfo&format=json`)).json()) as { query: { general: { sitename: string; generator: string } } };
     expect(r.query.general.sitename).toBe('Тестовая вики');
+    expect(r.query.general.generator).toBe('MediaWiki 1.44.0');
+    expect(cli.stdout()).toMatch(/serving the wiki the spec describes: MediaWiki 1\.44\.0 \(ru\), \S+spec-wiki\.json, on the real clock\n/);
+    expect(cli.stdout()).not.toContain('not read:');
     expect(await cli.stop()).toBe(0);
   });
 });

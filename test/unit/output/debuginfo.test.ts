@@ -187,6 +187,14 @@ describe('buildDebugInfo reproduces real 1.39 debuginfo', () => {
     expect(v1['includes']).toBe(info['includes']);
   });
 
+  it("names the version field as the profile says: MediaWiki's mwVersion, or the spec's brand-neutral wikiVersion", () => {
+    const input = inputFrom(REAL_LOGEVENTS, 1763811318);
+    const neutral = buildDebugInfo({ ...input, profile: makeProfile({ version: '1.44.0', versionKey: 'wikiVersion' }) });
+    expect(Object.keys(neutral).slice(0, 3)).toEqual(['wikiVersion', 'phpEngine', 'phpVersion']);
+    expect(neutral['wikiVersion']).toBe('1.44.0');
+    expect(Object.keys(buildDebugInfo({ ...input, profile: makeProfile({ version: '1.44.0' }) }))[0]).toBe('mwVersion');
+  });
+
   it('includes are shared and encode like a plain copy', () => {
     const a = debugIncludes(profile, 'ru', 'logevents');
     expect(debugIncludes(profile, 'ru', 'logevents')).toBe(a);
