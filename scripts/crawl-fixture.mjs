@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Crawls a live wiki's api.php into a wikitape fixture file (every prop, formatversion=2):
-// log events, blocks, protected titles, pages with their external links.
+// log events, blocks, protected titles, pages with their external links, redirects and the
+// interwiki table.
 // Usage: node scripts/crawl-fixture.mjs API_URL OUT.json [spam-blacklist.txt]
 import { readFileSync, writeFileSync } from 'node:fs';
 
@@ -36,6 +37,16 @@ for (let ns = 0; ns <= 15; ns++) {
   const found = await walk({ list: 'allpages', apnamespace: String(ns), aplimit: 'max' }, (j) => j.query.allpages);
   for (const p of found) pageIndex.set(p.pageid, { pageid: p.pageid, ns: p.ns, title: p.title, extlinks: [] });
 }
+// Redirects: which pages are (list=allpages&apfilterredir=redirects), and where each leads
+// (query.redirects of titles=…&redirects=1, fifty titles a question).
+const redirectPages = [];
+for (let ns = 0; ns <= 15; ns++) redirectPages.push(...(await walk({ list: 'allpages', apnamespace: String(ns), aplimit: 'max', apfilterredir: 'redirects' }, (j) => j.query.allpages)));
+const redirects = [];
+for (let i = 0; i < redirectPages.length; i += 50) {
+  const j = await get({ action: 'query', titles: redirectPages.slice(i, i + 50).map((p) => p.title).join('|'), redirects: '1' });
+  redirects.push(...(j.query.redirects ?? []));
+}
+for (const p of redirectPages) pageIndex.get(p.pageid).redirect = true;
 // External links with their el_id: the API shows ids only in `elcontinue`, so each page is walked
 // one link at a time (the continue value names the next link's id); a page's first id comes from
 // a two-page query whose limit stops right before it. The very first page's first id is a guess.
@@ -60,7 +71,7 @@ for (const page of withLinks) {
   page.extlinks = links.map((l, k) => ({ id: ids[k], url: l.url }));
   previous = page;
 }
-const siAnswer = await get({ action: 'query', meta: 'siteinfo', siprop: 'general' });
+const siAnswer = await get({ action: 'query', meta: 'siteinfo', siprop: 'general|interwikimap' });
 const si = siAnswer.query.general;
 // Where the wiki is installed and what its DB server is called, as its debuginfo shows them.
 const debug = siAnswer.debuginfo;
@@ -82,6 +93,8 @@ const doc = {
   blocks,
   protectedtitles,
   pages: [...pageIndex.values()],
+  redirects,
+  interwikimap: siAnswer.query.interwikimap.map(({ prefix, url }) => ({ prefix, url })),
   spamBlacklist: spamFile ? readFileSync(spamFile, 'utf8').split('\n').filter(Boolean) : [],
   spamWhitelist: [],
   ...(spamFile ? { spamBlacklistFile: spamFile } : {}),

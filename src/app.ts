@@ -114,6 +114,8 @@ function mergeModel(into: WikiModel, m: WikiModel): void {
   into.spamBlacklist.push(...m.spamBlacklist);
   into.spamWhitelist.push(...m.spamWhitelist);
   if (m.spamBlacklistFile !== undefined) into.spamBlacklistFile = m.spamBlacklistFile;
+  if (m.redirects) into.redirects = [...(into.redirects ?? []), ...m.redirects.filter((r) => !into.redirects?.some((x) => x.from === r.from))];
+  if (m.interwikimap) into.interwikimap = m.interwikimap;
 }
 
 /**

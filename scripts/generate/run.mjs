@@ -130,6 +130,16 @@ export const GENERATED = {
     text: true,
     make: () => node('scripts/generate/includes.mjs', 'http://127.0.0.1:8089/wiki/api.php'),
   },
+  interwiki: {
+    file: 'src/wiki/interwiki-lists.ts',
+    text: true,
+    make: () => node('scripts/generate/interwiki.mjs'),
+  },
+  'php-case': {
+    file: 'src/util/php-case.ts',
+    text: true,
+    make: () => node('scripts/generate/php-case.mjs'),
+  },
   wikitext: {
     file: 'test/unit/i18n/wikitext-php.json',
     make: (old) => php('scripts/generate/php/wikitext.php', old.map((r) => r[0])),

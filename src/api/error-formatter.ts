@@ -70,6 +70,16 @@ export class ErrorFormatter {
     return value;
   }
 
+  /**
+   * ApiErrorFormatter::formatException with `['bc' => true]` (how ApiPageSet writes an invalid
+   * title's reason): BC gives the message's text as it is (markup kept), the other formats the
+   * message in their own shape.
+   */
+  formatExceptionMessage(msg: ApiMessage): Json {
+    if (this.format === 'bc') return message(this.lang, msg.key, msg.params.map(toTextParam), this.version);
+    return this.formatted(msg);
+  }
+
   addWarning(result: ApiResult, w: ApiWarning): void {
     if (this.format === 'bc') return this.addBcWarning(result, w);
     const value = { ...this.formatted(w), module: w.module };

@@ -14,6 +14,7 @@ import { actionsOf, FORMATS } from './main-params.js';
 import { FORMAT_VERSIONS, printerParams, readPrinter, type Printer } from './printer.js';
 import type { ApiFaultHook, FaultFacts, FaultStage } from './fault-hook.js';
 import { anonymousSession, type Caller, type SessionPort, type TokenType } from './session.js';
+import { titleContext } from '../wiki/site-tables.js';
 
 export interface ApiEnvironment {
   profile: WikiProfile;
@@ -95,7 +96,7 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
     model: env.model,
     now: env.now,
     userLang,
-    titles: { lang: profile.language, metaNamespace: profile.siteName.replace(/ /g, '_'), version: profile.version },
+    titles: titleContext(profile, env.model),
     result,
     formatter,
     highLimits: caller.rights?.includes('apihighlimits') ?? false,

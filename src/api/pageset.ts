@@ -1,24 +1,28 @@
 import type { Page } from '../wiki/model.js';
-import { parseTitle } from '../wiki/title.js';
-import { message } from '../i18n/message.js';
+import { specialPageExists } from '../wiki/special-pages.js';
+import { makeTitle, specialPagesOf, type Title } from '../wiki/title.js';
 import type { ApiContext } from './context.js';
 import { ApiUsageError, apiMessage } from './errors.js';
+import { lookUpBatch, lookUpPageIds } from './pageset-lookup.js';
+import { isRedirectPage, loadRedirectTargets } from './pageset-redirects.js';
+import { newPageSetState, type PageSetState } from './pageset-state.js';
+import { cleanedTitles, processTitles } from './pageset-titles.js';
 import { readParams } from './param-reader.js';
 import { pv } from './param-spec.js';
 import type { JsonObject } from './result.js';
 
 /**
- * ApiPageSet for `titles` and `pageids`: which pages a prop module works on, and the
- * `query.pages` entries (formatversion=2 order: by id, fake negative ids first).
+ * ApiPageSet for `titles` and `pageids` (with `redirects`): which pages a prop module works on,
+ * and what ApiQuery writes about them (api/page-info.ts). Split along MediaWiki's own seams:
+ * normalization (pageset-titles.ts), lookups (pageset-lookup.ts), redirects (pageset-redirects.ts).
  */
 export interface PageSet {
-  /** Existing pages in database order (namespace, then DB key). */
+  /** Existing pages, redirects followed, in the order the wiki's lookups return them. */
   good: Page[];
-  /** `query.pages` entries without module data, keyed by (possibly fake) page id. */
+  /** `query.pages` entries without module data, keyed by page id or fake id. */
   entries: Map<number, JsonObject>;
-  normalized: { from: string; to: string }[];
-  /** Whether any page input was given (else `query.pages` is not written). */
-  hasInput: boolean;
+  /** The state the entries were made from (page-info.ts writes `normalized`, `redirects` … from it). */
+  state: PageSetState;
 }
 
 const PAGESET_PARAMS = {
@@ -30,79 +34,76 @@ const PAGESET_PARAMS = {
   converttitles: { type: 'boolean' },
 } as const;
 
-function byDbOrder(a: Page, b: Page): number {
-  if (a.ns !== b.ns) return a.ns - b.ns;
-  const ka = dbkeyOf(a);
-  const kb = dbkeyOf(b);
-  return ka < kb ? -1 : ka > kb ? 1 : 0;
-}
+/** LanguageConverter::$languagesWithVariants but `en` (whose pig-latin variant is off by default). */
+const VARIANT_LANGUAGES: ReadonlySet<string> = new Set(['ban', 'crh', 'gan', 'iu', 'kk', 'ku', 'shi', 'sr', 'tg', 'tly', 'uz', 'wuu', 'zh']);
 
-function dbkeyOf(p: { ns: number; title: string }): string {
-  return (p.ns === 0 ? p.title : p.title.slice(p.title.indexOf(':') + 1)).replace(/ /g, '_');
-}
-
+/** ApiPageSet::executeInternal: one data source (titles, pageids or revids), then redirects followed. */
 export function buildPageSet(ctx: ApiContext): PageSet {
   const v = readParams(ctx, { path: 'query', prefix: '', name: 'query' }, PAGESET_PARAMS);
-  const set: PageSet = { good: [], entries: new Map(), normalized: [], hasInput: false };
-  const titles = v['titles'] === null ? null : pv.list(v['titles']);
-  const pageids = v['pageids'] === null ? null : pv.nums(v['pageids']);
-  if (titles !== null && pageids !== null) {
-    throw new ApiUsageError(
-      apiMessage('multisource', 'apierror-invalidparammix-cannotusewith', ['pageids', 'titles']),
-    );
+  const generator = pv.str(v['generator']);
+  if (generator !== null) throw new ApiUsageError(apiMessage('wikitape-notimplemented', 'wikitape-notimplemented', [`generator=${generator}`]), 'query');
+  const sources = (['titles', 'pageids', 'revids'] as const).filter((s) => v[s] !== null);
+  if (sources.length > 1) {
+    throw new ApiUsageError(apiMessage('multisource', 'apierror-invalidparammix-cannotusewith', [sources[1]!, sources[0]!]));
   }
-  if (titles !== null) addTitles(ctx, set, titles);
-  if (pageids !== null) addPageIds(ctx, set, pageids);
-  set.good.sort(byDbOrder);
-  for (const p of set.good) set.entries.set(p.pageid, { pageid: p.pageid, ns: p.ns, title: p.title });
-  return set;
+  if (sources[0] === 'revids') throw new ApiUsageError(apiMessage('wikitape-notimplemented', 'wikitape-notimplemented', ['revids']), 'query');
+  const state = newPageSetState(ctx, v['redirects'] === true);
+  if (v['converttitles'] === true) checkVariants(ctx);
+  if (sources[0] === 'titles') {
+    cleanedTitles(state);
+    lookUpBatch(state, processTitles(state, pv.list(v['titles'])));
+  } else if (sources[0] === 'pageids') lookUpPageIds(state, pv.nums(v['pageids']));
+  resolvePendingRedirects(state);
+  return { good: state.good, entries: pageEntries(state), state };
 }
 
-function addTitles(ctx: ApiContext, set: PageSet, titles: string[]): void {
-  set.hasInput = true;
-  let fake = -1;
-  const missing: { ns: number; title: string }[] = [];
-  const seen = new Set<string>();
-  for (const input of titles) {
-    const t = parseTitle(input, ctx.titles);
-    if (!t.ok) {
-      const reason = message('en', t.reason, t.params, ctx.profile.version);
-      set.entries.set(fake--, { title: input, invalidreason: reason, invalid: true });
-      continue;
-    }
-    const { prefixedText, ns } = t.title;
-    if (prefixedText !== input) set.normalized.push({ from: input, to: prefixedText });
-    if (seen.has(prefixedText)) continue;
-    seen.add(prefixedText);
-    const page = ctx.model.pages.find((p) => p.ns === ns && p.title === prefixedText);
-    if (page) set.good.push(page);
-    else {
-      // A title no recording showed, as a page or as missing, may well exist.
-      const k = ctx.model.knows;
-      if (k && !k.missingTitles.has(`${ns}|${prefixedText}`) && !k.completeNamespaces.has(ns)) ctx.unknown('pages.existence');
-      missing.push({ ns, title: prefixedText });
-    }
-  }
-  // Missing titles get their fake ids after the lookup, grouped by namespace.
-  const namespaces = [...new Set(missing.map((m) => m.ns))];
-  for (const ns of namespaces) {
-    for (const m of missing.filter((x) => x.ns === ns)) {
-      set.entries.set(fake--, { ns: m.ns, title: m.title, missing: true });
-    }
+/** ApiPageSet::resolvePendingRedirects: targets looked up until no redirect is left. */
+function resolvePendingRedirects(state: PageSetState): void {
+  while (state.pending.length > 0) {
+    const batch = processTitles(state, loadRedirectTargets(state));
+    if (batch.size === 0) break;
+    lookUpBatch(state, batch);
   }
 }
 
-function addPageIds(ctx: ApiContext, set: PageSet, ids: number[]): void {
-  set.hasInput = true;
-  for (const id of ids) {
-    const page = ctx.model.pages.find((p) => p.pageid === id);
-    if (page) {
-      if (!set.good.includes(page)) set.good.push(page);
-    } else {
-      if (ctx.model.knows) ctx.unknown('pages.existence');
-      set.entries.set(id, { pageid: id, missing: true });
-    }
+/**
+ * `converttitles` changes nothing on a wiki whose content language has no variants (ru, en: the
+ * live wikis print nothing for it); on one that has (zh, sr …) a title may be found under another
+ * variant, which wikitape does not do.
+ */
+function checkVariants(ctx: ApiContext): void {
+  const general = ctx.model.knows?.meta.get('siteinfo')?.get('general')?.['general'] as { lang?: unknown } | undefined;
+  const lang = typeof general?.lang === 'string' ? general.lang : ctx.profile.language;
+  if (VARIANT_LANGUAGES.has(lang.split('-')[0]!)) ctx.unknown('pages.converttitles');
+}
+
+/** ApiQueryBase::addTitleInfo. */
+const titleInfo = (t: Title): JsonObject => ({ ns: t.ns, title: t.prefixedText });
+
+/**
+ * ApiQuery::outputGeneralPageInfo's `$pages`: missing titles (`known` for a system message no page
+ * overrides), invalid titles, missing ids, special titles, then the good pages.
+ */
+function pageEntries(state: PageSetState): Map<number, JsonObject> {
+  const entries = new Map<number, JsonObject>();
+  for (const [id, t] of state.missing) {
+    // Title::isKnown for NS_MEDIAWIKI: a message of the wiki's code or extensions (no table here).
+    if (t.ns === 8) state.ctx.unknown('pages.known');
+    entries.set(id, { ...titleInfo(t), missing: true });
   }
+  for (const [id, e] of state.invalid) entries.set(id, { title: e.title, invalidreason: e.invalidreason, invalid: true });
+  for (const id of state.missingIds) entries.set(id, { pageid: id, missing: true });
+  for (const [id, t] of state.special) entries.set(id, { ...titleInfo(t), special: true, ...(specialKnown(state, t) ? {} : { missing: true }) });
+  for (const p of state.good) entries.set(p.pageid, { pageid: p.pageid, ns: p.ns, title: p.title });
+  return entries;
+}
+
+/** Title::isKnown of a special title (an installed special page) or a media title (the file exists). */
+function specialKnown(state: PageSetState, t: Title): boolean {
+  const titles = state.ctx.titles;
+  if (t.ns === -1) return specialPageExists(t.dbkey, specialPagesOf(titles));
+  // A file exists where its description page does (an upload makes both).
+  return pageExists(state.ctx, makeTitle(6, t.dbkey, titles));
 }
 
 /**
@@ -121,11 +122,7 @@ export function pageExists(ctx: ApiContext, t: { ns: number; prefixedText: strin
 /** Whether an existing page is a redirect, as far as the model knows (flagged when it cannot tell). */
 export function isRedirect(ctx: ApiContext, t: { ns: number; prefixedText: string }): boolean {
   const page = ctx.model.pages.find((p) => p.ns === t.ns && p.title === t.prefixedText);
-  if (!page) return false;
-  if (page.redirect !== undefined) return page.redirect;
-  const k = ctx.model.knows;
-  if (k && !k.completeRedirects.has(t.ns)) ctx.unknown('pages.redirect');
-  return false;
+  return page !== undefined && isRedirectPage(ctx, page);
 }
 
 /** `query.pages` in formatversion=2 order: sorted by id, fake negative ids first. */

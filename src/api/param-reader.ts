@@ -38,7 +38,7 @@ function namespaceIds(spec: { extra?: readonly number[] }): number[] {
 }
 
 /** ParamValidator::explodeMultiValue. */
-function explodeMultiValue(value: string, limit: number): string[] {
+export function explodeMultiValue(value: string, limit: number): string[] {
   if (value === '' || value === '\u001f') return [];
   const [sep, body] = value.startsWith('\u001f') ? ['\u001f', value.slice(1)] : ['|', value];
   // PHP explode with a limit keeps the rest in the last element (and never splits what it keeps).

@@ -2,7 +2,8 @@ import type { ApiContext, CacheMode } from './context.js';
 import { ApiUsageError, apiMessage } from './errors.js';
 import { readParams } from './param-reader.js';
 import { pv, type ParamSpec } from './param-spec.js';
-import { buildPageSet, pagesJson } from './pageset.js';
+import { buildPageSet } from './pageset.js';
+import { writePageInfo } from './page-info.js';
 import type { QueryModule } from './query-module.js';
 import type { JsonObject } from './result.js';
 import type { ActionModule, RanModule } from './action-module.js';
@@ -69,8 +70,8 @@ function runQuery(ctx: ApiContext, modules: QueryModules): void {
   }
 
   const pages = inModule('query', () => buildPageSet(ctx));
-  if (!generatorDone) writePageInfo(ctx, pages);
-  let cacheMode: CacheMode = 'public';
+  if (!generatorDone) writePageInfo(ctx, pages, { iwurl: v['iwurl'] === true, indexpageids: v['indexpageids'] === true });
+  let cacheMode: CacheMode = pages.state.cacheMode;
   const continuation: JsonObject = {};
   const unfinished = new Set<string>();
   for (const mod of requested) {
@@ -136,13 +137,6 @@ function pageSetDebug(input: DebugInput): DebugFacts {
     });
   }
   return { includes: '', entries };
-}
-
-function writePageInfo(ctx: ApiContext, pages: ReturnType<typeof buildPageSet>): void {
-  if (pages.normalized.length > 0) {
-    ctx.result.query()['normalized'] = pages.normalized.map((n) => ({ fromencoded: false, from: n.from, to: n.to }));
-  }
-  if (pages.entries.size > 0) ctx.result.query()['pages'] = pagesJson(pages);
 }
 
 function writeContinuation(

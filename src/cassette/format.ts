@@ -1,5 +1,5 @@
 import type { Json, JsonObject } from '../api/result.js';
-import type { Block, LogEvent, Page, ProtectedTitle } from '../wiki/model.js';
+import type { Block, LogEvent, Page, ProtectedTitle, Redirect } from '../wiki/model.js';
 import type { WikiProfile } from '../wiki/profile.js';
 
 /** Version of the cassette file layout. */
@@ -47,6 +47,8 @@ export interface Harvest {
   pages: Page[];
   /** Titles the wiki said are missing. */
   missing: { ns: number; title: string }[];
+  /** Redirects and their targets, as answers' `query.redirects` showed them (absent in older cassettes). */
+  redirects?: Redirect[];
 }
 
 interface CassetteMeta {
@@ -67,7 +69,7 @@ export interface Cassette {
 }
 
 export function emptyHarvest(): Harvest {
-  return { logevents: [], blocks: [], protectedtitles: [], pages: [], missing: [] };
+  return { logevents: [], blocks: [], protectedtitles: [], pages: [], missing: [], redirects: [] };
 }
 
 export function emptyCassette(upstream: string, now: Date): Cassette {
@@ -110,5 +112,8 @@ export function entitiesProblem(e: unknown): string | null {
   const noLinks = pages.findIndex((p) => !Array.isArray(p['extlinks']));
   if (noLinks >= 0) return `"entities.pages[${noLinks}].extlinks" is not a list`;
   if (e['missing'] !== undefined && !Array.isArray(e['missing'])) return '"entities.missing" is not a list';
+  if (e['redirects'] !== undefined && (!Array.isArray(e['redirects']) || !e['redirects'].every((r) => isObject(r) && typeof r['from'] === 'string' && typeof r['to'] === 'string'))) {
+    return '"entities.redirects" is not a list of {from, to}';
+  }
   return null;
 }

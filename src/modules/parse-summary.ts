@@ -1,13 +1,7 @@
 import { createHash } from 'node:crypto';
 import { atLeast, type Lang, type WikiProfile } from '../wiki/profile.js';
-import {
-  hasSubpages,
-  namespaceDbName,
-  resolveSpecialAlias,
-  specialLocalName,
-  specialPageExists,
-  type NamespaceContext,
-} from '../wiki/namespaces.js';
+import { hasSubpages, namespaceDbName, type NamespaceContext } from '../wiki/namespaces.js';
+import { resolveSpecialAlias, specialLocalName, specialPageExists } from '../wiki/special-pages.js';
 import { text as contentText } from '../wiki/texts.js';
 import { decodeCharReferences, makeTitle, makeTitleSafe, parseTitle, splitTitleString, withFragment, type Title } from '../wiki/title.js';
 import { escapeIdForLink, linkUrl, localUrl } from '../wiki/url.js';
@@ -94,7 +88,7 @@ function phpReplacement(replacement: string, groups: readonly string[]): string 
 // ---------------------------------------------------------------------------------------------
 // Links (LinkRenderer, Title, Linker)
 
-const nsctx = (ctx: SummaryContext): NamespaceContext => ({ lang: ctx.profile.language, metaNamespace: ctx.profile.siteName.replace(/ /g, '_') });
+const nsctx = (ctx: SummaryContext): NamespaceContext => ({ lang: ctx.profile.language, metaNamespace: ctx.profile.siteName.replace(/ /g, '_'), version: ctx.profile.version });
 
 /** LinkRenderer::normalizeTarget: special page aliases become the local name. */
 function normalizeTarget(ctx: SummaryContext, t: Title): Title {

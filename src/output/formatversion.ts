@@ -1,6 +1,7 @@
 import type { Json, JsonObject } from '../api/result.js';
 import { isObject } from '../api/result.js';
 import { OrderedObject } from './ordered.js';
+import { goodPagesInOrder, type PageOrderContext } from './page-order.js';
 
 /**
  * formatversion=1 from the formatversion=2 data the project keeps (ApiResult's BC transform):
@@ -8,12 +9,12 @@ import { OrderedObject } from './ordered.js';
  * BC sub-elements become `{"*": value}`, `query.pages` becomes an object keyed by page id in
  * ApiPageSet's order, kvp objects become lists.
  */
-export function toFormatVersion1(data: JsonObject): JsonObject {
+export function toFormatVersion1(data: JsonObject, order?: PageOrderContext): JsonObject {
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(data)) {
     switch (k) {
       case 'query':
-        if (isObject(v)) out[k] = queryToV1(v);
+        if (isObject(v)) out[k] = queryToV1(v, order);
         else setBc(out, k, v);
         break;
       case 'parse':
@@ -109,10 +110,10 @@ function bcWarningsToV1(w: JsonObject): JsonObject {
   return out;
 }
 
-function queryToV1(q: JsonObject): JsonObject {
+function queryToV1(q: JsonObject, order: PageOrderContext | undefined): JsonObject {
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(q)) {
-    if (k === 'pages' && Array.isArray(v)) out[k] = pagesToV1(v) as unknown as Json;
+    if (k === 'pages' && Array.isArray(v)) out[k] = pagesToV1(v, q, order) as unknown as Json;
     // ApiQuerySiteinfo marks variantarticlepath as a BC bool (false stays false), and its
     // thumblimits/imagelimits are BCassoc: lists in formatversion=1.
     else if (k === 'general' && isObject(v)) out[k] = bcKeeping(mapValues(v, (x) => (isObject(x) && isSequential(x) ? Object.values(x) : x)), ['variantarticlepath']);
@@ -164,9 +165,10 @@ const ORDER: Kind[] = ['missing', 'invalid', 'missingid', 'special', 'good'];
 /**
  * formatversion=2 sorts pages by id, fake ids (-n … -1) first; ApiPageSet hands fake ids out
  * in the order invalid, special, missing, and formatversion=1 lists missing, invalid, missing
- * ids, special, then existing pages in database order (namespace, DB key).
+ * ids (in the order asked), special, then existing pages in the order the page set found them
+ * (output/page-order.ts; without the request, by namespace and DB key).
  */
-function pagesToV1(pages: Json[]): OrderedObject {
+function pagesToV1(pages: Json[], query: JsonObject, order: PageOrderContext | undefined): OrderedObject {
   const objs = pages.filter(isObject);
   const fake = objs.filter((p) => p['pageid'] === undefined || kindOf(p) === 'invalid' || kindOf(p) === 'special');
   const ids = new Map<JsonObject, number>();
@@ -176,13 +178,20 @@ function pagesToV1(pages: Json[]): OrderedObject {
   for (const k of ORDER) {
     let group = byKind(k);
     if (k === 'missing' || k === 'invalid' || k === 'special') group = [...group].sort((a, b) => ids.get(b)! - ids.get(a)!);
-    if (k === 'good') group = [...group].sort(dbOrder);
+    if (k === 'missingid' && order) group = inAskedOrder(group, order);
+    if (k === 'good') group = order ? goodPagesInOrder(objs, group, query, order) : [...group].sort(dbOrder);
     for (const p of group) {
       const id = ids.get(p) ?? (p['pageid'] as number);
       out.push([String(id), pageToV1(p)]);
     }
   }
   return new OrderedObject(out);
+}
+
+/** Missing page ids in the order `pageids` gave them (`array_keys( $remaining )`). */
+function inAskedOrder(group: JsonObject[], order: PageOrderContext): JsonObject[] {
+  const asked = (order.params.get('pageids') ?? '').split(/[|\u001f]/).map((id) => Math.trunc(Number(id)));
+  return [...group].sort((a, b) => asked.indexOf(a['pageid'] as number) - asked.indexOf(b['pageid'] as number));
 }
 
 function dbOrder(a: JsonObject, b: JsonObject): number {
@@ -203,6 +212,8 @@ function pageToV1(p: JsonObject): JsonObject {
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(p)) {
     if (k === 'extlinks' && Array.isArray(v)) out[k] = v.map((l) => (isObject(l) ? contentLast(l, ['url']) : l));
+    // An invalid title's reason in a non-BC error format: its text is the content (`*`).
+    else if (k === 'invalidreason' && isObject(v)) out[k] = messageToV1(v);
     else setBc(out, k, v);
   }
   return out;

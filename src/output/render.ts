@@ -10,6 +10,7 @@ import type { DebugFacts } from '../api/debug.js';
 import type { WikiModel } from '../wiki/model.js';
 import { toHttpDate, toMw } from '../util/timestamp.js';
 import { toFormatVersion1 } from './formatversion.js';
+import { titleContext } from '../wiki/site-tables.js';
 import { cacheHeaders, formatHeaders, mergePhpHeaders, type HeaderList } from './headers.js';
 import { corsHeaders } from './cors.js';
 import { parsePhpCookies, sessionCookies, type SessionOutcome } from './session.js';
@@ -123,7 +124,7 @@ export function render(input: RenderInput): Rendered {
   if (printer.format !== 'none') {
     let json: Buffer | string | undefined = input.encoded?.get(variant);
     if (json === undefined) {
-      const data: JsonObject = fv === 1 ? toFormatVersion1(outcome.data) : outcome.data;
+      const data: JsonObject = fv === 1 ? toFormatVersion1(outcome.data, { params: input.http.params, titles: titleContext(profile, input.model) }) : outcome.data;
       json = stripKeyMarks(encodeWithOrder(data, (v) => encodeJson(v, opts), opts.pretty));
       // Kept as bytes: the debuginfo tail is spliced onto bytes without re-encoding the body.
       if (input.encoded) input.encoded.set(variant, (json = Buffer.from(json)));

@@ -3,6 +3,7 @@ import { isObject } from '../api/result.js';
 import type { Harvest } from '../cassette/format.js';
 import { MODULE_DEFAULTS, splitMulti } from '../request/canonical.js';
 import type { Block, LogEvent, Page, ProtectedTitle } from '../wiki/model.js';
+import { harvestRedirects } from './harvest-redirects.js';
 
 /**
  * Merges an entity into a list: later answers add the props earlier ones lacked, and the entity
@@ -51,6 +52,7 @@ export function harvest(into: Harvest, body: JsonObject, request: Readonly<Recor
     upsert(into.protectedtitles, { ...p, known: ptprops } as unknown as ProtectedTitle, (x) => x.ns === p['ns'] && x.title === p['title']);
   }
   harvestPages(into, asObjects(q['pages']));
+  harvestRedirects(into, q, request);
   // Page lists: every page exists; a walk of redirects shows which are redirects.
   const redirects = request['apfilterredir'] === 'redirects';
   for (const p of asObjects(q['allpages'])) {

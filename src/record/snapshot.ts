@@ -38,11 +38,19 @@ const LISTS = [
 ] as const;
 
 /**
+ * Where each redirect leads: `titles=…&redirects=1`, fifty titles a question (what an anonymous
+ * caller may ask at once); the answers' `query.redirects` are harvested (record/harvest-redirects.ts).
+ */
+async function askTargets(ask: (p: Record<string, string>) => Promise<JsonObject>, redirects: readonly string[]): Promise<void> {
+  for (let i = 0; i < redirects.length; i += 50) await ask({ action: 'query', titles: redirects.slice(i, i + 50).join('|'), redirects: '1' });
+}
+
+/**
  * `wikitape snapshot`: a complete cassette of a wiki. Every list is walked to its end at the
  * maximum limit with every prop (so replay can synthesize any page of it), then every page of
- * every namespace and its external links. Each question is asked and stored by a recorder in
- * this process; one already in the cassette is answered from it, so an interrupted snapshot
- * resumes where it stopped.
+ * every namespace, its redirects and where they lead, and its external links. Each question is
+ * asked and stored by a recorder in this process; one already in the cassette is answered from
+ * it, so an interrupted snapshot resumes where it stopped.
  */
 export async function snapshot(options: SnapshotOptions): Promise<SnapshotProgress> {
   const cassettes = options.cassettes ?? './cassettes';
@@ -99,7 +107,12 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotProgre
       titles.push(...pages.map((p) => p.title));
     }
     progress.step = 'redirects';
-    for (let ns = 0; ns <= 15; ns++) await walk({ list: 'allpages', apnamespace: String(ns), aplimit: 'max', apfilterredir: 'redirects' }, (b) => query(b)['allpages'] ?? []);
+    const redirects: string[] = [];
+    for (let ns = 0; ns <= 15; ns++) {
+      const pages = (await walk({ list: 'allpages', apnamespace: String(ns), aplimit: 'max', apfilterredir: 'redirects' }, (b) => query(b)['allpages'] ?? [])) as { title: string }[];
+      redirects.push(...pages.map((p) => p.title));
+    }
+    await askTargets(ask, redirects);
     progress.step = 'extlinks';
     const linked: string[] = [];
     for (const title of titles) {

@@ -105,6 +105,7 @@ export async function loadCassettes(store: CassetteStore): Promise<CassetteIndex
   const blockids = new Set<number>();
   const ptitles = new Set<string>();
   const pageids = new Set<number>();
+  const redirects = new Set<string>();
   for (const name of await store.list()) {
     let c: Partial<Cassette> | undefined;
     const file = store.fileOf?.(name);
@@ -149,6 +150,7 @@ export async function loadCassettes(store: CassetteStore): Promise<CassetteIndex
     addUnseen(e.protectedtitles, ptitles, (x) => `${x.ns}|${x.title}`, index.model.protectedtitles);
     addUnseen(e.pages, pageids, (x) => x.pageid, index.model.pages);
     addUnseen(e.missing ?? [], missing, (x) => `${x.ns}|${x.title}`, index.missing);
+    addUnseen(e.redirects ?? [], redirects, (x) => x.from, (index.model.redirects ??= []));
   }
   // A link whose el_id no continuation token named keeps id 0: unknown (see wiki/model.ts ExtLink).
   return index;

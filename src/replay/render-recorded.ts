@@ -4,37 +4,16 @@ import { ApiRequest } from '../api/request.js';
 import type { CacheMode } from '../api/context.js';
 import type { Interaction } from '../cassette/format.js';
 import { ARRAY_VALUE, type ParamMap } from '../request/params.js';
-import { ApiResult, isObject, type JsonObject } from '../api/result.js';
+import { ApiResult, type JsonObject } from '../api/result.js';
 import { requestErrorFormatter } from '../api/main.js';
 import { apiMessage } from '../api/errors.js';
-import { normalizeSpelling, splitMulti } from '../request/canonical.js';
-import type { Lang, WikiProfile } from '../wiki/profile.js';
+import { atLeast, type Lang, type WikiProfile } from '../wiki/profile.js';
+import { withClientSpelling } from './recorded-titles.js';
 import { toIso } from '../util/timestamp.js';
 import { modulesNamed, requestedCacheMode, type ModuleRegistry } from '../api/registry.js';
 
 /** Keys ApiResult puts on top; requestid and curtimestamp were appended before all others. */
 const ON_TOP = new Set(['batchcomplete', 'continue', 'query-continue', 'warnings', 'errors', 'error']);
-
-/**
- * `query.normalized` echoes the titles as the client spelled them: the key folds spellings
- * together, so the list is rebuilt from this request's `titles` (each `to` as the wiki said it).
- */
-function withClientSpelling(body: JsonObject, params: ParamMap): JsonObject {
-  const titles = params.get('titles');
-  const q = body['query'];
-  if (titles === undefined || !isObject(q)) return body;
-  const recorded = Array.isArray(q['normalized']) ? q['normalized'].filter(isObject) : [];
-  const to = (t: string) => {
-    const c = normalizeSpelling(t) ?? t;
-    const hit = recorded.find((n) => (normalizeSpelling(String(n['from'])) ?? n['from']) === c);
-    return hit ? String(hit['to']) : c;
-  };
-  const normalized = [...new Set(splitMulti(titles))].map((t) => ({ fromencoded: false, from: t, to: to(t) })).filter((n) => n.from !== n.to);
-  const rebuilt: JsonObject = {};
-  if (normalized.length > 0) rebuilt['normalized'] = normalized;
-  for (const [k, v] of Object.entries(q)) if (k !== 'normalized') rebuilt[k] = v;
-  return { ...body, query: rebuilt };
-}
 
 /** Puts `requestid` and `curtimestamp` where MediaWiki writes them: after the on-top keys. */
 function withRequestedFields(body: JsonObject, params: ParamMap, now: number): JsonObject {
@@ -81,7 +60,7 @@ export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiP
   const modules = errorHeader || !profile.debugInfo ? [] : modulesNamed(registry, params, profile);
   const cacheMode: CacheMode = errorHeader ? 'private' : i.headers['vary'] ? (/public/.test(i.headers['cache-control'] ?? '') ? 'public' : 'anon-public-user-private') : 'private';
   const printer = readPrinter(request);
-  let data = withRequestedFields(withClientSpelling(i.body, params), params, now);
+  let data = withRequestedFields(withClientSpelling(i.body, params, atLeast(profile, '1.43')), params, now);
   // The printer reads `callback` through ApiBase::getParameter: a value that needed cleaning warns.
   const arrayCallback = params.get('callback') === ARRAY_VALUE && printer.format !== 'none';
   if (!errorHeader && ((printer.callback !== null && request.wasNormalized('callback')) || arrayCallback)) data = withCallbackWarning(data, printer.format, params, profile, userLang);

@@ -1,4 +1,5 @@
 import { ARRAY_VALUE, type ParamMap } from './params.js';
+import { foldTitle } from './title-spelling.js';
 
 /**
  * The canonical request: the data part of an api.php request, normalised so that every
@@ -72,21 +73,8 @@ function joinMulti(values: readonly string[]): string {
   return values.some((v) => v.includes('|')) ? `\u001f${values.join('\u001f')}` : values.join('|');
 }
 
-/**
- * The part of MediaWiki's title normalisation that needs no knowledge of the wiki: underscores
- * and runs of spaces become one space, the ends are trimmed, the first letter is upper-cased
- * ($wgCapitalLinks). Null for input it leaves alone (possible invalid titles, fragments, leading colons).
- */
-export function normalizeSpelling(title: string): string | null {
-  if (/[[\]{}|#<>]|%[0-9A-Fa-f]{2}/.test(title)) return null;
-  const t = title.replace(/[_\s\u00a0]+/g, ' ').trim();
-  if (t === '' || t.startsWith(':')) return null;
-  const first = String.fromCodePoint(t.codePointAt(0)!);
-  return first.toUpperCase() + t.slice(first.length);
-}
-
 export interface CanonicalOptions {
-  /** Normalises one title as the wiki would (null for an invalid title, which stays as sent). */
+  /** Folds one title's spelling (null: kept as sent). Default: request/title-spelling.ts foldTitle. */
   normalizeTitle?: (title: string) => string | null;
 }
 
@@ -94,7 +82,7 @@ export interface CanonicalOptions {
  * The canonical parameters of a request, sorted by name. Pure and stable across processes and
  * machines: the same question always gives the same key.
  */
-export function canonicalParams(params: ParamMap, options: CanonicalOptions = { normalizeTitle: normalizeSpelling }): [string, string][] {
+export function canonicalParams(params: ParamMap, options: CanonicalOptions = { normalizeTitle: foldTitle }): [string, string][] {
   const out = new Map<string, string>();
   for (const [name, raw] of params) {
     if (RENDERING_PARAMS.has(name)) continue;
@@ -130,7 +118,7 @@ export function canonicalParams(params: ParamMap, options: CanonicalOptions = { 
 }
 
 /** The cassette key: canonical parameters as a query string (RFC 3986 percent-encoding, sorted). */
-export function canonicalKey(params: ParamMap, options: CanonicalOptions = { normalizeTitle: normalizeSpelling }): string {
+export function canonicalKey(params: ParamMap, options: CanonicalOptions = { normalizeTitle: foldTitle }): string {
   return canonicalParams(params, options)
     .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
     .join('&');

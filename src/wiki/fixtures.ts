@@ -1,5 +1,5 @@
 import { JSONFile } from 'lowdb/node';
-import { type Block, type ExtLink, type LogEvent, type Page, type ProtectedTitle, type WikiModel, emptyModel } from './model.js';
+import { type Block, type ExtLink, type InterwikiEntry, type LogEvent, type Page, type ProtectedTitle, type Redirect, type WikiModel, emptyModel } from './model.js';
 import type { WikiProfile } from './profile.js';
 
 /**
@@ -16,6 +16,10 @@ export interface FixtureFile {
   spamWhitelist?: string[];
   /** The blacklist file the wiki reads (shown in action=spamblacklist's debuginfo). */
   spamBlacklistFile?: string;
+  /** Redirects and their targets, as `query.redirects` shows them (`{from, to, tofragment?, tointerwiki?}`). */
+  redirects?: Redirect[];
+  /** The interwiki table, as `meta=siteinfo&siprop=interwikimap` shows it (`{prefix, url}`); default a default install's. */
+  interwikimap?: InterwikiEntry[];
   /**
    * Accounts replay can log in, with their passwords (never shown anywhere): `name`, `id`,
    * `password` (main account), `botPasswords` (`{ "<bot>": "<password>" }` or
@@ -69,7 +73,7 @@ export async function loadFixtures(files: readonly string[]): Promise<{ model: W
 function mergeFixture(model: WikiModel, data: unknown, file = '<fixture>'): void {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new FixtureError(file, 'the top level must be an object');
   const f = data as FixtureFile;
-  for (const key of ['logevents', 'blocks', 'protectedtitles', 'pages', 'spamBlacklist', 'spamWhitelist'] as const) {
+  for (const key of ['logevents', 'blocks', 'protectedtitles', 'pages', 'spamBlacklist', 'spamWhitelist', 'redirects', 'interwikimap'] as const) {
     if (f[key] !== undefined && !Array.isArray(f[key])) throw new FixtureError(file, `"${key}" must be a list`);
   }
   model.logevents.push(...(f.logevents ?? []).map((e) => ({ ...e, params: e.params ?? {}, tags: e.tags ?? [], ...hiddenBits(e) })));
@@ -84,6 +88,18 @@ function mergeFixture(model: WikiModel, data: unknown, file = '<fixture>'): void
   model.spamBlacklist.push(...(f.spamBlacklist ?? []));
   model.spamWhitelist.push(...(f.spamWhitelist ?? []));
   if (typeof f.spamBlacklistFile === 'string') model.spamBlacklistFile = f.spamBlacklistFile;
+  mergeRedirects(model, f, file);
+}
+
+/** A fixture's redirects (each a `from` and a `to`) and interwiki table (each a `prefix` and a `url`). */
+function mergeRedirects(model: WikiModel, f: FixtureFile, file: string): void {
+  for (const r of f.redirects ?? []) {
+    if (typeof r?.from !== 'string' || typeof r.to !== 'string') throw new FixtureError(file, 'every redirect needs "from" and "to"');
+    (model.redirects ??= []).push(r);
+  }
+  if (f.interwikimap === undefined) return;
+  if (!f.interwikimap.every((e) => typeof e?.prefix === 'string' && typeof e.url === 'string')) throw new FixtureError(file, 'every interwikimap entry needs "prefix" and "url"');
+  model.interwikimap = f.interwikimap;
 }
 
 /** The accounts of a fixture file, each checked: a name, and passwords that are strings. */

@@ -96,7 +96,27 @@ export interface Page {
   ns: number;
   title: string;
   extlinks: ExtLink[];
+  /** Whether the page is a redirect (its target: `WikiModel.redirects`); absent: not known (see Knowledge.completeRedirects). */
   redirect?: boolean;
+}
+
+/**
+ * A redirect as `query.redirects` shows it (ApiPageSet::getRedirectTitlesAsResult): the redirect
+ * page's title, its target's (with the interwiki prefix when it has one), and the target's fragment
+ * and interwiki prefix. Kept in its own list (harvested by record/harvest-redirects.ts) so that
+ * replay follows `redirects=1` only where an answer showed where a redirect leads.
+ */
+export interface Redirect {
+  from: string;
+  to: string;
+  tofragment?: string;
+  tointerwiki?: string;
+}
+
+/** An interwiki prefix as `meta=siteinfo&siprop=interwikimap` shows it (the fields wikitape reads). */
+export interface InterwikiEntry {
+  prefix: string;
+  url: string;
 }
 
 export interface WikiModel {
@@ -110,6 +130,10 @@ export interface WikiModel {
   spamWhitelist: string[];
   /** The file the blacklist is read from ($wgBlacklistSettings), as its debug log names it; absent: not said. */
   spamBlacklistFile?: string;
+  /** Redirects and where they lead (a page of `pages` with that title is a redirect). Absent: none known. */
+  redirects?: Redirect[];
+  /** The wiki's interwiki table, as a fixture gives it. Absent: a recorded siteinfo's, else a default install's. */
+  interwikimap?: InterwikiEntry[];
   /**
    * What the model knows for sure, for a model learned from recordings; absent for a model of
    * fixtures only, which describe the whole wiki (every entity, field and pattern is known).

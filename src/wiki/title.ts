@@ -1,18 +1,10 @@
 import { namedEntities } from '../util/html-entities.js';
 import { sanitizeIP } from '../util/ip.js';
-import {
-  CANONICAL_NAMES,
-  isCapitalized,
-  isInterwiki,
-  namespaceDbName,
-  namespaceExists,
-  namespaceIndex,
-  resolveSpecialAlias,
-  specialLocalName,
-  ucfirst,
-  type NamespaceContext,
-} from './namespaces.js';
-import type { Lang } from './profile.js';
+import { languageUcfirst } from '../util/ucfirst.js';
+import { defaultInterwikiMap } from './interwiki.js';
+import { CANONICAL_NAMES, isCapitalized, namespaceDbName, namespaceExists, namespaceIndex, type NamespaceContext } from './namespaces.js';
+import { atLeast, type Lang } from './profile.js';
+import { builtinSpecialPages, resolveSpecialAlias, specialLocalName, type SpecialPageTable } from './special-pages.js';
 
 /** A parsed page title (TitleValue / Title as MediaWikiTitleCodec makes them). */
 export interface Title {
@@ -35,9 +27,21 @@ export interface TitleContext extends NamespaceContext {
   lang: Lang;
   metaNamespace: string;
   version: string;
+  /**
+   * The tables of `interwiki` and `special` that are a default install's for want of a recording
+   * of the wiki's own (siteinfo `interwikimap`, `specialpagealiases`): what they decide is unknown.
+   */
+  unknownTables?: readonly SiteTable[];
 }
 
-export type TitleResult = { ok: true; title: Title } | { ok: false; reason: string /* message key */; params: string[] };
+/** The siteinfo parts titles are parsed against. */
+export type SiteTable = 'interwikimap' | 'specialpagealiases';
+
+/**
+ * A parse: the title, and whether the wiki's interwiki table decided it (a `prefix:` that is no
+ * namespace was looked up); or the MalformedTitleException's message key and parameters.
+ */
+export type TitleResult = { ok: true; title: Title; checkedInterwiki: boolean } | { ok: false; reason: string /* message key */; params: string[] };
 
 const fail = (reason: string, params: string[] = []): TitleResult => ({ ok: false, reason, params });
 
@@ -131,11 +135,23 @@ interface SplitParts {
   dbkey: string;
   fragment: string;
   interwiki: string;
+  /** A prefix that is no namespace was looked up in the interwiki table. */
+  checkedInterwiki: boolean;
+}
+
+/** InterwikiLookup::isValidInterwiki (case-insensitive) in the context's table. */
+function isInterwiki(prefix: string, ctx: NamespaceContext): boolean {
+  return (ctx.interwiki ?? defaultInterwikiMap(ctx.version)).has(prefix.toLowerCase());
+}
+
+/** The context's special pages (a default install's unless it names the wiki's own). */
+export function specialPagesOf(ctx: NamespaceContext): SpecialPageTable {
+  return ctx.special ?? builtinSpecialPages(ctx.lang, ctx.version);
 }
 
 /** MediaWikiTitleCodec::splitTitleString. */
 export function splitTitleString(text: string, ctx: NamespaceContext, defaultNs = 0): { ok: true; parts: SplitParts } | { ok: false; reason: string; params: string[] } {
-  const parts: SplitParts = { ns: defaultNs, dbkey: '', fragment: '', interwiki: '' };
+  const parts: SplitParts = { ns: defaultNs, dbkey: '', fragment: '', interwiki: '', checkedInterwiki: false };
   let dbkey = text.replace(/ /g, '_').replace(BIDI, '');
   dbkey = trimUnderscores(dbkey.replace(WHITESPACE, '_'));
   if (dbkey.includes('\ufffd') || /[\ud800-\udfff]/.test(dbkey.replace(/[\ud800-\udbff][\udc00-\udfff]/g, ''))) {
@@ -155,10 +171,11 @@ export function splitTitleString(text: string, ctx: NamespaceContext, defaultNs 
       dbkey = m[2]!;
       parts.ns = ns;
       const x = ns === 1 ? PREFIX.exec(dbkey) : null;
-      if (x && (namespaceIndex(x[1]!, ctx) || isInterwiki(x[1]!))) {
+      if (x && !namespaceIndex(x[1]!, ctx)) parts.checkedInterwiki = true;
+      if (x && (namespaceIndex(x[1]!, ctx) || isInterwiki(x[1]!, ctx))) {
         return { ok: false, reason: 'title-invalid-talk-namespace', params: [] };
       }
-    } else if (isInterwiki(p)) {
+    } else if (((parts.checkedInterwiki = true), isInterwiki(p, ctx))) {
       dbkey = m[2]!;
       parts.interwiki = p.toLowerCase();
       if (dbkey.startsWith(':')) {
@@ -195,7 +212,7 @@ export function splitTitleString(text: string, ctx: NamespaceContext, defaultNs 
   const max = parts.ns !== -1 ? 255 : 512;
   if (utf8Length(dbkey) > max) return { ok: false, reason: 'title-invalid-too-long', params: [String(max)] };
 
-  if (parts.interwiki === '' && isCapitalized(parts.ns)) dbkey = ucfirst(dbkey);
+  if (parts.interwiki === '' && isCapitalized(parts.ns)) dbkey = languageUcfirst(dbkey, atLeast({ version: ctx.version ?? '1.39' }, '1.43'));
 
   if (dbkey === '' && parts.interwiki === '' && parts.ns !== 0) return { ok: false, reason: 'title-invalid-empty', params: [] };
 
@@ -219,8 +236,8 @@ export function splitTitleString(text: string, ctx: NamespaceContext, defaultNs 
 export function parseTitle(input: string, ctx: TitleContext | NamespaceContext, defaultNs = 0): TitleResult {
   const r = splitTitleString(decodeCharReferencesAndNormalize(input), ctx, defaultNs);
   if (!r.ok) return fail(r.reason, r.params);
-  const { ns, dbkey, fragment, interwiki } = r.parts;
-  return { ok: true, title: makeTitle(ns, dbkey, ctx, fragment, interwiki) };
+  const { ns, dbkey, fragment, interwiki, checkedInterwiki } = r.parts;
+  return { ok: true, title: makeTitle(ns, dbkey, ctx, fragment, interwiki), checkedInterwiki };
 }
 
 /** MediaWikiTitleCodec::makeTitleValueSafe: `Namespace:text` re-parsed, or null if invalid. */
@@ -242,9 +259,10 @@ export function makeTitleSafe(ns: number, text: string, ctx: NamespaceContext, f
  */
 export function fixSpecialName(t: Title, ctx: NamespaceContext): Title {
   if (t.ns !== -1 || t.interwiki) return t;
-  const r = resolveSpecialAlias(t.dbkey, ctx.lang);
+  const table = specialPagesOf(ctx);
+  const r = resolveSpecialAlias(t.dbkey, table);
   if (!r) return t;
-  const local = specialLocalName(r.name, r.subpage, ctx.lang);
+  const local = specialLocalName(r.name, r.subpage, table);
   return local !== t.dbkey ? makeTitle(-1, local, ctx) : t;
 }
 

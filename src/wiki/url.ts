@@ -1,4 +1,4 @@
-import { INTERWIKI } from './namespaces.js';
+import { INTERWIKI } from './interwiki.js';
 import type { Title } from './title.js';
 import { phpUrlencode, wfUrlencode } from '../util/php-url.js';
 

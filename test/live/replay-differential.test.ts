@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { snapshot } from '../../src/record/snapshot.js';
 import { startServer } from '../../src/server.js';
+import { crawl } from '../support/crawl.js';
 import { compare, report } from '../support/differential.js';
 import { LIVE_VERSIONS, liveWiki, type LiveWiki } from '../support/live-wiki.js';
 import { QUESTIONS } from '../support/questions.js';
@@ -14,18 +15,6 @@ import { QUESTIONS } from '../support/questions.js';
  * directions, filters, prop subsets, formats, errors — and each answer is compared with the
  * live wiki's. An answer may differ only where it says what no recording showed (X-Wikitape-Unknown).
  */
-
-async function crawl(base: string, params: Record<string, string>): Promise<Record<string, any>[]> {
-  const pages: Record<string, any>[] = [];
-  let cont: Record<string, string> = {};
-  for (let i = 0; i < 200; i++) {
-    const body = (await (await fetch(`${base}?${new URLSearchParams({ format: 'json', formatversion: '2', ...params, ...cont })}`)).json()) as Record<string, any>;
-    pages.push(body);
-    if (!body['continue']) break;
-    cont = body['continue'];
-  }
-  return pages;
-}
 
 /** Walks a list (or extlinks) at some limit and direction on the live wiki: one question per page. */
 async function walkQuestions(base: string, params: Record<string, string>): Promise<string[]> {

@@ -32,6 +32,11 @@ describe.each(LIVE_VERSIONS)('wikitape snapshot of MediaWiki %s', (version) => {
       expect(ours.headers.get('x-wikitape-source')).toBe('synthesized');
       expect(normalize(await ours.text())).toBe(normalize(await (await fetch(`${live.apiUrl}?${q}`)).text()));
     }
+    // The snapshot asked where each redirect leads: `Zeta` (moved to `Зета`) is followed exactly.
+    const q = 'action=query&prop=extlinks&titles=Zeta|Alpha&redirects=1&format=json';
+    const ours = await fetch(`${replay.url}?${q}`);
+    expect(ours.headers.get('x-wikitape-unknown')).toBeNull();
+    expect(normalize(await ours.text())).toBe(normalize(await (await fetch(`${live.apiUrl}?${q}`)).text()));
     await replay.close();
   }, 300_000);
 });

@@ -1,17 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  INTERWIKI,
-  hasSubpages,
-  isInterwiki,
-  namespaceAliases,
-  namespaceDbName,
-  namespaceIndex,
-  namespaceName,
-  resolveSpecialAlias,
-  specialLocalName,
-  specialPageExists,
-  ucfirst,
-} from '../../../src/wiki/namespaces.js';
+import { hasSubpages, namespaceAliases, namespaceDbName, namespaceIndex, namespaceName } from '../../../src/wiki/namespaces.js';
 
 const RU = { lang: 'ru' as const, metaNamespace: 'Тестовая_вики' };
 const EN = { lang: 'en' as const, metaNamespace: 'Тестовая вики' };
@@ -45,31 +33,5 @@ describe('namespace names', () => {
   });
   it('have subpages as $wgNamespacesWithSubpages says', () => {
     expect([-1, 0, 1, 2, 6, 14, 15].map(hasSubpages)).toEqual([false, false, true, true, false, false, true]);
-  });
-});
-
-describe('interwiki', () => {
-  it('has the 66 prefixes of maintenance/interwiki.list', () => {
-    expect(INTERWIKI.size).toBe(66);
-    expect(INTERWIKI.get('mw')).toBe('https://www.mediawiki.org/wiki/$1');
-    expect(isInterwiki('WikiPedia')).toBe(true);
-    expect(isInterwiki('википедия')).toBe(false);
-  });
-});
-
-describe('special pages', () => {
-  it('resolve aliases and give local names', () => {
-    expect(resolveSpecialAlias('recentchanges/x_y', 'ru')).toEqual({ name: 'Recentchanges', subpage: 'x_y' });
-    expect(resolveSpecialAlias('Свежие_правки', 'ru')).toEqual({ name: 'Recentchanges', subpage: null });
-    expect(specialLocalName('Recentchanges', 'x y', 'ru')).toBe('Свежие_правки/x_y');
-    expect(specialLocalName('Contributions', null, 'en')).toBe('Contributions');
-    expect(specialLocalName('Upload', null, 'ru')).toBe('Загрузка');
-    expect(specialLocalName('Badtitle', null, 'ru')).toBe('Недопустимое_название');
-    expect(specialPageExists('Badtitle', 'ru')).toBe(false);
-    expect(specialPageExists('version', 'ru')).toBe(true);
-    expect(specialPageExists('Версия', 'en')).toBe(false);
-  });
-  it('ucfirst', () => {
-    expect(['abc', 'ßa', 'ǆ', '_x', '`a', 'ёлка'].map(ucfirst)).toEqual(['Abc', 'SSa', 'Ǆ', '_x', '`a', 'Ёлка']);
   });
 });

@@ -49,10 +49,12 @@ describe('parseTitle details', () => {
         fragment: 'Раз дел',
         interwiki: '',
       },
+      checkedInterwiki: false,
     });
     expect(parseTitle('MW:Help:foo bar#x', RU)).toEqual({
       ok: true,
       title: { ns: 0, dbkey: 'Help:foo_bar', text: 'Help:foo bar', prefixedText: 'mw:Help:foo bar', prefixedDbKey: 'mw:Help:foo_bar', fragment: 'x', interwiki: 'mw' },
+      checkedInterwiki: true,
     });
   });
   it('gives the reason key and parameters', () => {
