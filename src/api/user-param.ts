@@ -1,6 +1,6 @@
 import { isValid as isValidIp, isValidRange, sanitizeIP } from '../util/ip.js';
 import { atLeast } from '../wiki/profile.js';
-import { ucfirst } from '../wiki/namespaces.js';
+import { languageUcfirst } from '../util/ucfirst.js';
 import { parseTitle, type TitleContext } from '../wiki/title.js';
 import type { UserKind } from './param-spec.js';
 
@@ -33,6 +33,7 @@ export interface ParsedUser {
  * Temporary accounts (1.43's `temp`) are off on a default install: none is recognised.
  */
 export function parseUser(value: string, titles: TitleContext): ParsedUser | null {
+  const ucfirst = (s: string) => languageUcfirst(s, atLeast(titles, '1.43'));
   const idMatch = /^#(\d+)$/.exec(value);
   if (idMatch) return { kind: 'id', name: value, id: Number(idMatch[1]) };
   // ExternalUserNames::isExternal; getCanonical(RIGOR_NONE) refuses only a `#`.
@@ -51,7 +52,7 @@ export function parseUser(value: string, titles: TitleContext): ParsedUser | nul
 
 /** UserNameUtils::getCanonical with RIGOR_VALID: the name as a User-namespace title's text, if it is a valid user name. */
 function canonicalName(value: string, titles: TitleContext): string | null {
-  const name = ucfirst(value);
+  const name = languageUcfirst(value, atLeast(titles, '1.43'));
   if (name.includes('#')) return null;
   const t = parseTitle(name, titles, 2);
   if (!t.ok || t.title.ns !== 2 || t.title.interwiki) return null;
@@ -60,7 +61,7 @@ function canonicalName(value: string, titles: TitleContext): string | null {
 
 /** UserNameUtils::isValid. */
 function isValidName(name: string, titles: TitleContext): boolean {
-  if (name === '' || isValidIp(name) || ANY_IPV4.test(name) || name.includes('/') || Buffer.byteLength(name) > MAX_NAME_BYTES || name !== ucfirst(name)) return false;
+  if (name === '' || isValidIp(name) || ANY_IPV4.test(name) || name.includes('/') || Buffer.byteLength(name) > MAX_NAME_BYTES || name !== languageUcfirst(name, atLeast(titles, '1.43'))) return false;
   // 1.42+ also refuses what looks like an IP range.
   if (atLeast(titles, '1.43') && (isValidRange(name) || IPV4_DASH_RANGE.test(name))) return false;
   // A name must not read as another title (a namespace prefix, an interwiki).
