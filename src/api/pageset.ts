@@ -1,6 +1,7 @@
 import type { Page } from '../wiki/model.js';
 import { parseTitle } from '../wiki/title.js';
 import { message } from '../i18n/message.js';
+import { getLanguage } from '../i18n/language.js';
 import type { ApiContext } from './context.js';
 import { ApiUsageError, apiMessage } from './errors.js';
 import { readParams } from './param-reader.js';
@@ -66,7 +67,8 @@ function addTitles(ctx: ApiContext, set: PageSet, titles: string[]): void {
   for (const input of titles) {
     const t = parseTitle(input, ctx.titles);
     if (!t.ok) {
-      const reason = message('en', t.reason, t.params, ctx.profile.version);
+      // ApiErrorFormatter::formatException with `bc`: in English
+      const reason = message(getLanguage('en', ctx.profile.version), t.reason, t.params);
       set.entries.set(fake--, { title: input, invalidreason: reason, invalid: true });
       continue;
     }

@@ -1,15 +1,21 @@
 import type { Lang } from './profile.js';
+import { contentNamespaces } from './content-namespaces.js';
 
 /**
  * Namespaces, interwiki prefixes and special page names of a default MediaWiki 1.39 install
- * (NamespaceInfo, Language::getNamespaceIds, maintenance/interwiki.list, SpecialPageFactory),
- * for content language ru (languages/messages/MessagesRu.php) or en.
+ * (NamespaceInfo, Language::getNamespaceIds, maintenance/interwiki.list, SpecialPageFactory).
+ * Namespace names and aliases follow any content language (content-namespaces.ts); special page
+ * aliases are ru's and en's (another content language's own aliases are not known:
+ * `specialAliasesKnown`).
  */
 
 export interface NamespaceContext {
+  /** The content language ($wgLanguageCode). */
   lang: Lang;
   /** $wgMetaNamespace: the site name, spaces as underscores (spaces are accepted too). */
   metaNamespace: string;
+  /** The MediaWiki version (a language's names may differ between releases). Default: the newest. */
+  version?: string;
 }
 
 /** NamespaceInfo canonical names (DB form). 4 and 5 are `Project`/`Project_talk` whatever the site is called. */
@@ -19,58 +25,19 @@ export const CANONICAL_NAMES: Readonly<Record<number, string>> = Object.freeze({
   12: 'Help', 13: 'Help_talk', 14: 'Category', 15: 'Category_talk',
 });
 
-/** MessagesRu.php $namespaceNames (5 is built from the meta namespace, see `projectTalk`). */
-const RU_NAMES: Readonly<Record<number, string>> = {
-  [-2]: 'Медиа', [-1]: 'Служебная', 0: '', 1: 'Обсуждение', 2: 'Участник', 3: 'Обсуждение_участника',
-  6: 'Файл', 7: 'Обсуждение_файла', 8: 'MediaWiki', 9: 'Обсуждение_MediaWiki', 10: 'Шаблон',
-  11: 'Обсуждение_шаблона', 12: 'Справка', 13: 'Обсуждение_справки', 14: 'Категория', 15: 'Обсуждение_категории',
-};
-
-/**
- * Language::getNamespaceAliases: $namespaceAliases (MessagesEn.php's `Image`/`Image_talk` merge into
- * every language) and, for ru, $namespaceGenderAliases. In Language order (later entries win).
- */
-const ALIASES: Readonly<Record<Lang, readonly (readonly [string, number])[]>> = {
-  ru: [
-    ['Изображение', 6], ['Обсуждение_изображения', 7], ['Image', 6], ['Image_talk', 7],
-    ['Участник', 2], ['Участница', 2], ['Обсуждение_участника', 3], ['Обсуждение_участницы', 3],
-  ],
-  en: [['Image', 6], ['Image_talk', 7]],
-};
-
 /** $wgNamespacesWithSubpages default. */
 const SUBPAGES: ReadonlySet<number> = new Set([1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 15]);
-
-/** languages/data/grammarTransformations/ru.json `genitive` (Language::convertGrammar). */
-const RU_GENITIVE: readonly (readonly [RegExp, string])[] = [
-  [/^(.+)ь$/su, '$1я'], [/^(.+)ия$/su, '$1ии'], [/^(.+)ка$/su, '$1ки'], [/^(.+)ти$/su, '$1тей'], [/^(.+)ды$/su, '$1дов'],
-  [/^(.+)д$/su, '$1да'], [/^(.+)ник$/su, '$1ника'], [/^(.+)тет$/su, '$1тета'], [/^(.+)ные$/su, '$1ных'],
-];
 
 function metaDb(ctx: NamespaceContext): string {
   return ctx.metaNamespace.replace(/ /g, '_');
 }
 
-/** Language::fixVariableInNamespace for NS_PROJECT_TALK (ru `Обсуждение_{{GRAMMAR:genitive|$1}}`, en `$1_talk`). */
-function projectTalk(ctx: NamespaceContext): string {
-  const meta = metaDb(ctx);
-  if (ctx.lang === 'en') return `${meta}_talk`;
-  // The rules are unanchored at the start in PHP (`(.+)x$`): the first rule that matches wins.
-  let word = meta.trim();
-  for (const [re, to] of RU_GENITIVE) {
-    if (re.test(word)) {
-      word = word.replace(re, to);
-      break;
-    }
-  }
-  return `Обсуждение_${word}`.replace(/ /g, '_');
-}
+/** The content language's names and aliases (Language::getNamespaces, getNamespaceAliases). */
+const local = (ctx: NamespaceContext) => contentNamespaces(ctx.lang, metaDb(ctx), ctx.version);
 
 /** The local name of a namespace in DB form (underscores); '' for the main namespace and unknown ones. */
 export function namespaceDbName(ns: number, ctx: NamespaceContext): string {
-  if (ns === 4) return metaDb(ctx);
-  if (ns === 5) return projectTalk(ctx);
-  return (ctx.lang === 'ru' ? RU_NAMES[ns] : CANONICAL_NAMES[ns]) ?? '';
+  return local(ctx).names.get(ns) ?? '';
 }
 
 /** The localised name of a namespace, with spaces ('' for main), as Language::getFormattedNsText. */
@@ -94,14 +61,19 @@ export function isCapitalized(_ns: number): boolean {
 
 const idCache = new Map<string, Map<string, number>>();
 
+/** Whether wikitape knows all the content language's namespace names and aliases (see ContentNamespaces.complete). */
+export function namespacesKnown(ctx: NamespaceContext): boolean {
+  return local(ctx).complete;
+}
+
 /** Language::getNamespaceIds: lower-cased local names and aliases (DB form) → id. */
 function namespaceIds(ctx: NamespaceContext): Map<string, number> {
-  const key = `${ctx.lang}\u0000${metaDb(ctx)}`;
+  const key = `${ctx.lang}\u0000${metaDb(ctx)}\u0000${ctx.version ?? ''}`;
   let ids = idCache.get(key);
   if (!ids) {
     ids = new Map();
     for (let ns = -2; ns <= 15; ns++) ids.set(namespaceDbName(ns, ctx).toLowerCase(), ns);
-    for (const [alias, ns] of ALIASES[ctx.lang]) ids.set(alias.toLowerCase(), ns);
+    for (const [alias, ns] of local(ctx).aliases) ids.set(alias.toLowerCase(), ns);
     idCache.set(key, ids);
   }
   return ids;
@@ -123,7 +95,7 @@ export function namespaceIndex(prefix: string, ctx: NamespaceContext): number | 
 /** Namespace aliases as siteinfo lists them (`Участница`, `Image`, …; the gender forms equal to a name excluded). */
 export function namespaceAliases(ctx: NamespaceContext): { id: number; alias: string }[] {
   const names = new Set(Array.from({ length: 18 }, (_v, i) => namespaceDbName(i - 2, ctx)));
-  return ALIASES[ctx.lang].filter(([a]) => !names.has(a)).map(([alias, id]) => ({ id, alias: alias.replace(/_/g, ' ') }));
+  return local(ctx).aliases.filter(([a]) => !names.has(a)).map(([alias, id]) => ({ id, alias: alias.replace(/_/g, ' ') }));
 }
 
 /** maintenance/interwiki.list as the installer loads it: prefix → URL with `$1`. */
@@ -307,7 +279,7 @@ function specialTables(lang: Lang): SpecialTables {
   if (t) return t;
   const en = new Map(parseAliases(SPECIAL_ALIASES_EN));
   const aliases =
-    lang === 'en' ? en : new Map(parseAliases(SPECIAL_ALIASES_RU).map(([name, own]) => [name, [...own, ...(en.get(name) ?? [])]]));
+    lang !== 'ru' ? en : new Map(parseAliases(SPECIAL_ALIASES_RU).map(([name, own]) => [name, [...own, ...(en.get(name) ?? [])]]));
   const list = new Map<string, string>();
   const keep = new Set<string>();
   for (const name of PAGE_LIST) {
@@ -327,6 +299,11 @@ function specialTables(lang: Lang): SpecialTables {
   t = { aliases, list };
   specialCache.set(lang, t);
   return t;
+}
+
+/** Whether the special page aliases of content language `lang` are known here (ru and en). */
+export function specialAliasesKnown(lang: Lang): boolean {
+  return lang === 'ru' || lang === 'en';
 }
 
 /** SpecialPageFactory::resolveAlias: `Recentchanges/x` → `{ name: 'Recentchanges', subpage: 'x' }`, or null. */

@@ -5,7 +5,7 @@
 export interface WikiProfile {
   /** MediaWiki version string as in debuginfo `mwVersion`. Default `1.44.0`. */
   version: string;
-  /** Content language code (also the default user language of anonymous callers). Default `ru`. */
+  /** Content language code ($wgLanguageCode; also the default user language of anonymous callers). Default `ru`. */
   language: Lang;
   /** `$wgSitename`. Default `Тестовая вики`. */
   siteName: string;
@@ -27,7 +27,8 @@ export interface WikiProfile {
   installPath: string;
 }
 
-export type Lang = 'ru' | 'en';
+/** A language code as MediaWiki writes it (`ru`, `de-formal`, `qqx`). */
+export type Lang = string;
 
 export const DEFAULT_PROFILE: Readonly<WikiProfile> = Object.freeze({
   version: '1.44.0',
