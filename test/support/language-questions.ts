@@ -20,4 +20,7 @@ export const LANGUAGE_QUESTIONS: readonly string[] = [
   ...['de', 'ar', 'qqx', 'ja', 'zh-hans'].map((l) => `${B}&list=logevents&letype=block&uselang=${l}&formatversion=2`),
   ...['de', 'ar', 'qqx', 'he'].map((l) => `action=parse&format=json&formatversion=2&prop=&summary=/* Раздел */ [[Несуществующая]] [[Alpha]]x&uselang=${l}`),
   ...['de', 'qqx', 'uk'].map((l) => `${B}&list=logevents&lelimit=abc&uselang=${l}&errorformat=wikitext&formatversion=2`),
+  // the HTML page (no format): its texts, tables, lang and dir in the user language
+  ...['ar', 'qqx', 'de', 'he', 'ja', 'en-rtl', 'xx-bogus', 'zh-hans'].map((l) => `action=query&list=blocks&bklimit=1&bkprop=id&uselang=${l}`),
+  'action=query&list=logevents&ledir=sideways&uselang=ar',
 ];
