@@ -112,11 +112,20 @@ export function formatSize(lang: Language, bytes: number): string {
  */
 export function megabyteParts(lang: Language, bytes: number): { num: string; text: string } | null {
   if (bytes < 1048576 || bytes >= 1000 * 1048576) return null;
-  const text = plainText(lang, 'size-megabytes');
-  if (!text.includes('$1')) return null;
-  const num = formatNumString(lang, phpFloatString(phpRound(bytes / 1048576, 2)));
-  return /^[0-9.,]+$/.test(num) ? { num, text } : null;
+  // debuginfo prints two figures per answer (the hot path); the heap moves in a small range
+  const rounded = phpRound(bytes / 1048576, 2);
+  const key = `${lang.release}\u0000${lang.code}\u0000${rounded}`;
+  let parts = megabytes.get(key);
+  if (parts === undefined) {
+    const text = plainText(lang, 'size-megabytes');
+    const num = formatNumString(lang, phpFloatString(rounded));
+    parts = text.includes('$1') && /^[0-9.,]+$/.test(num) ? { num, text } : null;
+    if (megabytes.size >= 4096) megabytes.clear();
+    megabytes.set(key, parts);
+  }
+  return parts;
 }
+const megabytes = new Map<string, { num: string; text: string } | null>();
 
 /** Language::listToText: "a, b and c" ("a and b"; the comma only from three items). */
 export function listToText(lang: Language, items: readonly string[]): string {

@@ -5,6 +5,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import type { Cassette } from '../../src/cassette/format.js';
+import type { JsonObject } from '../../src/api/result.js';
 import { canonicalKey } from '../../src/request/canonical.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { NO_CASSETTES, TEST_CLOCK } from '../support/app.js';
@@ -17,7 +18,7 @@ import { Client } from '../support/cookie-client.js';
 const key = (r: Record<string, string>) => canonicalKey(new Map(Object.entries(r)));
 const pt = { title: 'Gesperrt', ns: 0, timestamp: '2024-01-01T00:00:00Z', expiry: 'infinity', level: 'sysop' };
 const q = { action: 'query', list: 'protectedtitles' };
-const recorded = (r: Record<string, string>, body: Record<string, unknown>, cacheControl = 'private, must-revalidate, max-age=0') => ({
+const recorded = (r: Record<string, string>, body: JsonObject, cacheControl = 'private, must-revalidate, max-age=0') => ({
   key: key(r),
   request: r,
   status: 200,
