@@ -73,36 +73,35 @@ type Entry = { '1.39': LanguageRecord | null; '1.43': Partial<LanguageRecord> | 
 const FILE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'l10n', 'languages.json');
 
 interface Loaded {
-  text: string;
+  bytes: Buffer;
   head: { keys: string[]; icuDefault: Record<Release, IcuNumbers>; codeMapping: Record<Release, Record<string, string>> };
-  /** Where each language's entry is in the text: [start, end). */
+  /** Where each language's entry is in the file: [start, end) in bytes. */
   at: Map<string, readonly [number, number]>;
 }
 
 let loaded: Loaded | null = null;
 
-/** Reads the file and finds its lines (the header's are parsed, languages' only located). */
+/** Reads the file and finds its lines (the header's are parsed, languages' only located; nothing else is decoded). */
 function load(): Loaded {
   if (loaded) return loaded;
-  const text = readFileSync(FILE, 'utf8');
+  const bytes = readFileSync(FILE);
   const head: Record<string, unknown> = {};
   const at = new Map<string, readonly [number, number]>();
   let inLanguages = false;
-  for (let start = 0; start < text.length; ) {
-    const nl = text.indexOf('\n', start);
-    const end = nl < 0 ? text.length : nl;
-    const line = text.slice(start, Math.min(end, start + 64));
-    if (line.startsWith('"languages": {')) inLanguages = true;
-    else if (line.startsWith('"')) {
-      const sep = text.indexOf('": ', start);
-      const name = JSON.parse(text.slice(start, sep + 1)) as string;
-      const valueEnd = text[end - 1] === ',' ? end - 1 : end;
-      if (inLanguages) at.set(name, [sep + 3, valueEnd]);
-      else head[name] = JSON.parse(text.slice(sep + 3, valueEnd));
+  for (let start = 0; start < bytes.length; ) {
+    const nl = bytes.indexOf(10, start);
+    const end = nl < 0 ? bytes.length : nl;
+    if (bytes[start] === 0x22) {
+      const sep = bytes.indexOf('": ', start);
+      const name = JSON.parse(bytes.toString('utf8', start, sep + 1)) as string;
+      const valueEnd = bytes[end - 1] === 0x2c ? end - 1 : end;
+      if (name === 'languages') inLanguages = true;
+      else if (inLanguages) at.set(name, [sep + 3, valueEnd]);
+      else head[name] = JSON.parse(bytes.toString('utf8', sep + 3, valueEnd));
     }
     start = end + 1;
   }
-  loaded = { text, head: head as Loaded['head'], at };
+  loaded = { bytes, head: head as Loaded['head'], at };
   return loaded;
 }
 
@@ -127,7 +126,7 @@ export function languageRecord(code: string, release: Release): LanguageRecord |
   const pos = file.at.get(code);
   // Only languages of the file are kept: a code nobody ships costs a lookup, not memory.
   if (!pos) return null;
-  const entry = JSON.parse(file.text.slice(pos[0], pos[1])) as Entry;
+  const entry = JSON.parse(file.bytes.toString('utf8', pos[0], pos[1])) as Entry;
   const base = entry['1.39'];
   const diff = entry['1.43'];
   const rec = release === '1.39' ? base : base && diff ? merge(base, diff) : (diff as LanguageRecord | null);
