@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { commaList, formatNum, formatSize, listToText } from '../../../src/i18n/numbers.js';
 import { lang as L } from '../../support/lang.js';
 
-/** numbers-php.json (`npm run generate numbers`): Language::formatNum/formatSize/listToText/commaList from MediaWiki 1.39 (PHP 8.2, ICU). */
+/** numbers-php.json (`npm run generate numbers`): Language::formatNum/formatSize/listToText/commaList from MediaWiki 1.39 (PHP 8.2, ICU), in 22 languages (distinct separators, digits, grouping, plural rules), qqx and an unshipped code. */
 const fixture = JSON.parse(readFileSync(new URL('./numbers-php.json', import.meta.url), 'utf8')) as {
   formatNum: [string, number, string][];
   formatSize: [string, number, string][];
