@@ -22,5 +22,5 @@ export const LANGUAGE_QUESTIONS: readonly string[] = [
   ...['de', 'qqx', 'uk'].map((l) => `${B}&list=logevents&lelimit=abc&uselang=${l}&errorformat=wikitext&formatversion=2`),
   // the HTML page (no format): its texts, tables, lang and dir in the user language
   ...['ar', 'qqx', 'de', 'he', 'ja', 'en-rtl', 'xx-bogus', 'zh-hans'].map((l) => `action=query&list=blocks&bklimit=1&bkprop=id&uselang=${l}`),
-  'action=query&list=logevents&ledir=sideways&uselang=ar',
+  'action=query&list=blocks&bklimit=1&bkprop=id|bogus&errorformat=html&uselang=ar',
 ];
