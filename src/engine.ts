@@ -1,5 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { failWith, runApi } from './api/main.js';
+import { failWith, runApi, type ApiOutcome } from './api/main.js';
+import { isHtmlFormat } from './api/printer.js';
+import { pageTextsUnknown } from './output/texts.js';
 import { ApiUsageError, apiMessage } from './api/errors.js';
 import { ApiRequest } from './api/request.js';
 import { MODULES } from './modules/index.js';
@@ -8,7 +10,8 @@ import { requestParams } from './request/body.js';
 import { parseUrlEncoded, type ParamMap } from './request/params.js';
 import type { Interaction } from './cassette/format.js';
 import type { WikiModel } from './wiki/model.js';
-import type { Lang, WikiProfile } from './wiki/profile.js';
+import type { WikiProfile } from './wiki/profile.js';
+import type { Language } from './i18n/language.js';
 import type { Source } from './options.js';
 import { canonicalKey } from './request/canonical.js';
 import { globalRequestUrl } from './request/url.js';
@@ -23,7 +26,7 @@ import type { OfflineSessions, RequestSession } from './replay/sessions.js';
 import { apiFaultHook } from './faults/api.js';
 import { describeNearMisses, nearMisses, type NearMiss } from './replay/near-miss.js';
 import type { ArmedFault } from './faults/spec.js';
-import { lacksSameOriginSecurity, seesMoreThanReaders, type Caller } from './api/session.js';
+import { ANONYMOUS, lacksSameOriginSecurity, seesMoreThanReaders, type Caller } from './api/session.js';
 
 /** One HTTP request to api.php, as the engine needs it. */
 export interface HttpRequest {
@@ -60,7 +63,7 @@ export interface Answer extends Rendered {
   /** What `--track-usage` records for it: the key, `list:<module>` for a synthesized page, or null. */
   usage: string | null;
   /** The language the answer was printed in (uselang). */
-  userLang: Lang;
+  userLang: Language;
   /**
    * Whether the answer follows the clock (a built-in list filters expired blocks; curtimestamp;
    * an Expires header counted from now), so that a printed copy holds only for the second.
@@ -97,13 +100,15 @@ function expiring(i: Interaction): boolean {
 /**
  * What the printer cannot print as the wiki does: `format=rawfm` shows ApiResult's internal
  * structure (metadata, every boolean), and XML and PHP serialization need the metadata too (tag
- * names, array types), which wikitape does not keep; it prints them as JSON.
+ * names, array types), which wikitape does not keep; it prints them as JSON. The HTML page's texts
+ * in a language where one holds what wikitape cannot render (`i18n.<code>`).
  */
 const UNPRINTABLE: ReadonlySet<string> = new Set(['rawfm', 'xml', 'xmlfm', 'php', 'phpfm']);
 
-function printerUnknown(params: ParamMap): string[] {
+function printerUnknown(params: ParamMap, profile: WikiProfile, outcome: ApiOutcome): string[] {
+  const page = isHtmlFormat(outcome.printer) ? [...pageTextsUnknown(profile, outcome.userLang)] : [];
   const format = params.get('format');
-  return format !== undefined && UNPRINTABLE.has(format) ? [`format.${format}`] : [];
+  return format !== undefined && UNPRINTABLE.has(format) ? [`format.${format}`, ...page] : page;
 }
 
 /** What `--track-usage` notes for a computed answer: the lists it read (`list:<module>`, see cassettes prune). */
@@ -289,6 +294,9 @@ export class ReplayEngine {
     if (outcome.fault === undefined) return null;
     const rendered = render({ profile: this.profile, model: this.model, outcome, http, now, ...sessionOf(session) });
     rendered.headers.push(['X-Wikitape-Fault', outcome.fault]);
+    // A fault's text in a language wikitape cannot render is flagged as any answer's.
+    const texts = outcome.unknown.filter((u) => u.startsWith('i18n.'));
+    if (texts.length > 0) rendered.headers.push(['X-Wikitape-Unknown', texts.join(', ')]);
     return { ...rendered, source: 'fault', usage: null, userLang: outcome.userLang, clocked: true };
   }
 
@@ -340,11 +348,11 @@ export class ReplayEngine {
     if (faulted) return { ...faulted, key: redactQuery(key) };
     if (recorded) {
       this.used.add(key);
-      const outcome = recordedOutcome(recorded, params, this.profile, now, MODULES);
+      const outcome = recordedOutcome(recorded, params, this.profile, now, MODULES, session?.caller ?? ANONYMOUS);
       const rendered = render({ profile: this.profile, model: this.model, outcome, http, now, ...(marks ? { marks } : {}), ...this.encodedFor(recorded, params), ...sessionOf(session), ...keepCookies });
       // curtimestamp, and an Expires counted from now (maxage and smaxage), follow the clock
       const clocked = params.has('curtimestamp') || outcome.maxage > 0 || outcome.smaxage > 0 || (!this.clockFixed && expiring(recorded));
-      const printed = printerUnknown(params);
+      const printed = [...outcome.unknown, ...printerUnknown(params, this.profile, outcome)];
       if (printed.length > 0) rendered.headers.push(['X-Wikitape-Unknown', printed.join(', ')]);
       return { ...rendered, source: 'cassette', key, usage: key, userLang: outcome.userLang, clocked };
     }
@@ -353,7 +361,7 @@ export class ReplayEngine {
     // Learn what the recordings prove before any module reads the entities (replay/knowledge.ts).
     const learned = this.model.knows !== undefined;
     let outcome = runApi(request, env);
-    const unknown = [...outcome.unknown, ...printerUnknown(params), ...visibilityUnknown(session?.caller, outcome.modules)];
+    const unknown = [...outcome.unknown, ...printerUnknown(params, this.profile, outcome), ...visibilityUnknown(session?.caller, outcome.modules)];
     // Logins and writes are never recorded: what they cannot know is said, never made a miss.
     const miss = unknown.length > 0 && this.onMiss === 'error' && !UNRECORDABLE.has(outcome.action);
     // A miss names the recordings closest to the question, and how each differs.

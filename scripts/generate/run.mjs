@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { htmlPage143, parseSummaries, titles } from './live-captures.mjs';
+import { l10nData, l10nLayout } from './l10n.mjs';
 
 const LIVE139 = process.env.WIKITAPE_LIVE_DIR ?? '/tmp/wikitape-live';
 const PHP_ENV = { ...process.env, MW_CONFIG_FILE: `${LIVE139}/LocalSettings.php` };
@@ -139,6 +140,11 @@ export const GENERATED = {
     file: 'src/util/php-case.ts',
     text: true,
     make: () => node('scripts/generate/php-case.mjs'),
+  },
+  l10n: {
+    file: 'l10n/languages.json',
+    make: (old) => l10nData(old),
+    format: l10nLayout,
   },
   wikitext: {
     file: 'test/unit/i18n/wikitext-php.json',

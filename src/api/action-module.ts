@@ -2,7 +2,7 @@ import type { WikiProfile } from '../wiki/profile.js';
 import type { ApiContext, CacheMode } from './context.js';
 import type { DebugFacts, DebugInput } from './debug.js';
 import type { ParamSpec, ParamValues } from './param-spec.js';
-import type { TokenType } from './session.js';
+import type { Caller, TokenType } from './session.js';
 
 /**
  * A module of `action=`: everything wikitape knows of it, in one place: its parameters, a function
@@ -26,7 +26,7 @@ export interface ActionModule {
    * The cache mode ApiMain sets from the module's getCacheMode (null: it sets none, the answer
    * stays private and nothing is logged). Modules that set it themselves (ApiQuery) leave it out.
    */
-  cacheMode?: (values: ParamValues) => CacheMode | null;
+  cacheMode?: (values: ParamValues, caller: Caller) => CacheMode | null;
   /** Its queries and debug-log lines (debuginfo), see api/debug.ts; none: the modules it ran tell. */
   debug?(input: DebugInput): DebugFacts;
 }

@@ -1,6 +1,7 @@
 import type { TitleContext } from '../wiki/title.js';
 import type { WikiModel } from '../wiki/model.js';
-import type { Lang, WikiProfile } from '../wiki/profile.js';
+import type { WikiProfile } from '../wiki/profile.js';
+import type { Language } from '../i18n/language.js';
 import type { ErrorFormatter } from './error-formatter.js';
 import type { ApiMessage } from './errors.js';
 import type { ApiRequest } from './request.js';
@@ -10,6 +11,16 @@ import type { SessionPort } from './session.js';
 
 export type CacheMode = 'private' | 'public' | 'anon-public-user-private';
 
+/**
+ * ApiMain::setCacheMode's downgrade (1.39, 1.43): `public` becomes `anon-public-user-private`
+ * when the request leaves the user language to the user (`uselang` absent or `user`), since the
+ * answer's language then depends on who asks. The one copy of the rule: computed answers
+ * (runApi) and recorded ones (replay/render-recorded.ts) both ask it.
+ */
+export function cacheModeForUselang(mode: CacheMode, uselang: string | undefined): CacheMode {
+  return mode === 'public' && (uselang ?? 'user') === 'user' ? 'anon-public-user-private' : mode;
+}
+
 /** Everything one API call's modules see. Built per request by `runApi`. */
 export interface ApiContext {
   readonly request: ApiRequest;
@@ -18,7 +29,7 @@ export interface ApiContext {
   /** The clock: milliseconds since the epoch that count as "now" (block expiry, `now`). */
   readonly now: number;
   /** The user language (`uselang`, default the content language for anonymous callers). */
-  readonly userLang: Lang;
+  readonly userLang: Language;
   readonly titles: TitleContext;
   readonly result: ApiResult;
   readonly formatter: ErrorFormatter;

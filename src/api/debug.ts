@@ -1,4 +1,5 @@
-import type { Lang, WikiProfile } from '../wiki/profile.js';
+import type { WikiProfile } from '../wiki/profile.js';
+import type { Language } from '../i18n/language.js';
 import { atLeast } from '../wiki/profile.js';
 import type { ParamValues } from './param-spec.js';
 import type { WikiModel } from '../wiki/model.js';
@@ -45,7 +46,7 @@ export interface DebugInput {
   /** Now as a MediaWiki timestamp (`yyyymmddhhmmss`), or its template mark. */
   nowMw: string;
   /** The user language. */
-  userLang: Lang;
+  userLang: Language;
   /** The answer's data (formatversion=2 shape). */
   answer: JsonObject;
   /** The rows the module's query fetched (limit + 1) when it ran here; absent for a recorded answer. */

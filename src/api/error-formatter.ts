@@ -1,6 +1,7 @@
-import { message, messageHtml, stripMarkup } from '../i18n/message.js';
+import { message, messageHtml, stripMarkup, type MessageOptions } from '../i18n/message.js';
 import type { MessageParam as TextParam } from '../i18n/message.js';
-import { atLeast, type Lang } from '../wiki/profile.js';
+import { atLeast } from '../wiki/profile.js';
+import type { Language } from '../i18n/language.js';
 import type { ApiMessage, ApiWarning, MessageParam } from './errors.js';
 import { type ApiResult, type Json, type JsonObject, isObject } from './result.js';
 
@@ -29,20 +30,25 @@ function rawParam(p: MessageParam, version: string): Json {
  * the other formats keep lists in `errorlang`.
  */
 export class ErrorFormatter {
+  private readonly opts: MessageOptions;
+
   constructor(
     readonly format: ErrorFormat,
     /** Language of texts: English for BC, else errorlang. */
-    readonly lang: Lang,
+    readonly lang: Language,
+    /** The wiki's content language (the html format's links). */
+    contentLang: Language,
+    /** The MediaWiki version (how raw message parameters print). */
     readonly version: string,
-  ) {}
-
-  static bc(version: string): ErrorFormatter {
-    return new ErrorFormatter('bc', 'en', version);
+    /** Told what a text needed that wikitape cannot render in `lang` (`i18n.<code>`). */
+    unknown?: (what: string) => void,
+  ) {
+    this.opts = { html: { contentLang }, ...(unknown ? { unknown } : {}) };
   }
 
   /** Plain text of a message, markup stripped (BC `info`, plaintext `text`). */
   text(msg: Pick<ApiMessage, 'key' | 'params'>): string {
-    return stripMarkup(message(this.lang, msg.key, msg.params.map(toTextParam), this.version));
+    return stripMarkup(message(this.lang, msg.key, msg.params.map(toTextParam), this.opts));
   }
 
   private formatted(msg: ApiMessage): JsonObject {
@@ -54,10 +60,10 @@ export class ErrorFormatter {
         value['text'] = this.text(msg);
         break;
       case 'wikitext':
-        value['text'] = message(this.lang, msg.key, params, this.version);
+        value['text'] = message(this.lang, msg.key, params, this.opts);
         break;
       case 'html':
-        value['html'] = messageHtml(this.lang, msg.key, params, this.version);
+        value['html'] = messageHtml(this.lang, msg.key, params, this.opts);
         break;
       case 'raw':
         value['key'] = msg.key;
@@ -76,7 +82,7 @@ export class ErrorFormatter {
    * message in their own shape.
    */
   formatExceptionMessage(msg: ApiMessage): Json {
-    if (this.format === 'bc') return message(this.lang, msg.key, msg.params.map(toTextParam), this.version);
+    if (this.format === 'bc') return message(this.lang, msg.key, msg.params.map(toTextParam), this.opts);
     return this.formatted(msg);
   }
 
@@ -124,6 +130,6 @@ export class ErrorFormatter {
 
   /** The docref text: where to read about the API, in the formatter's language. */
   docref(apiUrl: string): string {
-    return `${message(this.lang, 'api-usage-docref', [apiUrl], this.version)} ${message(this.lang, 'api-usage-mailinglist-ref', [], this.version)}`.trim();
+    return `${message(this.lang, 'api-usage-docref', [apiUrl], this.opts)} ${message(this.lang, 'api-usage-mailinglist-ref', [], this.opts)}`.trim();
   }
 }

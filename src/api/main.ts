@@ -1,8 +1,10 @@
-import type { Lang, WikiProfile } from '../wiki/profile.js';
+import type { WikiProfile } from '../wiki/profile.js';
 import { apiUrl, atLeast } from '../wiki/profile.js';
+import { contentLanguage, getLanguage, sanitizeLangCode, userLanguage, type Language } from '../i18n/language.js';
+import { namespacesKnown } from '../wiki/namespaces.js';
 import type { WikiModel } from '../wiki/model.js';
 import type { ActionModule, RanModule } from './action-module.js';
-import type { ApiContext, CacheMode } from './context.js';
+import { cacheModeForUselang, type ApiContext, type CacheMode } from './context.js';
 import { ErrorFormatter, ERROR_FORMATS, type ErrorFormat } from './error-formatter.js';
 import { ApiUsageError, apiMessage, type ApiMessage } from './errors.js';
 import { badValueMessage, readParams } from './param-reader.js';
@@ -45,12 +47,12 @@ export interface ApiOutcome {
   /** The mode the modules asked ApiMain::setCacheMode for (before its uselang downgrade); null when none did. */
   requestedCacheMode: CacheMode | null;
   printer: Printer;
-  userLang: Lang;
+  /** The user language the answer was printed in (uselang, see i18n/language.ts userLanguage). */
+  userLang: Language;
   /** Module that ran (`query`, `parse` …) or `main` when the call failed early. */
   action: string;
   maxage: number;
   smaxage: number;
-  uselangGiven: boolean;
   /** What the answer needed that the model does not know (see ApiContext.unknown), sorted. */
   unknown: string[];
   /** The modules that ran, in order, with their values (none when the call failed). */
@@ -59,44 +61,50 @@ export interface ApiOutcome {
   fault?: string;
 }
 
-function resolveLang(code: string | undefined, fallback: Lang): Lang {
-  if (code === undefined || code === 'user' || code === 'content') return fallback;
-  const c = code.toLowerCase();
-  return c === 'ru' || c === 'en' ? c : c.startsWith('ru-') ? 'ru' : 'en';
+/** ApiMain's constructor: `errorlang` (raw) is `uselang`, `content` or a code, sanitized; BC is English. */
+function errorLanguage(format: ErrorFormat, errorlang: string | undefined, profile: WikiProfile, userLang: Language): Language {
+  if (format === 'bc') return getLanguage('en', profile.version);
+  const code = errorlang ?? 'uselang';
+  if (code === 'uselang') return userLang;
+  return getLanguage(code === 'content' ? profile.language : sanitizeLangCode(code, profile.language), profile.version);
 }
 
-/** The request's error formatter (ApiMain's constructor reads errorformat and errorlang raw, before anything can fail). */
-export function requestErrorFormatter(params: ReadonlyMap<string, string>, profile: WikiProfile, userLang: Lang): ErrorFormatter {
+/**
+ * The request's error formatter (ApiMain's constructor reads errorformat and errorlang raw, before
+ * anything can fail). `unknown` is told what a text needs that wikitape cannot render.
+ */
+export function requestErrorFormatter(params: ReadonlyMap<string, string>, profile: WikiProfile, userLang: Language, unknown?: (what: string) => void): ErrorFormatter {
   const rawFormat = params.get('errorformat') ?? 'bc';
   const errorFormat: ErrorFormat = (ERROR_FORMATS as readonly string[]).includes(rawFormat) && rawFormat !== 'bc' ? (rawFormat as ErrorFormat) : 'bc';
-  const errorLangCode = params.get('errorlang') ?? 'uselang';
-  const errorLang = errorFormat === 'bc' ? 'en' : errorLangCode === 'uselang' ? userLang : errorLangCode === 'content' ? profile.language : resolveLang(errorLangCode, profile.language);
-  return new ErrorFormatter(errorFormat, errorLang, profile.version);
+  return new ErrorFormatter(errorFormat, errorLanguage(errorFormat, params.get('errorlang'), profile, userLang), contentLanguage(profile), profile.version, unknown);
 }
 
 /** ApiMain::execute for one request: never throws for anything a client can send. */
 export function runApi(request: ApiRequest, env: ApiEnvironment, internal = false): ApiOutcome {
   const { profile } = env;
   // uselang and errorformat are read raw before anything can fail (ApiMain constructor).
-  const userLang = resolveLang(request.params.get('uselang'), profile.language);
-  const formatter = requestErrorFormatter(request.params, profile, userLang);
+  const userLang = userLanguage(request.params.get('uselang'), profile);
+  const unknown = new Set<string>();
+  const formatter = requestErrorFormatter(request.params, profile, userLang, (what) => void unknown.add(what));
   const result = new ApiResult();
   let cacheMode: CacheMode = 'private';
   let requestedCacheMode: CacheMode | null = null;
-  const unknown = new Set<string>();
   const notImplemented: string[] = [];
   const modules: RanModule[] = [];
   const session = env.session ?? anonymousSession();
   const caller = session.caller;
   // A logged-in caller whose rights nobody recorded: limits and rights checks cannot be known.
   if (!caller.anon && caller.rights === null) unknown.add('session.rights');
+  const titles = titleContext(profile, env.model);
+  // A content language whose namespace names wikitape cannot all know (a grammar class, variants).
+  if (!namespacesKnown(titles)) unknown.add(`i18n.${profile.language}.namespaces`);
   const ctx: ApiContext = {
     request,
     profile,
     model: env.model,
     now: env.now,
     userLang,
-    titles: titleContext(profile, env.model),
+    titles,
     result,
     formatter,
     highLimits: caller.rights?.includes('apihighlimits') ?? false,
@@ -104,8 +112,7 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
     addWarning: (module: string, msg: ApiMessage) => formatter.addWarning(result, { ...msg, module }),
     setCacheMode: (mode) => {
       requestedCacheMode = mode;
-      // ApiMain::setCacheMode: public becomes anon-public-user-private unless uselang was given.
-      cacheMode = mode === 'public' && (request.params.get('uselang') ?? 'user') === 'user' ? 'anon-public-user-private' : mode;
+      cacheMode = cacheModeForUselang(mode, request.params.get('uselang'));
     },
     unknown: (what) => void unknown.add(what),
     ran: (m) => void modules.push(m),
@@ -123,7 +130,6 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
     action: 'main',
     maxage: 0,
     smaxage: 0,
-    uselangGiven: request.params.has('uselang'),
     unknown: [],
     modules,
   };
@@ -170,7 +176,7 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
     const ran: RanModule = { path: action.name, values: {}, ...(action.debug ? { debug: action.debug } : {}) };
     modules.push(ran);
     const values = (ran.values = action.execute(ctx) ?? {});
-    const mode = action.cacheMode?.(values);
+    const mode = action.cacheMode?.(values, caller);
     if (mode) ctx.setCacheMode(mode);
     reportUnusedParams(ctx, outcome.printer);
     // The printer reads its parameters when it prints: a bad formatversion fails the call.
@@ -208,8 +214,9 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
   outcome.requestedCacheMode = requestedCacheMode;
   // An error answer follows from the request alone, whatever the modules had needed before it,
   // except that a module wikitape does not implement is itself what the recordings lack.
-  // What the caller's rights decide (a permission error's text, limits) stays unknown in an error too.
-  outcome.unknown = outcome.isError ? [...notImplemented, ...[...unknown].filter((u) => /^(?:permissions|session)\./.test(u)).sort()] : [...unknown].sort();
+  // What the caller's rights decide (a permission error's text, limits) stays unknown in an error
+  // too, and so does a text wikitape cannot render in the error's language.
+  outcome.unknown = outcome.isError ? [...notImplemented, ...[...unknown].filter((u) => /^(?:permissions|session|i18n)\./.test(u)).sort()] : [...unknown].sort();
   return outcome;
 }
 
@@ -258,8 +265,8 @@ function addRequestedFields(ctx: ApiContext): void {
   if (id !== undefined) ctx.result.add('requestid', id);
   if (ctx.request.check('curtimestamp')) ctx.result.add('curtimestamp', new Date(ctx.now).toISOString().replace(/\.\d{3}Z$/, 'Z'));
   if (ctx.request.check('responselanginfo')) {
-    ctx.result.add('uselang', ctx.userLang);
-    ctx.result.add('errorlang', ctx.formatter.lang);
+    ctx.result.add('uselang', ctx.userLang.code);
+    ctx.result.add('errorlang', ctx.formatter.lang.code);
   }
 }
 

@@ -3,6 +3,7 @@ import type { ParamSpec, ParamValues } from './param-spec.js';
 import type { WikiProfile } from '../wiki/profile.js';
 import type { PageSet } from './pageset.js';
 import type { DebugFacts, DebugInput } from './debug.js';
+import type { Caller } from './session.js';
 
 type ModuleGroup = 'list' | 'prop' | 'meta';
 
@@ -25,8 +26,8 @@ export interface QueryModule {
   group: ModuleGroup;
   /** Declared parameters; a function where they differ between MediaWiki versions. */
   params: Record<string, ParamSpec> | ((profile: WikiProfile) => Record<string, ParamSpec>);
-  /** What it asks ApiQuery for (getCacheMode), from its parameters; ApiQuery takes the strictest. */
-  cacheMode: CacheMode | ((values: ParamValues) => CacheMode);
+  /** What it asks ApiQuery for (getCacheMode), from its parameters and the caller; ApiQuery takes the strictest. */
+  cacheMode: CacheMode | ((values: ParamValues, caller: Caller) => CacheMode);
   execute(ctx: ApiContext, values: ParamValues, pages: PageSet): ModuleOutcome;
   /** Its queries and debug-log lines (debuginfo), see api/debug.ts. */
   debug(input: DebugInput): DebugFacts;

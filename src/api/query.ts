@@ -85,7 +85,7 @@ function runQuery(ctx: ApiContext, modules: QueryModules): void {
     const values = readParams(ctx, info, specs);
     const ran: RanModule = { path: info.path, values, debug: mod.debug };
     ctx.ran(ran);
-    const mode = typeof mod.cacheMode === 'function' ? mod.cacheMode(values) : mod.cacheMode;
+    const mode = typeof mod.cacheMode === 'function' ? mod.cacheMode(values, ctx.session.caller) : mod.cacheMode;
     if (STRICTNESS[mode] > STRICTNESS[cacheMode]) cacheMode = mode;
     const outcome = inModule(info.path, () => mod.execute(ctx, values, pages));
     if (outcome.fetched) ran.fetched = outcome.fetched;

@@ -4,6 +4,7 @@ import type { ActionModule, RanModule } from './action-module.js';
 import type { QueryModules } from './query.js';
 import type { CacheMode } from './context.js';
 import { looseParamValues } from './param-reader.js';
+import type { Caller } from './session.js';
 
 /**
  * The modules an API answers with (ApiMain's module manager and ApiQuery's): `action=` modules
@@ -38,18 +39,18 @@ export function modulesNamed(registry: ModuleRegistry, params: ParamMap, profile
   return out;
 }
 
-/** The strictest of the cache modes the modules of a recorded answer ask for (ApiQuery's rule), or null. */
-export function requestedCacheMode(registry: ModuleRegistry, ran: readonly RanModule[], params: ParamMap): CacheMode | null {
+/** The strictest of the cache modes the modules of a recorded answer ask for the caller (ApiQuery's rule), or null. */
+export function requestedCacheMode(registry: ModuleRegistry, ran: readonly RanModule[], params: ParamMap, caller: Caller): CacheMode | null {
   const action = registry.actions.find((a) => a.name === (params.get('action') ?? 'help'));
   if (!action) return null;
-  if (action.name !== 'query') return action.cacheMode?.(ran[0]?.values ?? {}) ?? null;
+  if (action.name !== 'query') return action.cacheMode?.(ran[0]?.values ?? {}, caller) ?? null;
   const strict = { public: 0, 'anon-public-user-private': 1, private: 2 } as const;
   let mode: CacheMode = 'public';
   for (const r of ran) {
     const name = r.path.startsWith('query+') ? r.path.slice(6) : null;
     const mod = name === null ? undefined : [...registry.query.prop, ...registry.query.list, ...registry.query.meta].find((m) => m.name === name);
     if (!mod) continue;
-    const m = typeof mod.cacheMode === 'function' ? mod.cacheMode(r.values) : mod.cacheMode;
+    const m = typeof mod.cacheMode === 'function' ? mod.cacheMode(r.values, caller) : mod.cacheMode;
     if (strict[m] > strict[mode]) mode = m;
   }
   return mode;

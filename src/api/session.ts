@@ -98,6 +98,20 @@ export function anonymousSession(): SessionPort {
  */
 const VISIBILITY_RIGHTS: ReadonlySet<string> = new Set(['deletedhistory', 'deletelogentry', 'suppressrevision', 'viewsuppressed', 'suppressionlog', 'hideuser']);
 
+/**
+ * Authority::isAllowed for the caller: an anonymous caller has the readers' rights (none of those
+ * wikitape asks about); a logged-in one whose rights nobody recorded is taken to have none (such
+ * an answer is flagged `session.rights` already).
+ */
+export function isAllowed(caller: Caller, right: string): boolean {
+  return caller.rights?.includes(right) ?? false;
+}
+
+/** ApiQueryBase::userCanSeeRevDel: the rights that show revision-deleted parts. */
+export function userCanSeeRevDel(caller: Caller): boolean {
+  return ['deletedhistory', 'deletedtext', 'deleterevision', 'suppressrevision', 'viewsuppressed'].some((r) => isAllowed(caller, r));
+}
+
 /** Whether rights (null: not known) may show more of the lists than readers see. */
 export function seesMoreThanReaders(rights: readonly string[] | null): boolean {
   return rights === null || rights.some((r) => VISIBILITY_RIGHTS.has(r));

@@ -144,8 +144,10 @@ export function notACassette(c: unknown): string | null {
   const entities = entitiesProblem(o['entities']);
   if (entities) return entities;
   const profile = o['meta'] as { profile?: { language?: unknown } };
-  if (profile.profile?.language !== undefined && profile.profile.language !== 'ru' && profile.profile.language !== 'en') {
-    return `"meta.profile.language" is ${JSON.stringify(profile.profile.language)}: wikitape speaks ru and en`;
+  // $wgLanguageCode: a code of the form MediaWiki's languages have (LanguageNameUtils::isValidBuiltInCode).
+  const language = profile.profile?.language;
+  if (language !== undefined && (typeof language !== 'string' || !/^[a-z0-9-]{2,}$/.test(language))) {
+    return `"meta.profile.language" is ${JSON.stringify(language)}: not a language code (ru, de, zh-hans …)`;
   }
   const interactions = o['interactions'] as unknown[];
   for (let n = 0; n < interactions.length; n++) {

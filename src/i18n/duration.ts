@@ -1,5 +1,5 @@
-import type { Lang } from '../wiki/profile.js';
-import { message } from './message.js';
+import type { Language } from './language.js';
+import { message, type MessageOptions } from './message.js';
 import { listToText } from './numbers.js';
 
 /** Expiry spellings MediaWiki reads as "never" (wfIsInfinity / ExpiryDef). */
@@ -38,7 +38,7 @@ export function phpDateDiff(fromSec: number, toSec: number): { y: number; m: num
  * centuries, decades, years, months, days, hours, minutes and seconds (no weeks), zeros
  * skipped, joined with listToText; no difference at all is "0 seconds".
  */
-export function formatDurationBetweenTimestamps(lang: Lang, startMs: number, endMs: number): string {
+export function formatDurationBetweenTimestamps(lang: Language, startMs: number, endMs: number, opts: MessageOptions = {}): string {
   const [a, b] = [Math.floor(startMs / 1000), Math.floor(endMs / 1000)].sort((x, y) => x - y) as [number, number];
   const diff = phpDateDiff(a, b);
   const units: [string, number][] = [
@@ -52,8 +52,8 @@ export function formatDurationBetweenTimestamps(lang: Lang, startMs: number, end
     ['minutes', diff.i],
     ['seconds', diff.s],
   ];
-  const parts = units.filter(([, n]) => n !== 0).map(([unit, n]) => message(lang, `duration-${unit}`, [{ num: n }]));
-  return parts.length > 0 ? listToText(lang, parts) : message(lang, 'duration-seconds', [{ num: 0 }]);
+  const parts = units.filter(([, n]) => n !== 0).map(([unit, n]) => message(lang, `duration-${unit}`, [{ num: n }], opts));
+  return parts.length > 0 ? listToText(lang, parts) : message(lang, 'duration-seconds', [{ num: 0 }], opts);
 }
 
 /** Whether an expiry value means "never expires". */
@@ -64,7 +64,7 @@ const isInfinity = (expiry: string): boolean => INFINITE.has(expiry);
  * that never expires, else the duration from the block timestamp to its expiry. `startIso` and
  * `expiry` are ISO 8601 (as the API prints them) or anything Date.parse reads.
  */
-export function formatBlockDuration(lang: Lang, startIso: string, expiry: string): string {
-  if (isInfinity(expiry)) return message(lang, 'infiniteblock');
-  return formatDurationBetweenTimestamps(lang, Date.parse(startIso), Date.parse(expiry));
+export function formatBlockDuration(lang: Language, startIso: string, expiry: string, opts: MessageOptions = {}): string {
+  if (isInfinity(expiry)) return message(lang, 'infiniteblock', [], opts);
+  return formatDurationBetweenTimestamps(lang, Date.parse(startIso), Date.parse(expiry), opts);
 }

@@ -1,4 +1,4 @@
-import type { Lang } from '../wiki/profile.js';
+import type { Language } from './language.js';
 import { blockLevels } from './wikitext-block.js';
 import { normalizeCharRefs, quotes, sanitizeTags, VOID_TAGS } from './wikitext-inline.js';
 import { externalLinks, freeLinks, internalLinks, type LinkContext } from './wikitext-links.js';
@@ -13,7 +13,7 @@ import { externalLinks, freeLinks, internalLinks, type LinkContext } from './wik
 
 export interface HtmlOptions {
   /** The wiki's content language (namespace names, red-link titles). Default: the message language. */
-  contentLang?: Lang;
+  contentLang?: Language;
   /** `$wgArticlePath`. Default `/wiki/index.php/$1`. */
   articlePath?: string;
   /** `$wgScript`. Default `/wiki/index.php`. */
@@ -63,9 +63,11 @@ function stripOuterParagraph(html: string): string {
   return m && !m[1]!.includes('</p>') ? m[1]! : html;
 }
 
-export function wikitextToHtml(text: string, options: HtmlOptions & { lang: Lang }): string {
+/** Message::parse (`block`: parseAsBlock, the outer paragraph kept). */
+export function wikitextToHtml(text: string, options: HtmlOptions & { lang: Language; block?: boolean }): string {
   const ctx: LinkContext = {
     contentLang: options.contentLang ?? options.lang,
+    lang: options.lang,
     articlePath: options.articlePath ?? '/wiki/index.php/$1',
     script: options.script ?? '/wiki/index.php',
   };
@@ -82,5 +84,5 @@ export function wikitextToHtml(text: string, options: HtmlOptions & { lang: Lang
   t = freeLinks(externalLinks(t));
   t = blockLevels(t);
   t = t.replace(/\x7fNOWIKI(\d+)\x7f/g, (_m, i: string) => nowiki[Number(i)]!);
-  return stripOuterParagraph(tidy(t));
+  return options.block ? tidy(t) : stripOuterParagraph(tidy(t));
 }

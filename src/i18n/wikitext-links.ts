@@ -1,4 +1,6 @@
-import type { Lang } from '../wiki/profile.js';
+import type { Language } from './language.js';
+import { linkTrail } from './link-trail.js';
+import { fetchMessage } from './messages.js';
 import { decodeCharRefs } from './strip-markup.js';
 import { escapeAttr } from './wikitext-inline.js';
 import { wfUrlencode } from '../util/php-url.js';
@@ -11,17 +13,25 @@ import { wfUrlencode } from '../util/php-url.js';
 
 export interface LinkContext {
   /** The wiki's content language: namespace names and red-link titles. */
-  contentLang: Lang;
+  contentLang: Language;
+  /** The message's language: its link trail (the parser's target language). */
+  lang: Language;
   /** `$wgArticlePath`. */
   articlePath: string;
   /** `$wgScript` (red links go to `?title=…&action=edit&redlink=1`). */
   script: string;
 }
 
-const SPECIAL: Record<Lang, string> = { en: 'Special', ru: 'Служебная' };
-const SPECIAL_NAMES = /^(?:special|служебная|спецстраница)$/i;
-const TRAIL: Record<Lang, string> = { en: '[a-z]*', ru: '[a-zабвгдеёжзийклмнопрстуфхцчшщъыьэюя]*' };
-const RED_LINK: Record<Lang, string> = { en: 'page does not exist', ru: 'страница не существует' };
+/** The content language's names of NS_SPECIAL (its name and aliases, and the canonical `Special`), lower case. */
+function specialNames(lang: Language): Set<string> {
+  const names = new Set(['special', (lang.record.namespaces['-1'] ?? 'Special').toLowerCase()]);
+  for (const [alias, id] of Object.entries(lang.record.namespaceAliases)) if (id === -1) names.add(alias.toLowerCase());
+  return names;
+}
+
+/** LinkRenderer's red-link title: `red-link-title` in the content language. */
+const redLinkTitle = (title: string, lang: Language): string => (fetchMessage(lang, 'red-link-title') ?? '$1').replaceAll('$1', title);
+
 const ucfirst = (s: string): string => (s ? s[0]!.toUpperCase() + s.slice(1) : s);
 
 function internalLink(target: string, text: string, ctx: LinkContext): string {
@@ -32,21 +42,22 @@ function internalLink(target: string, text: string, ctx: LinkContext): string {
     const href = `https://www.mediawiki.org/wiki/${wfUrlencode(rest.replaceAll(' ', '_'))}`;
     return `<a href="${escapeAttr(href)}" class="extiw" title="${escapeAttr(`mw:${rest}`)}">${text}</a>`;
   }
-  if (SPECIAL_NAMES.test(prefix)) {
-    const title = `${SPECIAL[ctx.contentLang]}:${ucfirst(rest.replaceAll('_', ' '))}`;
+  if (specialNames(ctx.contentLang).has(prefix.replaceAll(' ', '_').toLowerCase())) {
+    const special = (ctx.contentLang.record.namespaces['-1'] ?? 'Special').replaceAll('_', ' ');
+    const title = `${special}:${ucfirst(rest.replaceAll('_', ' '))}`;
     const href = ctx.articlePath.replace('$1', wfUrlencode(title.replaceAll(' ', '_')));
     return `<a href="${escapeAttr(href)}" title="${escapeAttr(title)}">${text}</a>`;
   }
   const title = ucfirst(target.replaceAll('_', ' '));
   const href = `${ctx.script}?title=${wfUrlencode(title.replaceAll(' ', '_'))}&action=edit&redlink=1`;
-  return `<a href="${escapeAttr(href)}" class="new" title="${escapeAttr(`${title} (${RED_LINK[ctx.contentLang]})`)}">${text}</a>`;
+  return `<a href="${escapeAttr(href)}" class="new" title="${escapeAttr(redLinkTitle(title, ctx.contentLang))}">${text}</a>`;
 }
 
-/** `[[Target]]`, `[[Target|text]]`, with the content language's link trail. */
+/** `[[Target]]`, `[[Target|text]]`, with the message language's link trail. */
 export function internalLinks(text: string, ctx: LinkContext): string {
-  const re = new RegExp(`\\[\\[([^[\\]|{}<>]+)(?:\\|((?:(?!\\]\\]).)*))?\\]\\](${TRAIL[ctx.contentLang]})`, 'gs');
-  return text.replace(re, (_m, target: string, label: string | undefined, trail: string) =>
-    internalLink(target.trim(), (label ?? target) + trail, ctx),
+  const re = new RegExp(`\\[\\[([^[\\]|{}<>]+)(?:\\|((?:(?!\\]\\]).)*))?\\]\\](${linkTrail(ctx.lang).inner})?`, 'gsu');
+  return text.replace(re, (_m, target: string, label: string | undefined, trail: string | undefined) =>
+    internalLink(target.trim(), (label ?? target) + (trail ?? ''), ctx),
   );
 }
 
@@ -67,9 +78,13 @@ export function externalLinks(text: string): string {
   );
 }
 
-/** Free URLs in text (not inside tags or existing links), trailing punctuation and `&lt;`/`&gt;` left out. */
+/**
+ * Free URLs in text (not inside tags or existing links), trailing punctuation and `&lt;`/`&gt;`
+ * left out. PHP's `/u` makes PCRE's `\b` Unicode-aware: a URL right after a letter of any script
+ * (`についてはhttp://…`) is no link.
+ */
 export function freeLinks(text: string): string {
-  const re = new RegExp(`(<a [^>]*>.*?</a>|<[^>]*>)|\\b(${PROTOCOLS}${URL_CHAR}+)`, 'giu');
+  const re = new RegExp(`(<a [^>]*>.*?</a>|<[^>]*>)|(?<![\\p{L}\\p{N}_])(${PROTOCOLS}${URL_CHAR}+)`, 'giu');
   return text.replace(re, (m, skip: string | undefined, found: string | undefined) => {
     if (skip !== undefined || found === undefined) return m;
     let url = found;

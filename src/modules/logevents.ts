@@ -11,6 +11,7 @@ import { requireMaxOneParameter } from './checks.js';
 import { LOG_ACTIONS, LOG_TYPES, HIDDEN_LOG_TYPES } from './log-types.js';
 import { compareKeys, listWindow, takePage, memoKey, needCompleteList, needProps } from './list-support.js';
 import { isoToMw } from '../util/timestamp.js';
+import { isAllowed, userCanSeeRevDel } from '../api/session.js';
 import { formatLogParams } from './log-params.js';
 import { apiClass, continueCondition, fetchedRows, genderCacheLookup, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
 
@@ -21,8 +22,11 @@ export const logevents: QueryModule = {
   name: 'logevents',
   prefix: 'le',
   group: 'list',
-  // ApiQueryLogEvents::getCacheMode: comments formatted into HTML use the user's language.
-  cacheMode: (v) => (pv.list(v['prop']).includes('parsedcomment') ? 'anon-public-user-private' : 'public'),
+  // ApiQueryLogEvents::getCacheMode (1.39, 1.43): a user who may see deleted parts gets a private
+  // answer; comments formatted into HTML use the user's language; a user who may read the
+  // suppression log ($wgLogRestrictions) sees other entries than the public.
+  cacheMode: (v, caller) =>
+    userCanSeeRevDel(caller) ? 'private' : pv.list(v['prop']).includes('parsedcomment') || isAllowed(caller, 'suppressionlog') ? 'anon-public-user-private' : 'public',
   debug: logeventsDebug,
   params: {
     prop: { type: 'enum', multi: true, values: PROPS, default: 'ids|title|type|user|timestamp|comment|details' },

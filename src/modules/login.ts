@@ -6,6 +6,7 @@ import { readParams } from '../api/param-reader.js';
 import { pv } from '../api/param-spec.js';
 import type { Account } from '../api/session.js';
 import { message } from '../i18n/message.js';
+import { getLanguage } from '../i18n/language.js';
 
 /**
  * action=login, action=clientlogin and action=logout against replay's offline sessions, in the
@@ -37,8 +38,8 @@ function normalizeName(name: string): string | null {
 }
 
 /** The English text of `wrongpassword` as action=login gives it (its newline becomes a space). */
-function wrongPassword(): string {
-  return message('en', 'wrongpassword', []).replace(/\n/g, ' ');
+function wrongPassword(version: string): string {
+  return message(getLanguage('en', version), 'wrongpassword', []).replace(/\n/g, ' ');
 }
 
 export const login: ActionModule = {
@@ -70,7 +71,7 @@ export const login: ActionModule = {
     const found = authenticate(ctx, pv.str(v['name']) ?? '', pv.str(v['password']) ?? '');
     if (!found) {
       out['result'] = 'Failed';
-      out['reason'] = wrongPassword();
+      out['reason'] = wrongPassword(ctx.profile.version);
       return v;
     }
     if (found.bot === null) {

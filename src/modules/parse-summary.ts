@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import { atLeast, type Lang, type WikiProfile } from '../wiki/profile.js';
+import { atLeast, type WikiProfile } from '../wiki/profile.js';
+import { contentLanguage, type Language } from '../i18n/language.js';
+import { linkTrail } from '../i18n/link-trail.js';
+import { message } from '../i18n/message.js';
 import { hasSubpages, namespaceDbName, type NamespaceContext } from '../wiki/namespaces.js';
-import { resolveSpecialAlias, specialLocalName, specialPageExists } from '../wiki/special-pages.js';
-import { text as contentText } from '../wiki/texts.js';
+import { resolveSpecialAlias, specialAliasesKnown, specialLocalName, specialPageExists } from '../wiki/special-pages.js';
 import { decodeCharReferences, makeTitle, makeTitleSafe, parseTitle, splitTitleString, withFragment, type Title } from '../wiki/title.js';
 import { escapeIdForLink, linkUrl, localUrl } from '../wiki/url.js';
 import { rawurldecode, rawurlencode, wfUrlencode } from '../util/php-url.js';
@@ -15,8 +17,8 @@ import { htmlspecialchars } from '../util/escape.js';
  */
 export interface SummaryContext {
   profile: WikiProfile;
-  /** The user language: only the arrow and direction mark of section links come from it. */
-  userLang: Lang;
+  /** The user language: only the arrow and direction of section links come from it. */
+  userLang: Language;
   /** The page the summary belongs to (`API` for a bare parse). */
   selfTitle: Title;
   /** `section=new`: section links and fragment-only links point at `#anchor` on the same page. */
@@ -27,6 +29,8 @@ export interface SummaryContext {
   isRedirect?: (t: Title) => boolean;
   /** Stop (throw SummaryTooLong) once the HTML is longer than this many UTF-16 units. Default none. */
   maxLength?: number;
+  /** Told what the links needed that wikitape does not know (a content language's special page names). */
+  unknown?: (what: string) => void;
   /** URL of an uploaded file (`Media:` links, and File:/Media: pages count as known), null if none. */
   fileUrl?: (t: Title) => string | null;
   /** Whether a MediaWiki: page has a default message text (Title::isAlwaysKnown). */
@@ -93,6 +97,8 @@ const nsctx = (ctx: SummaryContext): NamespaceContext => ({ lang: ctx.profile.la
 /** LinkRenderer::normalizeTarget: special page aliases become the local name. */
 function normalizeTarget(ctx: SummaryContext, t: Title): Title {
   if (t.ns !== -1 || t.interwiki) return t;
+  // Another content language's own special page names are not known here.
+  if (!specialAliasesKnown(ctx.profile.language)) ctx.unknown?.(`i18n.${ctx.profile.language}.specialpages`);
   const r = resolveSpecialAlias(t.dbkey, ctx.profile.language);
   if (!r) return t;
   return makeTitle(-1, specialLocalName(r.name, r.subpage, ctx.profile.language), nsctx(ctx), t.fragment);
@@ -143,7 +149,7 @@ function preloadedLink(ctx: SummaryContext, target: Title, html: string, classes
 function brokenLink(ctx: SummaryContext, target: Title, html: string): string {
   const t = normalizeTarget(ctx, target.fragment ? withFragment(target, '', nsctx(ctx)) : target);
   const url = linkUrl(ctx.profile, t, t.ns !== -1 ? 'action=edit&redlink=1' : '');
-  const title = t.prefixedText !== '' ? contentText(ctx.profile.language, 'red-link-title', [t.prefixedText]) : null;
+  const title = t.prefixedText !== '' ? message(contentLanguage(ctx.profile), 'red-link-title', [t.prefixedText]) : null;
   return anchor([['href', url], ['class', 'new'], ['title', title]], html);
 }
 
@@ -197,7 +203,7 @@ function doSectionLinks(ctx: SummaryContext, comment: string): string {
   if (!comment.includes('*/')) return comment;
   const modern = atLeast(ctx.profile, '1.43');
   const ns = nsctx(ctx);
-  const lang = ctx.profile.language;
+  const content = contentLanguage(ctx.profile);
   let append = '';
   const out = comment.replace(AUTOCOMMENT, (whole: string, auto: string, offset: number) => {
     const pre = offset > 0;
@@ -206,12 +212,13 @@ function doSectionLinks(ctx: SummaryContext, comment: string): string {
     let html = auto;
     if (section !== '') {
       const target = ctx.samePage ? makeTitle(0, '', ns, section) : withFragment(ctx.selfTitle, section, ns);
-      // Language::getArrow / getDirMark / getDir of the user language (ru and en are both LTR).
-      const inner = modern ? `→<bdi dir="ltr">${auto}</bdi>` : `→\u200e${auto}`;
+      // Language::getArrow / getDirMark (1.39) / getDir (1.43) of the user language.
+      const { userLang } = ctx;
+      const inner = modern ? `${userLang.arrow}<bdi dir="${userLang.dir}">${auto}</bdi>` : `${userLang.arrow}${userLang.dirMark}${auto}`;
       html = preloadedLink(ctx, target, inner, '');
     }
-    const prefix = pre ? htmlspecialchars(contentText(lang, 'autocomment-prefix')) : '';
-    if (post) html += htmlspecialchars(contentText(lang, 'colon-separator'));
+    const prefix = pre ? htmlspecialchars(message(content, 'autocomment-prefix')) : '';
+    if (post) html += htmlspecialchars(message(content, 'colon-separator'));
     if (html !== '' && html !== '0') {
       if (modern) {
         html = `<span class="autocomment">${html}</span>`;
@@ -230,12 +237,6 @@ function doSectionLinks(ctx: SummaryContext, comment: string): string {
 // Wiki links (CommentParser::doWikiLinks)
 
 const WIKILINK = new RegExp(`\\[\\[(?=(${WS}*))\\1:?([^[\\]|]+)(?:\\|((?:\\]?[^\\]])*))?\\]\\]([^[]*)`, 'g');
-
-/** $linkTrail of MessagesRu.php / MessagesEn.php. */
-const LINK_TRAIL: Readonly<Record<Lang, RegExp>> = {
-  ru: /^([a-zабвгдеёжзийклмнопрстуфхцчшщъыьэюя]+)([\s\S]*)$/,
-  en: /^([a-z]+)([\s\S]*)$/,
-};
 
 /** A literal as a regex source matching it as PCRE `/i` without `/u` does: only ASCII letters fold. */
 export function asciiCaseless(literal: string): string {
@@ -284,7 +285,8 @@ function doWikiLinks(ctx: SummaryContext, comment: string): string {
   if (!comment.includes(']]')) return comment;
   const ns = nsctx(ctx);
   const media = mediaRegex(ctx);
-  const trailRe = LINK_TRAIL[ctx.profile.language];
+  // CommentParser::doWikiLinks: the content language's $linkTrail
+  const trailRe = linkTrail(contentLanguage(ctx.profile)).re;
   // 1.39 hands link HTML it has at once (always-known targets, the page itself) to preg_replace as
   // the replacement string, so `$1`, `\0`… in it are group references; 1.43+ escapes them.
   const interpret = !atLeast(ctx.profile, '1.43');

@@ -9,6 +9,7 @@ import type { JsonObject } from '../api/result.js';
 import { atLeast, type WikiProfile } from '../wiki/profile.js';
 import { parseTitle, type Title } from '../wiki/title.js';
 import { formatSummary, SummaryTooLong } from './parse-summary.js';
+import { contentLanguage } from '../i18n/language.js';
 import { summaryForParse } from './section-summary.js';
 import { EMPTY_CATEGORIES_HTML, emptyParseParts, emptyParseText } from './parse-text.js';
 import { mainDbKey, messageCacheLoad, sqlQuote, type DebugFacts, type DebugInput } from '../api/debug.js';
@@ -131,8 +132,8 @@ function buildParse(ctx: ApiContext, v: Record<string, unknown>, title: Title): 
   const newSection = v['section'] === 'new';
   // ApiParse::formatSummary: with section=new, a section title alone makes the summary.
   if (summary !== null || (sectionTitle !== null && newSection)) {
-    const text = summaryForParse(ctx.profile.language, summary, sectionTitle, newSection);
-    out['parsedsummary'] = formatSummary(text, { profile: ctx.profile, userLang: ctx.userLang, selfTitle: title, samePage: v['section'] === 'new', pageExists: exists, isRedirect: (t: Title) => isRedirect(ctx, t), maxLength: MAX_RESULT_SIZE });
+    const text = summaryForParse(contentLanguage(ctx.profile), summary, sectionTitle, newSection);
+    out['parsedsummary'] = formatSummary(text, { profile: ctx.profile, userLang: ctx.userLang, selfTitle: title, samePage: v['section'] === 'new', pageExists: exists, isRedirect: (t: Title) => isRedirect(ctx, t), maxLength: MAX_RESULT_SIZE, unknown: (what) => ctx.unknown(what) });
   }
   if (onlypst) return out;
   for (const k of ['langlinks', 'categories', 'categorieshtml', 'links', 'templates', 'images', 'externallinks', 'sections'] as const) {

@@ -1,5 +1,5 @@
-import type { Lang } from '../wiki/profile.js';
-import { text as contentText } from '../wiki/texts.js';
+import type { Language } from '../i18n/language.js';
+import { message } from '../i18n/message.js';
 import { asciiCaseless } from './parse-summary.js';
 
 /**
@@ -146,12 +146,12 @@ export function stripSectionName(text: string): string {
  * ApiParse::formatSummary's choice of text: with `section=new`, when the summary or the section
  * title is empty, the content-language `newsectionsummary` around the stripped section title.
  */
-export function summaryForParse(lang: Lang, summary: string | null, sectionTitle: string | null, sectionIsNew: boolean): string {
+export function summaryForParse(lang: Language, summary: string | null, sectionTitle: string | null, sectionIsNew: boolean): string {
   let s = summary ?? '';
   const st = sectionTitle ?? '';
   if (sectionIsNew && (st === '' || s === '')) {
     if (st !== '') s = st;
-    if (s !== '') s = contentText(lang, 'newsectionsummary', [stripSectionName(s)]);
+    if (s !== '') s = message(lang, 'newsectionsummary', [stripSectionName(s)]);
   }
   return s;
 }

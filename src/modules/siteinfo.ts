@@ -2,7 +2,9 @@ import { pv } from '../api/param-spec.js';
 import type { QueryModule } from '../api/query-module.js';
 import type { JsonObject } from '../api/result.js';
 import { toIso } from '../util/timestamp.js';
-import { namespaceName } from '../wiki/namespaces.js';
+import { namespaceAliases, namespaceName } from '../wiki/namespaces.js';
+import { contentLanguage } from '../i18n/language.js';
+import { message } from '../i18n/message.js';
 import { atLeast, type WikiProfile } from '../wiki/profile.js';
 import { wfUrlencode } from '../util/php-url.js';
 import { siteInfoFromRecordings } from './recorded-meta-answer.js';
@@ -38,10 +40,14 @@ export const siteinfo: QueryModule = {
     const q: JsonObject = {};
     // A replayed wiki's parts as recorded (each part nobody recorded is flagged, then built in).
     const recorded = siteInfoFromRecordings(ctx, props);
-    const nsctx = { lang: ctx.profile.language, metaNamespace: ctx.profile.siteName.replace(/ /g, '_') };
+    const nsctx = { lang: ctx.profile.language, metaNamespace: ctx.profile.siteName.replace(/ /g, '_'), version: ctx.profile.version };
     for (const p of props) {
       if (recorded?.[p] !== undefined) q[p] = recorded[p]!;
-      else if (p === 'general') q['general'] = general(ctx.profile, ctx.now);
+      else if (p === 'general') {
+        // The variants of a content language with a LanguageConverter are not known here.
+        if (contentLanguage(ctx.profile).has('variants')) ctx.unknown(`i18n.${ctx.profile.language}.variants`);
+        q['general'] = general(ctx.profile, ctx.now);
+      }
       else if (p === 'namespaces') {
         const out: JsonObject = {};
         for (let id = -2; id <= 15; id++) {
@@ -55,9 +61,9 @@ export const siteinfo: QueryModule = {
         }
         q['namespaces'] = out;
       } else if (p === 'namespacealiases') {
-        q['namespacealiases'] = ctx.profile.language === 'ru'
-          ? [{ id: 2, alias: 'Участница' }, { id: 3, alias: 'Обсуждение участницы' }, { id: 6, alias: 'Image' }, { id: 6, alias: 'Изображение' }, { id: 7, alias: 'Image talk' }, { id: 7, alias: 'Обсуждение изображения' }]
-          : [{ id: 6, alias: 'Image' }, { id: 7, alias: 'Image talk' }];
+        // ApiQuerySiteinfo::appendNamespaceAliases: PHP's sort() of [id, alias] pairs
+        const bytes = (s: string) => Buffer.from(s);
+        q['namespacealiases'] = namespaceAliases(nsctx).sort((a, b) => a.id - b.id || Buffer.compare(bytes(a.alias), bytes(b.alias)));
       }
     }
     if (Object.keys(q).length > 0) Object.assign(ctx.result.query(), q);
@@ -66,8 +72,8 @@ export const siteinfo: QueryModule = {
 };
 
 function general(profile: WikiProfile, now: number): JsonObject {
-  const ru = profile.language === 'ru';
-  const mainpage = ru ? 'Заглавная страница' : 'Main Page';
+  const content = contentLanguage(profile);
+  const mainpage = message(content, 'mainpage').replace(/_/g, ' ');
   const host = profile.server.replace(/^https?:\/\//, '').replace(/:\d+$/, '');
   return {
     mainpage,
@@ -86,7 +92,7 @@ function general(profile: WikiProfile, now: number): JsonObject {
     titleconversion: true,
     linkprefixcharset: '',
     linkprefix: '',
-    linktrail: ru ? '/^([a-zабвгдеёжзийклмнопрстуфхцчшщъыьэюя]+)(.*)$/sDu' : '/^([a-z]+)(.*)$/sD',
+    linktrail: content.record.linkTrail,
     legaltitlechars: " %!\"$&'()*,\\-.\\/0-9:;=?@A-Z\\\\^_`a-z~\\x80-\\xFF+",
     // $wgInvalidUsernameCharacters: '@:>' in 1.39, '@:>=' in 1.43 (both read from the real wikis)
     invalidusernamechars: atLeast(profile, '1.43') ? '@:>=' : '@:>',
@@ -95,9 +101,9 @@ function general(profile: WikiProfile, now: number): JsonObject {
     fixmalayalamunicode: true,
     case: 'first-letter',
     lang: profile.language,
-    fallback: ru ? [{ code: 'en' }] : [],
-    rtl: false,
-    fallback8bitEncoding: ru ? 'windows-1251' : 'windows-1252',
+    fallback: content.record.fallback.map((code) => ({ code })),
+    rtl: content.rtl,
+    fallback8bitEncoding: content.record.fallback8bitEncoding,
     readonly: false,
     writeapi: true,
     maxarticlesize: 2097152,

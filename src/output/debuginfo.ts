@@ -1,11 +1,12 @@
 import { getHeapStatistics } from 'node:v8';
-import { atLeast, type Lang, type WikiProfile } from '../wiki/profile.js';
+import { atLeast, type WikiProfile } from '../wiki/profile.js';
+import type { Language } from '../i18n/language.js';
+import { formatSize, megabyteParts } from '../i18n/numbers.js';
 import includes139 from './includes-1.39.json' with { type: 'json' };
 import includes143 from './includes-1.43.json' with { type: 'json' };
 import { encodeJson, frozenJson, withFrozenMembers } from './json.js';
 import { newSessionId, parsePhpCookies, type SessionOutcome } from './session.js';
 import { sessionLines } from './debug-session.js';
-import { formatMegabytesParts, formatSizeLocal } from './texts.js';
 import type { CacheMode } from '../api/context.js';
 import type { DebugFacts } from '../api/debug.js';
 
@@ -23,7 +24,7 @@ import type { DebugFacts } from '../api/debug.js';
  */
 export interface DebugInfoInput {
   profile: WikiProfile;
-  userLang: Lang;
+  userLang: Language;
   request: {
     method: string;
     /** Path and query as received (REQUEST_URI). */
@@ -95,13 +96,13 @@ const includesCache = new Map<string, ReadonlyArray<{ name: string; size: string
  * The included files for a module (its key in the includes lists, see DebugFacts.includes) and
  * user language, with localized sizes (built once, frozen).
  */
-export function debugIncludes(profile: WikiProfile, userLang: Lang, module: string): ReadonlyArray<{ name: string; size: string }> {
+export function debugIncludes(profile: WikiProfile, userLang: Language, module: string): ReadonlyArray<{ name: string; size: string }> {
   const v143 = atLeast(profile, '1.43');
-  const key = `${module}:${userLang}:${profile.installPath}:${v143}`;
+  const key = `${module}:${userLang.code}:${profile.installPath}:${v143}`;
   let list = includesCache.get(key);
   if (!list) {
     const INCLUDES = includesOf(profile);
-    const runs = INCLUDES.lists[`${module}:${userLang}`] ?? INCLUDES.lists[`${module}:ru`] ?? INCLUDES.lists[`logevents:${userLang}`]!;
+    const runs = INCLUDES.lists[`${module}:${userLang.code}`] ?? INCLUDES.lists[`${module}:ru`] ?? INCLUDES.lists['logevents:ru']!;
     const base = profile.installPath.replace(/\/+$/, '');
     const out: Array<{ name: string; size: string }> = [];
     for (let r = 0; r < runs.length; r += 2) {
@@ -109,10 +110,12 @@ export function debugIncludes(profile: WikiProfile, userLang: Lang, module: stri
       const len = runs[r + 1]!;
       for (let i = start; i < start + len; i++) {
         const p = INCLUDES.paths[i]!;
-        out.push({ name: p.startsWith('/') ? p : `${base}/${p}`, size: formatSizeLocal(userLang, INCLUDES.sizes[i]!) });
+        out.push({ name: p.startsWith('/') ? p : `${base}/${p}`, size: formatSize(userLang, INCLUDES.sizes[i]!) });
       }
     }
     list = frozenJson(Object.freeze(out));
+    // One list per module, version and language asked: bounded, as any code may be asked for.
+    if (includesCache.size >= 256) includesCache.clear();
     includesCache.set(key, list);
   }
   return list;
@@ -326,7 +329,7 @@ export function buildDebugInfo(input: DebugInfoInput): Record<string, unknown> {
   const includesKey = input.facts.find((f) => f.includes !== '')?.includes ?? 'logevents';
   const heap = heapInUse();
   const marks = input.marks;
-  const mb = marks ? formatMegabytesParts(userLang, heap) : null;
+  const mb = marks ? megabyteParts(userLang, heap) : null;
   const headers: Record<string, string> = {};
   for (const k in request.headers) headers[k.toUpperCase()] = request.headers[k]!;
   const caller = atLeast(profile, '1.43') ? 'MediaWiki\\Debug\\MWDebug::appendDebugInfoToApiResult' : 'MWDebug::appendDebugInfoToApiResult';
@@ -342,8 +345,8 @@ export function buildDebugInfo(input: DebugInfoInput): Record<string, unknown> {
     debugLog: debugLog(input, nowMs, traces),
     queries: traces.queries,
     request: { method: request.method, url: request.url, headers, params: { ...request.params } },
-    memory: marks && mb ? `${marks.memory} ${mb.unit}` : formatSizeLocal(userLang, heap),
-    memoryPeak: marks && mb ? `${marks.memoryPeak} ${mb.unit}` : formatSizeLocal(userLang, peakHeap),
+    memory: marks && mb ? mb.text.replace('$1', marks.memory) : formatSize(userLang, heap),
+    memoryPeak: marks && mb ? mb.text.replace('$1', marks.memoryPeak) : formatSize(userLang, peakHeap),
     includes: debugIncludes(profile, userLang, includesKey),
   });
 }

@@ -83,10 +83,11 @@ export function formatHeaders(opts: FormatHeaderOptions): HeaderList {
 // Cache headers
 
 export interface CacheHeaderOptions {
-  /** The mode the module set (ApiMain default `private`; ApiQuery: the strictest of its submodules). */
+  /**
+   * The mode the module set (ApiMain default `private`; ApiQuery: the strictest of its
+   * submodules), after ApiMain::setCacheMode's `uselang` downgrade (api/context.ts).
+   */
   mode: CacheMode;
-  /** `uselang` was given with a value other than `user` (else `public` is downgraded). */
-  uselangGiven: boolean;
   /** An HTML (`*fm`) printer: `public` becomes anon-public-user-private (T354045). */
   html: boolean;
   /** `wrappedhtml`: HTML printer, but no OutputPage (none of the page's own headers). */
@@ -132,7 +133,6 @@ export function cacheHeaders(opts: CacheHeaderOptions): HeaderList {
   const set = (n: string, v: string): void => phpHeader(h, n, v);
 
   let mode: CacheMode = opts.isError ? 'private' : opts.mode;
-  if (mode === 'public' && !opts.uselangGiven) mode = 'anon-public-user-private';
   if (mode === 'public' && opts.html) mode = 'anon-public-user-private';
 
   if (opts.html && !opts.wrappedhtml) {

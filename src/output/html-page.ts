@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { redactParams } from '../util/secrets.js';
-import { atLeast, type Lang, type WikiProfile } from '../wiki/profile.js';
+import { atLeast, type WikiProfile } from '../wiki/profile.js';
+import { contentLanguage, type Language } from '../i18n/language.js';
 import { encodeJson, withFrozenMembers } from './json.js';
-import { outputTexts, specialNames } from './texts.js';
+import { pageTexts, specialNames } from './texts.js';
 import { phpUrlDecode, phpUrlencode, wfUrlencode } from '../util/php-url.js';
 
 /**
@@ -13,7 +14,9 @@ import { phpUrlDecode, phpUrlencode, wfUrlencode } from '../util/php-url.js';
  */
 export interface PrettyPageOptions {
   profile: WikiProfile;
-  userLang: Lang;
+  userLang: Language;
+  /** Told `i18n.<code>` when a text of the page cannot be rendered in the user language. */
+  unknown?: (what: string) => void;
   /** The printed text: pretty JSON (or `/**\/cb(...)` JSONP around it). */
   json: string;
   /** Path and query as received (REQUEST_URI). */
@@ -122,14 +125,6 @@ export function nonHtmlUrl(profile: WikiProfile, requestUrl: string, lcformat: s
 
 // ---------------------------------------------------------------------------------------------
 
-/** The rendered `[[Special:ApiHelp/main|…]]` anchor start, after ApiHelp::fixHelpLinks. */
-function helpAnchorOpen(profile: WikiProfile, special: string): string {
-  // fixHelpLinks only rewrites hrefs containing the literal English "Special:ApiHelp/…".
-  if (special === 'Special') return `<a href="${escAttr(profile.scriptPath)}/api.php?action=help&amp;modules=main">`;
-  const target = `${special}:ApiHelp/main`;
-  return `<a href="${escAttr(profile.scriptPath)}/index.php/${wfUrlencode(target)}" title="${escAttr(target)}">`;
-}
-
 const DEPRECATION_WARN_139 =
   'mw.log.warn("This page is using the deprecated ResourceLoader module \\"mediawiki.skinning.interface\\".\\n[1.37] The use of the `content` feature with ResourceLoaderSkinModule is deprecated. Use `content-media` instead. [1.37] The use of the `legacy` feature with ResourceLoaderSkinModule is deprecated(T89981) and is a NOOP since 1.39 (T304325). This should be urgently omited to retain compatibility with future MediaWiki versionsMore information can be found at [[mw:Manual:ResourceLoaderSkinModule]]. ");';
 
@@ -139,12 +134,33 @@ const DEPRECATION_WARN_143 =
 const scriptJson = (v: unknown): string => encodeJson(v, { ascii: false, pretty: false, hexTagAmp: true });
 const scriptJsonPlain = (v: unknown): string => encodeJson(v, { ascii: false, pretty: false });
 
+/**
+ * Statements of an inline script as JavaScriptMinifier joins them (one per line in the source): on
+ * one line, except that a line already longer than 1000 bytes with the next statement's first
+ * token breaks before it.
+ */
+function minifiedStatements(statements: readonly string[]): string {
+  let out = '';
+  let line = 0;
+  for (const s of statements) {
+    const first = Buffer.byteLength(/^[\w.$]+/.exec(s)?.[0] ?? s);
+    if (out !== '' && line + first > 1000) {
+      out += '\n';
+      line = 0;
+    }
+    out += s;
+    line += Buffer.byteLength(s);
+  }
+  return out;
+}
+
 /** The whole page, as OutputPage::output prints it. */
 export function renderPrettyPage(opts: PrettyPageOptions): string {
   const { profile, userLang } = opts;
-  const t = outputTexts(userLang);
+  const t = pageTexts(profile, userLang, opts.unknown);
   const contentLang = profile.language;
-  const names = specialNames(contentLang);
+  const siteLang = contentLanguage(profile);
+  const names = specialNames(profile);
   const modern = atLeast(profile, '1.43');
   const requestId = opts.requestId ?? randomBytes(12).toString('hex');
   const site = escAttr(profile.siteName);
@@ -156,9 +172,9 @@ export function renderPrettyPage(opts: PrettyPageOptions): string {
   let header: string;
   if (opts.formatName === 'json' || opts.formatName === 'xml' || opts.formatName === 'php') {
     const url = opts.method.toUpperCase() === 'POST' ? null : nonHtmlUrl(profile, opts.requestUrl, opts.formatName, opts.https);
-    header = t.prettyHeader(fmt, opts.formatName, url, helpAnchorOpen(profile, names.special));
+    header = t.prettyHeader(fmt, opts.formatName, url);
   } else {
-    header = t.prettyHeaderOnlyHtml(helpAnchorOpen(profile, names.special));
+    header = t.prettyHeaderOnlyHtml(fmt);
   }
   let content = `<div class="api-pretty-header">${header}</div>`;
   if (opts.status !== undefined && opts.status !== 0 && opts.status !== 200) {
@@ -171,8 +187,8 @@ export function renderPrettyPage(opts: PrettyPageOptions): string {
   const rlconf = scriptJson({
     wgBreakFrames: false,
     wgSeparatorTransformTable: t.separatorTransformTable,
-    wgDigitTransformTable: ['', ''],
-    wgDefaultDateFormat: 'dmy',
+    wgDigitTransformTable: t.digitTransformTable,
+    wgDefaultDateFormat: t.dateFormat,
     wgMonthNames: t.monthNames,
     wgRequestId: requestId,
     ...(modern ? {} : { wgCSPNonce: false }),
@@ -190,8 +206,8 @@ export function renderPrettyPage(opts: PrettyPageOptions): string {
     wgUserName: null,
     wgUserGroups: ['*'],
     wgCategories: [],
-    ...(modern ? { wgPageViewLanguage: userLang } : {}),
-    wgPageContentLanguage: userLang,
+    ...(modern ? { wgPageViewLanguage: userLang.code } : {}),
+    wgPageContentLanguage: userLang.code,
     wgPageContentModel: 'wikitext',
     wgRelevantPageName: pageName,
     wgRelevantArticleId: 0,
@@ -200,17 +216,21 @@ export function renderPrettyPage(opts: PrettyPageOptions): string {
   });
   const end = modern ? '>' : '/>';
   const pageModules = profile.debugInfo ? '["site","mediawiki.page.ready","mediawiki.debug"]' : '["site","mediawiki.page.ready"]';
-  const rlScripts = modern
-    ? `<script>document.documentElement.className="client-js";RLCONF=${rlconf};RLSTATE={"mediawiki.apipretty":"ready","mediawiki.skinning.interface":"ready"};</script>\n`
-    : `<script>document.documentElement.className="client-js";RLCONF=${rlconf};RLSTATE={"site.styles":"ready","user.styles":"ready","user":"ready","user.options":"loading","mediawiki.apipretty":"ready","mediawiki.skinning.interface":"ready"};\nRLPAGEMODULES=${pageModules};</script>\n` +
-      '<script>(RLQ=window.RLQ||[]).push(function(){mw.loader.implement("user.options@12s5i",function($,jQuery,require,module){mw.user.tokens.set({"patrolToken":"+\\\\","watchToken":"+\\\\","csrfToken":"+\\\\"});});});</script>\n';
+  const statements = modern
+    ? ['document.documentElement.className="client-js";', `RLCONF=${rlconf};`, 'RLSTATE={"mediawiki.apipretty":"ready","mediawiki.skinning.interface":"ready"};']
+    : ['document.documentElement.className="client-js";', `RLCONF=${rlconf};`, 'RLSTATE={"site.styles":"ready","user.styles":"ready","user":"ready","user.options":"loading","mediawiki.apipretty":"ready","mediawiki.skinning.interface":"ready"};', `RLPAGEMODULES=${pageModules};`];
+  const rlScripts =
+    `<script>${minifiedStatements(statements)}</script>\n` +
+    (modern ? '' : '<script>(RLQ=window.RLQ||[]).push(function(){mw.loader.implement("user.options@12s5i",function($,jQuery,require,module){mw.user.tokens.set({"patrolToken":"+\\\\","watchToken":"+\\\\","csrfToken":"+\\\\"});});});</script>\n');
+  // ResourceLoader leaves out its default language (qqx) from load.php URLs.
+  const langParam = userLang.isQqx ? '' : `lang=${escAttr(phpUrlencode(userLang.code))}&amp;`;
   const rcTitle = wfUrlencode(`${names.special}:${names.recentChanges}`);
   const head =
-    `<!DOCTYPE html>\n<html class="client-nojs" lang="${userLang}" dir="ltr">\n<head>\n<meta charset="UTF-8"${end}\n` +
-    `<title>${escAttr(t.pageTitle(t.apiFormatTitle, profile.siteName))}</title>\n` +
+    `<!DOCTYPE html>\n<html class="client-nojs" lang="${escAttr(userLang.htmlCode)}" dir="${userLang.dir}">\n<head>\n<meta charset="UTF-8"${end}\n` +
+    `<title>${escAttr(t.pageTitle)}</title>\n` +
     rlScripts +
-    `<link rel="stylesheet" href="${sp}/load.php?lang=${userLang}&amp;modules=mediawiki.apipretty%7Cmediawiki.skinning.interface&amp;only=styles&amp;skin=apioutput"${end}\n` +
-    `<script async="" src="${sp}/load.php?lang=${userLang}&amp;modules=startup&amp;only=scripts&amp;raw=1${modern ? '&amp;safemode=1' : ''}&amp;skin=apioutput"></script>\n` +
+    `<link rel="stylesheet" href="${sp}/load.php?${langParam}modules=mediawiki.apipretty%7Cmediawiki.skinning.interface&amp;only=styles&amp;skin=apioutput"${end}\n` +
+    `<script async="" src="${sp}/load.php?${langParam}modules=startup&amp;only=scripts&amp;raw=1${modern ? '&amp;safemode=1' : ''}&amp;skin=apioutput"></script>\n` +
     `<meta name="generator" content="MediaWiki ${escAttr(profile.version)}"${end}\n` +
     `<meta name="robots" content="${modern ? 'noindex,nofollow,max-image-preview:standard' : 'noindex,nofollow'}"${end}\n` +
     `<meta name="format-detection" content="telephone=no"${end}\n` +
@@ -218,9 +238,9 @@ export function renderPrettyPage(opts: PrettyPageOptions): string {
     (modern ? '' : `<link rel="icon" href="/favicon.ico"${end}\n`) +
     `<link rel="search" type="application/opensearchdescription+xml" href="${sp}/${modern ? 'rest.php/v1/search' : 'opensearch_desc.php'}" title="${site} (${contentLang})"${end}\n` +
     `<link rel="EditURI" type="application/rsd+xml" href="${escAttr(profile.server)}${sp}/api.php?action=rsd"${end}\n` +
-    `<link rel="alternate" type="application/atom+xml" title="${escAttr(t.atomFeed(profile.siteName))}" href="${sp}/index.php?title=${rcTitle}&amp;feed=atom"${end}\n` +
+    `<link rel="alternate" type="application/atom+xml" title="${escAttr(t.atomFeed)}" href="${sp}/index.php?title=${rcTitle}&amp;feed=atom"${end}\n` +
     `</head>\n` +
-    `<body class="mediawiki ltr sitedir-ltr mw-hide-empty-elt ns--1 ns-special mw-special-ApiHelp page-${escAttr(names.special)}_ApiHelp rootpage-${escAttr(names.special)}_ApiHelp skin-apioutput action-view">`;
+    `<body class="mediawiki ${userLang.dir} sitedir-${siteLang.dir} mw-hide-empty-elt ns--1 ns-special mw-special-ApiHelp page-${escAttr(names.special)}_ApiHelp rootpage-${escAttr(names.special)}_ApiHelp skin-apioutput action-view">`;
 
   // --- body
   const canonical = `${profile.server}${profile.scriptPath}/index.php/${pageName}`;
@@ -230,7 +250,7 @@ export function renderPrettyPage(opts: PrettyPageOptions): string {
     `\t<h1 id="firstHeading">${escapePreText(t.apiFormatTitle)}</h1>\n` +
     `\t<div class="mw-body-content">\n` +
     `\t\t<div id="mw-content-text" class="mw-body-content">${content}\n` +
-    `<div class="printfooter" data-nosnippet=""${modern && userLang !== contentLang ? ` lang="${userLang}" dir="ltr"` : ''}>${t.retrievedFrom(footerLink)}</div></div>\n` +
+    `<div class="printfooter" data-nosnippet=""${modern && userLang.code !== contentLang ? ` lang="${escAttr(userLang.htmlCode)}" dir="${userLang.dir}"` : ''}>${t.retrievedFrom(footerLink)}</div></div>\n` +
     `\t</div>\n` +
     `</div>\n`;
 

@@ -5,6 +5,7 @@ import { lacksSameOriginSecurity } from '../api/session.js';
 import type { JsonObject } from '../api/result.js';
 import type { ParamMap } from '../request/params.js';
 import type { WikiProfile } from '../wiki/profile.js';
+import { contentLanguage } from '../i18n/language.js';
 import { buildDebugInfo, debugInfoForFormatVersion, type DebugMarks } from './debuginfo.js';
 import type { DebugFacts } from '../api/debug.js';
 import type { WikiModel } from '../wiki/model.js';
@@ -185,7 +186,6 @@ export function render(input: RenderInput): Rendered {
     formatHeaders({ format: printer.format, callback: callback !== null, wrappedhtml: printer.wrappedhtml }),
     cacheHeaders({
       mode: outcome.cacheMode,
-      uselangGiven: outcome.uselangGiven && params.get('uselang') !== 'user',
       html,
       wrappedhtml: printer.wrappedhtml,
       sessionPersistent: session.persistent,
@@ -194,7 +194,7 @@ export function render(input: RenderInput): Rendered {
       isError: outcome.isError,
       nowMs: now,
       version: profile.version,
-      contentLanguage: profile.language,
+      contentLanguage: contentLanguage(profile).htmlCode,
       setsCookies: cookies.length > 0,
       varyOrigin: cors.varyOrigin,
       moduleResolved: outcome.action !== 'main',

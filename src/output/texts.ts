@@ -1,139 +1,124 @@
-import type { Lang } from '../wiki/profile.js';
-import { formatNum } from '../i18n/numbers.js';
-import { phpRound } from '../i18n/php-number.js';
+import type { WikiProfile } from '../wiki/profile.js';
+import { contentLanguage, type Language } from '../i18n/language.js';
+import { message, messageBlockHtml, messageHtml, type MessageOptions } from '../i18n/message.js';
+import { wfUrlencode } from '../util/php-url.js';
 
 /**
- * The few interface texts src/output needs, as MediaWiki 1.39.17 renders them (ru and en),
- * copied from languages/i18n/{ru,en}.json, includes/api/i18n/{ru,en}.json and
- * languages/messages/Messages{Ru,En}.php and checked against a real 1.39 wiki.
- *
- * TODO(i18n): switch to src/i18n `message(lang, key, params)` / `formatNum` / `formatSize` once
- * that lands: api-format-title, pagetitle, api-format-prettyprint-header(-hyperlinked,-only-html),
- * api-format-prettyprint-status, retrievedfrom, page-atom-feed, size-*bytes, month names, the
- * Special namespace and Special:RecentChanges names. The header paragraphs below are the
- * *rendered* HTML of the wikitext messages (links resolved), which src/i18n will not provide.
+ * The interface texts of the HTML page (ApiFormatBase::closePrinter, OutputPage, the apioutput
+ * skin) in the user language: MediaWiki's own messages (l10n/languages.json), rendered as the page
+ * renders them, and the language data its RLCONF exports.
  */
-export interface OutputTexts {
-  /** api-format-title */
+export interface PageTexts {
+  /** api-format-title (text). */
   apiFormatTitle: string;
-  /** pagetitle: "$1 — {{SITENAME}}" (ru), "$1 - {{SITENAME}}" (en) — in the user language. */
-  pageTitle(title: string, siteName: string): string;
+  /** pagetitle around api-format-title: the `<title>`. */
+  pageTitle: string;
   /** api-format-prettyprint-status, parsed inline. */
   prettyStatus(code: number, statusText: string): string;
-  /** retrievedfrom, `link` is raw HTML. */
+  /** retrievedfrom around the raw link HTML, parsed inline. */
   retrievedFrom(linkHtml: string): string;
-  /** page-atom-feed */
-  atomFeed(siteName: string): string;
+  /** site-atom-feed (text). */
+  atomFeed: string;
   /**
-   * Rendered api-format-prettyprint-header(-hyperlinked) paragraphs. `url` is the raw non-HTML URL
-   * (null for POSTs: the non-hyperlinked message), `helpLink` the rendered `[[Special:ApiHelp/main|…]]`
-   * anchor minus its text (`<a href=… title=…>`).
+   * The api-format-prettyprint-header(-hyperlinked) paragraphs (parseAsBlock, help links fixed).
+   * `url` is the raw non-HTML URL (null for POSTs: the message without the link).
    */
-  prettyHeader(fmt: string, lcfmt: string, url: string | null, helpAnchorOpen: string): string;
-  /** api-format-prettyprint-header-only-html, rendered. */
-  prettyHeaderOnlyHtml(helpAnchorOpen: string): string;
-  /** wgMonthNames as RLCONF shows them (index 0 is ""). */
+  prettyHeader(fmt: string, lcfmt: string, url: string | null): string;
+  /** api-format-prettyprint-header-only-html, parsed as block. */
+  prettyHeaderOnlyHtml(fmt: string): string;
+  /** wgMonthNames (Language::getMonthNamesArray, index 0 is ""). */
   monthNames: readonly string[];
-  /** wgSeparatorTransformTable */
+  /** wgSeparatorTransformTable and wgDigitTransformTable: the tables' keys and values, tab-joined. */
   separatorTransformTable: readonly [string, string];
+  digitTransformTable: readonly [string, string];
+  /** wgDefaultDateFormat (Language::getDefaultDateFormat). */
+  dateFormat: string;
 }
 
-const esc = (s: string): string =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const MONTHS = ['january', 'february', 'march', 'april', 'may_long', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
-const ru: OutputTexts = {
-  apiFormatTitle: 'Результат MediaWiki API',
-  pageTitle: (t, site) => `${t} — ${site}`,
-  prettyStatus: (code, text) => `Этот ответ будет возвращён HTTP статусом ${code} ${text}.`,
-  retrievedFrom: (link) => `Источник — ${link}`,
-  atomFeed: (site) => `${site}\u00a0— Atom-лента`,
-  prettyHeader: (fmt, lc, url, help) =>
-    `<p>Это HTML-представление формата ${fmt}. HTML хорош для отладки, но неудобен для практического применения.\n` +
-    `</p><p>Укажите параметр <var>format</var> для изменения формата вывода. Для отображения не-HTML-представления формата ${fmt}, присвойте ` +
-    (url === null
-      ? `<kbd>format=${lc}</kbd>.\n`
-      : `<a rel="nofollow" class="external text" href="${esc(url)}"><kbd>format=${lc}</kbd></a>.\n`) +
-    `</p><p>См. ${url === null ? MW_API_MYLANG : MW_API}полную документацию</a> или ${help}справку API</a> для получения дополнительной информации.\n</p>`,
-  prettyHeaderOnlyHtml: (help) =>
-    `<p>Это HTML-представление для отладки, не рассчитанное на практическое применение.\n` +
-    `</p><p>См. ${MW_API_MYLANG}полную документацию</a> или ${help}справку API</a> для получения дополнительной информации.\n</p>`,
-  monthNames: ['', 'январь', 'февраль', 'март', 'апрель', 'май', 'июнь', 'июль', 'август', 'сентябрь', 'октябрь', 'ноябрь', 'декабрь'],
-  separatorTransformTable: [',\t.', '\u00a0\t,'],
-};
-
-const en: OutputTexts = {
-  apiFormatTitle: 'MediaWiki API result',
-  pageTitle: (t, site) => `${t} - ${site}`,
-  prettyStatus: (code, text) => `This response would be returned with HTTP status ${code} ${text}.`,
-  retrievedFrom: (link) => `Retrieved from "${link}"`,
-  atomFeed: (site) => `${site} Atom feed`,
-  prettyHeader: (fmt, lc, url, help) =>
-    `<p>This is the HTML representation of the ${fmt} format. HTML is good for debugging, but is unsuitable for application use.\n` +
-    `</p><p>Specify the <var>format</var> parameter to change the output format. To see the non-HTML representation of the ${fmt} format, set ` +
-    (url === null
-      ? `<kbd>format=${lc}</kbd>.\n`
-      : `<a rel="nofollow" class="external text" href="${esc(url)}"><kbd>format=${lc}</kbd></a>.\n`) +
-    `</p><p>See the ${url === null ? MW_API_MYLANG : MW_API}complete documentation</a>, or the ${help}API help</a> for more information.\n</p>`,
-  prettyHeaderOnlyHtml: (help) =>
-    `<p>This is an HTML representation intended for debugging, and is unsuitable for application use.\n` +
-    `</p><p>See the ${MW_API_MYLANG}complete documentation</a>, or the ${help}API help</a> for more information.\n</p>`,
-  monthNames: ['', 'January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'],
-  separatorTransformTable: ['', ''],
-};
-
-/** `[[mw:API|…]]` (hyperlinked message) and `[[mw:Special:MyLanguage/API|…]]` (the others), opened. */
-const MW_API = '<a href="https://www.mediawiki.org/wiki/API" class="extiw" title="mw:API">';
-const MW_API_MYLANG =
-  '<a href="https://www.mediawiki.org/wiki/Special:MyLanguage/API" class="extiw" title="mw:Special:MyLanguage/API">';
-
-export function outputTexts(lang: Lang): OutputTexts {
-  return lang === 'en' ? en : ru;
-}
-
-/** Local names MediaWiki uses in the content language (namespace -1 and Special:RecentChanges). */
-export function specialNames(contentLang: Lang): { special: string; recentChanges: string } {
-  return contentLang === 'en'
-    ? { special: 'Special', recentChanges: 'RecentChanges' }
-    : { special: 'Служебная', recentChanges: 'Свежие_правки' };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Numbers and sizes (TODO(i18n): replace with src/i18n formatNum / formatSize)
-
-const SIZE_UNITS: Record<Lang, readonly string[]> = {
-  // size-bytes has {{PLURAL:$1|…}} evaluated with the literal "$1" (= 0): always the "many" form.
-  ru: ['байт', 'КБ', 'МБ', 'ГБ', 'ТБ', 'ПБ', 'ЭБ', 'ЗБ', 'ЙБ', 'RB', 'QB'],
-  en: ['bytes', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB', 'YB', 'RB', 'QB'],
-};
+/** OutputPage's compact form of a transform table: [keys, values], each tab-joined. */
+const compact = (table: Readonly<Record<string, string>> | null): readonly [string, string] =>
+  table ? [Object.keys(table).join('\t'), Object.values(table).join('\t')] : ['', ''];
 
 /**
- * formatSizeLocal split for a template: the unit of the megabyte range and the number as it would
- * print there, or null when `bytes` is outside [1 MB, 1000 MB) (another unit, or a separator).
+ * ApiHelp::fixHelpLinks: a link whose (decoded) href names the English `Special:ApiHelp/<module>`
+ * points at api.php's help instead, without its title. A wiki whose special namespace has another
+ * name keeps its links.
  */
-export function formatMegabytesParts(lang: Lang, bytes: number): { num: string; unit: string } | null {
-  if (bytes < 1048576 || bytes >= 1000 * 1048576) return null;
-  const rounded = phpRound(bytes / 1048576, 2);
-  const key = `${lang}${rounded}`;
-  let num = megabyteNums.get(key);
-  if (num === undefined) {
-    if (megabyteNums.size >= 4096) megabyteNums.clear();
-    megabyteNums.set(key, (num = formatNum(lang, rounded)));
-  }
-  return { num, unit: SIZE_UNITS[lang][2]! };
+function fixHelpLinks(html: string, scriptPath: string): string {
+  return html.replace(/<a href="([^"]*)"( title="[^"]*")?>/g, (whole, href: string) => {
+    let decoded = href;
+    for (let old = ''; old !== decoded; ) {
+      old = decoded;
+      try {
+        decoded = decodeURIComponent(decoded);
+      } catch {
+        break;
+      }
+    }
+    const m = /Special:ApiHelp\/([^&/|#]+)((?:#.*)?)/.exec(decoded);
+    return m ? `<a href="${scriptPath}/api.php?action=help&amp;modules=${wfUrlencode(m[1]!)}${m[2]}">` : whole;
+  });
 }
-/** formatNum of megabyte figures (debuginfo prints one per answer; the heap moves in a small range). */
-const megabyteNums = new Map<string, string>();
 
-/** Language::formatSize (1.39.17): 1024 steps; bytes and KB without decimals, MB+ with 2. */
-export function formatSizeLocal(lang: Lang, bytes: number): string {
-  const units = SIZE_UNITS[lang];
-  if (bytes <= 0) return `${formatNum(lang, bytes)} ${units[0]}`;
-  let size = bytes;
-  let index = 0;
-  while (size >= 1024 && index < units.length - 1) {
-    index++;
-    size /= 1024;
+/** The page's texts in `lang`; `unknown` is told `i18n.<code>` for a text wikitape cannot render. */
+export function pageTexts(profile: WikiProfile, lang: Language, unknown?: (what: string) => void): PageTexts {
+  const sp = profile.scriptPath;
+  const opts: MessageOptions = {
+    siteName: profile.siteName,
+    html: { contentLang: contentLanguage(profile), articlePath: `${sp}/index.php/$1`, script: `${sp}/index.php` },
+    ...(unknown ? { unknown } : {}),
+  };
+  const apiFormatTitle = message(lang, 'api-format-title', [], opts);
+  return {
+    apiFormatTitle,
+    pageTitle: message(lang, 'pagetitle', [{ plaintext: apiFormatTitle }], opts),
+    prettyStatus: (code, text) => messageHtml(lang, 'api-format-prettyprint-status', [code, text], opts),
+    retrievedFrom: (link) => messageHtml(lang, 'retrievedfrom', [{ raw: link }], opts),
+    atomFeed: message(lang, 'site-atom-feed', [profile.siteName], opts),
+    prettyHeader: (fmt, lc, url) =>
+      fixHelpLinks(
+        url === null
+          ? messageBlockHtml(lang, 'api-format-prettyprint-header', [fmt, lc], opts)
+          : messageBlockHtml(lang, 'api-format-prettyprint-header-hyperlinked', [fmt, lc, url], opts),
+        sp,
+      ),
+    prettyHeaderOnlyHtml: (fmt) => fixHelpLinks(messageBlockHtml(lang, 'api-format-prettyprint-header-only-html', [fmt], opts), sp),
+    monthNames: ['', ...MONTHS.map((m) => message(lang, m, [], opts))],
+    separatorTransformTable: compact(lang.record.separators),
+    digitTransformTable: compact(lang.record.digits),
+    dateFormat: lang.record.dateFormat,
+  };
+}
+
+/** The content language's local names of namespace -1 and of Special:RecentChanges (SpecialPageFactory::getLocalNameFor). */
+export function specialNames(profile: WikiProfile): { special: string; recentChanges: string } {
+  const content = contentLanguage(profile);
+  const aliases = content.record.specialPageAliases['Recentchanges'] ?? [];
+  return { special: content.record.namespaces['-1'] ?? 'Special', recentChanges: aliases[0] ?? 'Recentchanges' };
+}
+
+const gaps = new Map<string, string[]>();
+
+/**
+ * What the HTML page's texts in `lang` need that wikitape cannot render (`i18n.<code>`: a
+ * `{{GRAMMAR:…}}` in `retrievedfrom`, say): worked out once per language and version.
+ */
+export function pageTextsUnknown(profile: WikiProfile, lang: Language): readonly string[] {
+  const key = `${profile.version}\u0000${lang.code}`;
+  let found = gaps.get(key);
+  if (!found) {
+    const seen = new Set<string>();
+    const t = pageTexts(profile, lang, (what) => void seen.add(what));
+    t.prettyStatus(500, '');
+    t.retrievedFrom('');
+    t.prettyHeader('JSON', 'json', null);
+    t.prettyHeader('JSON', 'json', 'http://x');
+    t.prettyHeaderOnlyHtml('RAW');
+    found = [...seen];
+    if (gaps.size >= 256) gaps.clear();
+    gaps.set(key, found);
   }
-  const rounded = phpRound(size, index > 1 ? 2 : 0);
-  return `${formatNum(lang, rounded)} ${units[index]}`;
+  return found;
 }

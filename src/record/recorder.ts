@@ -462,7 +462,7 @@ export class Recorder {
         const g = ((await r.json()) as { query?: { general?: Record<string, string> } }).query?.general ?? {};
         const p: Partial<WikiProfile> = {};
         if (g['generator']) p.version = g['generator'].replace(/^MediaWiki /, '');
-        if (g['lang'] === 'ru' || g['lang'] === 'en') p.language = g['lang'];
+        if (g['lang']) p.language = g['lang'];
         if (g['sitename']) p.siteName = g['sitename'];
         if (g['server']) p.server = g['server'];
         if (g['scriptpath'] !== undefined) p.scriptPath = g['scriptpath'];

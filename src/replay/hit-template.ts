@@ -3,8 +3,8 @@ import { heapInUse, peakHeapInUse, type DebugMarks } from '../output/debuginfo.j
 import { newSessionId } from '../output/session.js';
 import { phpFloat } from '../output/json.js';
 import type { Rendered } from '../output/render.js';
-import { formatMegabytesParts } from '../output/texts.js';
-import type { Lang } from '../wiki/profile.js';
+import { megabyteParts } from '../i18n/numbers.js';
+import type { Language } from '../i18n/language.js';
 import type { Source } from '../options.js';
 import { toMw } from '../util/timestamp.js';
 
@@ -76,7 +76,7 @@ export interface HitTemplate {
   key: string;
   /** What `--track-usage` records when it answers (see engine.ts), or null. */
   usage: string | null;
-  userLang: Lang;
+  userLang: Language;
   source: Source;
   /** The Unix second it was printed in, when it follows the clock (valid for that second only); else null. */
   second: number | null;
@@ -113,7 +113,7 @@ function nextMark(buf: Buffer, from: number): { at: number; end: number; slot: S
  */
 export function makeTemplate(
   rendered: Rendered,
-  extra: { key: string; usage: string | null; userLang: Lang; source: Source; second: number | null; shared: (b: Buffer) => boolean },
+  extra: { key: string; usage: string | null; userLang: Language; source: Source; second: number | null; shared: (b: Buffer) => boolean },
 ): HitTemplate {
   const chunks = Array.isArray(rendered.body) ? rendered.body : [Buffer.from(rendered.body)];
   // pieces: a shared buffer, or a [start, end) range of an own chunk, each followed by a hole or not
@@ -208,10 +208,10 @@ export function fillHoles(t: HitTemplate, startedAt: bigint, nowMs: number): Par
         v = newSessionId();
         break;
       case 'memory':
-        v = formatMegabytesParts(t.userLang, heapInUse())?.num ?? null;
+        v = megabyteParts(t.userLang, heapInUse())?.num ?? null;
         break;
       case 'memoryPeak':
-        v = formatMegabytesParts(t.userLang, peakHeapInUse())?.num ?? null;
+        v = megabyteParts(t.userLang, peakHeapInUse())?.num ?? null;
         break;
       case 'expired':
         v = String(Math.floor(nowMs / 1000) - 365 * 86400);

@@ -1,14 +1,16 @@
 import type { ApiOutcome } from '../api/main.js';
 import { readPrinter } from '../api/printer.js';
 import { ApiRequest } from '../api/request.js';
-import type { CacheMode } from '../api/context.js';
+import { cacheModeForUselang, type CacheMode } from '../api/context.js';
 import type { Interaction } from '../cassette/format.js';
 import { ARRAY_VALUE, type ParamMap } from '../request/params.js';
 import { ApiResult, type JsonObject } from '../api/result.js';
 import { requestErrorFormatter } from '../api/main.js';
 import { apiMessage } from '../api/errors.js';
-import { atLeast, type Lang, type WikiProfile } from '../wiki/profile.js';
+import { atLeast, type WikiProfile } from '../wiki/profile.js';
 import { withClientSpelling } from './recorded-titles.js';
+import { userLanguage, type Language } from '../i18n/language.js';
+import type { Caller } from '../api/session.js';
 import { toIso } from '../util/timestamp.js';
 import { modulesNamed, requestedCacheMode, type ModuleRegistry } from '../api/registry.js';
 
@@ -34,23 +36,26 @@ function withRequestedFields(body: JsonObject, params: ParamMap, now: number): J
  * The recorded data with the warning MediaWiki adds when the printer reads `callback`: one that
  * needed cleaning (apiwarn-badutf8, the format's), or an array (`callback[]=x`: apiwarn-unsupportedarray, main's).
  */
-function withCallbackWarning(data: JsonObject, format: string, params: ParamMap, profile: WikiProfile, userLang: Lang): JsonObject {
+function withCallbackWarning(data: JsonObject, format: string, params: ParamMap, profile: WikiProfile, userLang: Language, unknown: string[]): JsonObject {
   const result = new ApiResult();
   result.data = { ...data };
   const warning = params.get('callback') === ARRAY_VALUE ? { ...apiMessage('unsupportedarray', 'apiwarn-unsupportedarray', ['callback']), module: 'main' } : { ...apiMessage('badutf8', 'apiwarn-badutf8', ['callback']), module: format };
-  requestErrorFormatter(params, profile, userLang).addWarning(result, warning);
+  requestErrorFormatter(params, profile, userLang, (what) => void unknown.push(what)).addWarning(result, warning);
   return result.data;
 }
 
 /**
  * The outcome of a recorded interaction, ready for the same printer as built-in answers: the
- * stored formatversion=2 data, the error codes and the cache mode the wiki had set.
+ * stored formatversion=2 data, the error codes and the cache mode the wiki had set. The key holds
+ * `uselang` and `errorlang`, so the recorded texts are in the languages asked; what wikitape
+ * prints around them (the HTML page, debuginfo) follows the same user language as a computed answer.
  */
-export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiProfile, now: number, registry: ModuleRegistry): ApiOutcome {
+export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiProfile, now: number, registry: ModuleRegistry, caller: Caller): ApiOutcome {
   const request = new ApiRequest(params);
   const errorHeader = i.headers['mediawiki-api-error'];
   const uselang = params.get('uselang');
-  const userLang: Lang = uselang === 'en' ? 'en' : uselang === 'ru' ? 'ru' : profile.language;
+  const userLang = userLanguage(uselang, profile);
+  const unknown: string[] = [];
   const num = (name: string) => {
     const v = Number.parseInt(params.get(name) ?? '0', 10);
     return Number.isFinite(v) ? v : 0;
@@ -58,12 +63,13 @@ export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiP
   // The wiki sends Vary only outside cache mode private.
   // Which modules ran matters only to debuginfo: not looked up for a wiki without it (the hot path).
   const modules = errorHeader || !profile.debugInfo ? [] : modulesNamed(registry, params, profile);
-  const cacheMode: CacheMode = errorHeader ? 'private' : i.headers['vary'] ? (/public/.test(i.headers['cache-control'] ?? '') ? 'public' : 'anon-public-user-private') : 'private';
+  const recordedMode: CacheMode = errorHeader ? 'private' : i.headers['vary'] ? (/public/.test(i.headers['cache-control'] ?? '') ? 'public' : 'anon-public-user-private') : 'private';
+  const cacheMode = cacheModeForUselang(recordedMode, uselang);
   const printer = readPrinter(request);
   let data = withRequestedFields(withClientSpelling(i.body, params, atLeast(profile, '1.43')), params, now);
   // The printer reads `callback` through ApiBase::getParameter: a value that needed cleaning warns.
   const arrayCallback = params.get('callback') === ARRAY_VALUE && printer.format !== 'none';
-  if (!errorHeader && ((printer.callback !== null && request.wasNormalized('callback')) || arrayCallback)) data = withCallbackWarning(data, printer.format, params, profile, userLang);
+  if (!errorHeader && ((printer.callback !== null && request.wasNormalized('callback')) || arrayCallback)) data = withCallbackWarning(data, printer.format, params, profile, userLang, unknown);
   return {
     data,
     isError: errorHeader !== undefined,
@@ -72,14 +78,13 @@ export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiP
     headers: {},
     cacheMode,
     // What the modules asked for is not recorded: their getCacheMode decides it again from the request.
-    requestedCacheMode: modules.length === 0 ? null : requestedCacheMode(registry, modules, params),
+    requestedCacheMode: modules.length === 0 ? null : requestedCacheMode(registry, modules, params, caller),
     printer,
     userLang,
     action: params.get('action') ?? 'help',
     maxage: num('maxage'),
     smaxage: num('smaxage'),
-    uselangGiven: uselang !== undefined,
-    unknown: [],
+    unknown,
     modules,
   };
 }

@@ -1,18 +1,23 @@
 import type { InterwikiMap } from './interwiki.js';
 import type { Lang } from './profile.js';
 import type { SpecialPageTable } from './special-pages.js';
+import { contentNamespaces } from './content-namespaces.js';
 
 /**
- * Namespaces of a default MediaWiki install (NamespaceInfo, Language::getNamespaceIds), for
- * content language ru (languages/messages/MessagesRu.php) or en. Interwiki prefixes:
+ * Namespaces of a default MediaWiki install (NamespaceInfo, Language::getNamespaceIds); names and
+ * aliases follow any content language (content-namespaces.ts). Interwiki prefixes:
  * wiki/interwiki.ts; special page names: wiki/special-pages.ts.
  */
 
 export interface NamespaceContext {
+  /** The content language ($wgLanguageCode). */
   lang: Lang;
   /** $wgMetaNamespace: the site name, spaces as underscores (spaces are accepted too). */
   metaNamespace: string;
-  /** The MediaWiki version: from 1.43 a title's first letter is title-cased (Language::ucfirst). Default 1.39's rules. */
+  /**
+   * The MediaWiki version: a language's names may differ between releases, and from 1.43 a
+   * title's first letter is title-cased (Language::ucfirst). Default: the newest names, 1.39's case rules.
+   */
   version?: string;
   /** The wiki's interwiki table. Default: a default install's of `version` (maintenance/interwiki.list). */
   interwiki?: InterwikiMap;
@@ -27,58 +32,19 @@ export const CANONICAL_NAMES: Readonly<Record<number, string>> = Object.freeze({
   12: 'Help', 13: 'Help_talk', 14: 'Category', 15: 'Category_talk',
 });
 
-/** MessagesRu.php $namespaceNames (5 is built from the meta namespace, see `projectTalk`). */
-const RU_NAMES: Readonly<Record<number, string>> = {
-  [-2]: 'Медиа', [-1]: 'Служебная', 0: '', 1: 'Обсуждение', 2: 'Участник', 3: 'Обсуждение_участника',
-  6: 'Файл', 7: 'Обсуждение_файла', 8: 'MediaWiki', 9: 'Обсуждение_MediaWiki', 10: 'Шаблон',
-  11: 'Обсуждение_шаблона', 12: 'Справка', 13: 'Обсуждение_справки', 14: 'Категория', 15: 'Обсуждение_категории',
-};
-
-/**
- * Language::getNamespaceAliases: $namespaceAliases (MessagesEn.php's `Image`/`Image_talk` merge into
- * every language) and, for ru, $namespaceGenderAliases. In Language order (later entries win).
- */
-const ALIASES: Readonly<Record<Lang, readonly (readonly [string, number])[]>> = {
-  ru: [
-    ['Изображение', 6], ['Обсуждение_изображения', 7], ['Image', 6], ['Image_talk', 7],
-    ['Участник', 2], ['Участница', 2], ['Обсуждение_участника', 3], ['Обсуждение_участницы', 3],
-  ],
-  en: [['Image', 6], ['Image_talk', 7]],
-};
-
 /** $wgNamespacesWithSubpages default. */
 const SUBPAGES: ReadonlySet<number> = new Set([1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 15]);
-
-/** languages/data/grammarTransformations/ru.json `genitive` (Language::convertGrammar). */
-const RU_GENITIVE: readonly (readonly [RegExp, string])[] = [
-  [/^(.+)ь$/su, '$1я'], [/^(.+)ия$/su, '$1ии'], [/^(.+)ка$/su, '$1ки'], [/^(.+)ти$/su, '$1тей'], [/^(.+)ды$/su, '$1дов'],
-  [/^(.+)д$/su, '$1да'], [/^(.+)ник$/su, '$1ника'], [/^(.+)тет$/su, '$1тета'], [/^(.+)ные$/su, '$1ных'],
-];
 
 function metaDb(ctx: NamespaceContext): string {
   return ctx.metaNamespace.replace(/ /g, '_');
 }
 
-/** Language::fixVariableInNamespace for NS_PROJECT_TALK (ru `Обсуждение_{{GRAMMAR:genitive|$1}}`, en `$1_talk`). */
-function projectTalk(ctx: NamespaceContext): string {
-  const meta = metaDb(ctx);
-  if (ctx.lang === 'en') return `${meta}_talk`;
-  // The rules are unanchored at the start in PHP (`(.+)x$`): the first rule that matches wins.
-  let word = meta.trim();
-  for (const [re, to] of RU_GENITIVE) {
-    if (re.test(word)) {
-      word = word.replace(re, to);
-      break;
-    }
-  }
-  return `Обсуждение_${word}`.replace(/ /g, '_');
-}
+/** The content language's names and aliases (Language::getNamespaces, getNamespaceAliases). */
+const local = (ctx: NamespaceContext) => contentNamespaces(ctx.lang, metaDb(ctx), ctx.version);
 
 /** The local name of a namespace in DB form (underscores); '' for the main namespace and unknown ones. */
 export function namespaceDbName(ns: number, ctx: NamespaceContext): string {
-  if (ns === 4) return metaDb(ctx);
-  if (ns === 5) return projectTalk(ctx);
-  return (ctx.lang === 'ru' ? RU_NAMES[ns] : CANONICAL_NAMES[ns]) ?? '';
+  return local(ctx).names.get(ns) ?? '';
 }
 
 /** The localised name of a namespace, with spaces ('' for main), as Language::getFormattedNsText. */
@@ -102,14 +68,19 @@ export function isCapitalized(_ns: number): boolean {
 
 const idCache = new Map<string, Map<string, number>>();
 
+/** Whether wikitape knows all the content language's namespace names and aliases (see ContentNamespaces.complete). */
+export function namespacesKnown(ctx: NamespaceContext): boolean {
+  return local(ctx).complete;
+}
+
 /** Language::getNamespaceIds: lower-cased local names and aliases (DB form) → id. */
 function namespaceIds(ctx: NamespaceContext): Map<string, number> {
-  const key = `${ctx.lang}\u0000${metaDb(ctx)}`;
+  const key = `${ctx.lang}\u0000${metaDb(ctx)}\u0000${ctx.version ?? ''}`;
   let ids = idCache.get(key);
   if (!ids) {
     ids = new Map();
     for (let ns = -2; ns <= 15; ns++) ids.set(namespaceDbName(ns, ctx).toLowerCase(), ns);
-    for (const [alias, ns] of ALIASES[ctx.lang]) ids.set(alias.toLowerCase(), ns);
+    for (const [alias, ns] of local(ctx).aliases) ids.set(alias.toLowerCase(), ns);
     idCache.set(key, ids);
   }
   return ids;
@@ -131,5 +102,6 @@ export function namespaceIndex(prefix: string, ctx: NamespaceContext): number | 
 /** Namespace aliases as siteinfo lists them (`Участница`, `Image`, …; the gender forms equal to a name excluded). */
 export function namespaceAliases(ctx: NamespaceContext): { id: number; alias: string }[] {
   const names = new Set(Array.from({ length: 18 }, (_v, i) => namespaceDbName(i - 2, ctx)));
-  return ALIASES[ctx.lang].filter(([a]) => !names.has(a)).map(([alias, id]) => ({ id, alias: alias.replace(/_/g, ' ') }));
+  return local(ctx).aliases.filter(([a]) => !names.has(a)).map(([alias, id]) => ({ id, alias: alias.replace(/_/g, ' ') }));
 }
+

@@ -11,7 +11,7 @@ export interface WikiProfile {
    * the spec's wiki (fixtures/spec-wiki.json) uses.
    */
   versionKey: 'mwVersion' | 'wikiVersion';
-  /** Content language code (also the default user language of anonymous callers). Default `ru`. */
+  /** Content language code ($wgLanguageCode; also the default user language of anonymous callers). Default `ru`. */
   language: Lang;
   /** `$wgSitename`. Default `Тестовая вики`. */
   siteName: string;
@@ -40,7 +40,8 @@ export interface WikiProfile {
   restrictedLogTypes: string[];
 }
 
-export type Lang = 'ru' | 'en';
+/** A language code as MediaWiki writes it (`ru`, `de-formal`, `qqx`). */
+export type Lang = string;
 
 export const DEFAULT_PROFILE: Readonly<WikiProfile> = Object.freeze({
   version: '1.44.0',

@@ -134,6 +134,14 @@ function makeTable(names: ReadonlySet<string>, aliases: ReadonlyMap<string, read
 
 const builtins = new Map<string, SpecialPageTable>();
 
+/**
+ * Whether a default install's special page aliases of content language `lang` are known here (ru's
+ * and en's; another language's own aliases are not: its pages are named as in English, flagged).
+ */
+export function specialAliasesKnown(lang: Lang): boolean {
+  return lang === 'ru' || lang === 'en';
+}
+
 /** A default install's special pages for a content language and version (1.39's, or 1.43's from 1.43). */
 export function builtinSpecialPages(lang: Lang, version = '1.39'): SpecialPageTable {
   const modern = atLeast({ version }, '1.43');
@@ -143,7 +151,7 @@ export function builtinSpecialPages(lang: Lang, version = '1.39'): SpecialPageTa
   const en = new Map(parseAliases(modern ? `${SPECIAL_ALIASES_EN} ${SPECIAL_ALIASES_EN_143}` : SPECIAL_ALIASES_EN));
   const ru = new Map(parseAliases(modern ? `${SPECIAL_ALIASES_RU} ${SPECIAL_ALIASES_RU_143}` : SPECIAL_ALIASES_RU));
   // $specialPageAliases of MessagesRu.php come first, MessagesEn.php's merge in after them.
-  const aliases = lang === 'en' ? en : new Map([...ru.keys(), ...en.keys()].map((name) => [name, [...(ru.get(name) ?? []), ...(en.get(name) ?? [])]]));
+  const aliases = lang !== 'ru' ? en : new Map([...ru.keys(), ...en.keys()].map((name) => [name, [...(ru.get(name) ?? []), ...(en.get(name) ?? [])]]));
   const names = new Set([...SPECIAL_PAGES.split(' '), ...(modern ? SPECIAL_PAGES_143.split(' ') : [])]);
   t = makeTable(names, aliases, modern);
   builtins.set(key, t);

@@ -97,7 +97,7 @@ function decodeCharReferencesAndNormalize(text: string): string {
 // ---------------------------------------------------------------------------------------------
 
 /** MediaWikiTitleCodec::getTitleInvalidRegex ($wgLegalTitleChars; PCRE byte mode: all non-ASCII is legal). */
-const TITLE_INVALID = /[^ %!"$&'()*,\-./0-9:;=?@A-Z\\^_`a-z~\u0080-\uffff+]|%[0-9A-Fa-f]{2}|&[A-Za-z0-9\u0080-\uffff]+;/;
+export const TITLE_INVALID = /[^ %!"$&'()*,\-./0-9:;=?@A-Z\\^_`a-z~\u0080-\uffff+]|%[0-9A-Fa-f]{2}|&[A-Za-z0-9\u0080-\uffff]+;/;
 const BIDI = /[\u200e\u200f\u202a-\u202e]+/g;
 const WHITESPACE = /[ _\u00a0\u1680\u180e\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
 /** `/^(.+?)_*:_*(.*)$/S`: `.` stops at newlines and `$` also matches before a final newline. */

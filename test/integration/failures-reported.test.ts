@@ -153,7 +153,7 @@ describe('cassettes edited into something else', () => {
     ['a status of 999', (c: Cassette) => void (c.interactions[0]!.status = 999), /"status" is not an HTTP status from 200 to 599/],
     ['entities without lists', (c: Cassette) => void ((c as unknown as Record<string, unknown>)['entities'] = {}), /"entities.logevents" is not a list/],
     ['a log event that is null', (c: Cassette) => void ((c.entities.logevents as unknown[])[0] = null), /"entities.logevents\[0\]" is not an object/],
-    ['a profile in German', (c: Cassette) => void ((c.meta.profile as Record<string, unknown>)['language'] = 'de'), /"meta.profile.language" is "de": wikitape speaks ru and en/],
+    ['a profile language that is no language code', (c: Cassette) => void ((c.meta.profile as Record<string, unknown>)['language'] = 'Deutsch!'), /"meta.profile.language" is "Deutsch!": not a language code/],
   ])('%s: verify names the file and the fault (exit 1); replay says it in MediaWiki\'s error shape, never as a stack trace', async (_what, edit, why) => {
     const dir = await edited(edit);
     const v = await runCli(['cassettes', 'verify', '--cassettes', dir]);

@@ -8,6 +8,7 @@ import { startServer, type RunningServer } from '../../src/server.js';
 import { LIVE_VERSIONS, liveWiki, type LiveWiki } from '../support/live-wiki.js';
 import { compare, report } from '../support/differential.js';
 import { QUESTIONS } from '../support/questions.js';
+import { LANGUAGE_QUESTIONS } from '../support/language-questions.js';
 import { NO_CASSETTES } from '../support/app.js';
 
 /**
@@ -34,5 +35,13 @@ describe.each(LIVE_VERSIONS)('the built-in wiki answers like MediaWiki %s', (ver
     const c = await compare(live.apiUrl, ours.url, QUESTIONS);
     report(`built-in vs live ${version}`, c);
     expect(c.differences).toEqual([]);
+  });
+
+  it(`gives the live wiki's answer in every error format and language: ${LANGUAGE_QUESTIONS.length} questions`, async () => {
+    const c = await compare(live.apiUrl, ours.url, LANGUAGE_QUESTIONS);
+    report(`built-in vs live ${version}, languages`, c);
+    expect(c.differences).toEqual([]);
+    // wikitape knows every text it printed: nothing flagged
+    expect([...c.flags]).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 <?php
 // Oracle for test/unit/i18n/numbers.test.ts: Language::formatNum, formatSize, listToText and
-// commaList in en and ru for the inputs of each (a JSON object of lists on stdin) in the
+// commaList in each row's language for the inputs of each (a JSON object of lists on stdin) in the
 // MediaWiki of scripts/live-wiki.sh. Run by scripts/generate/run.mjs numbers.
 require_once ( getenv( 'MW_INSTALL_PATH' ) ?: '/usr/share/mediawiki' ) . '/maintenance/Maintenance.php';
 

@@ -1,29 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { CHANGED, EN, RU, SINCE, fetchMessage } from '../../../src/i18n/messages.js';
+import { fetchMessage } from '../../../src/i18n/messages.js';
+import { lang as L } from '../../support/lang.js';
 
-describe('message texts', () => {
-  it('has an English text for every Russian one and for every changed or versioned key', () => {
-    expect(Object.keys(RU).filter((k) => !(k in EN))).toEqual([]);
-    expect(Object.keys(CHANGED).filter((k) => !(k in EN))).toEqual([]);
-    expect(Object.keys(SINCE).filter((k) => !(k in EN))).toEqual([]);
+describe('message texts (l10n/languages.json, MediaWiki 1.39 and 1.43)', () => {
+  it('holds the texts verbatim, each language its own', () => {
+    expect(fetchMessage(L('en'), 'paramvalidator-badvalue-enumnotmulti')).toBe('Unrecognized value for parameter "$1": $2.');
+    expect(fetchMessage(L('ru'), 'apierror-unrecognizedparams')).toBe('{{PLURAL:$2|Нераспознанный параметр|Нераспознанные параметры}}: $1');
+    expect(fetchMessage(L('ru'), 'title-invalid-too-long')).toContain('{{PLURAL:$1|1=байта|байт}}');
+    expect(fetchMessage(L('de'), 'paramvalidator-badvalue-enumnotmulti')).toBe('Nicht erkannter Wert für den Parameter „$1“: $2.');
+    expect(fetchMessage(L('ru'), 'size-kilobytes')).toBe('$1 КБ');
   });
 
-  it('holds the keys the API emits, verbatim from MediaWiki 1.39', () => {
-    expect(EN['paramvalidator-badvalue-enumnotmulti']).toBe('Unrecognized value for parameter "$1": $2.');
-    expect(RU['apierror-unrecognizedparams']).toBe('{{PLURAL:$2|Нераспознанный параметр|Нераспознанные параметры}}: $1');
-    expect(RU['title-invalid-too-long']).toContain('{{PLURAL:$1|1=байта|байт}}');
-    expect(EN['apierror-unknownformat']).toBe('Unrecognized format "$1".');
-    expect(EN['api-format-prettyprint-status']).toBe('This response would be returned with HTTP status $1 $2.');
-    expect(RU['size-kilobytes']).toBe('$1 КБ');
-    expect(RU['comma-separator']).toBeUndefined();
+  it('fetches as MessageCache does: the fallback chain, &#32; as a space, the version\'s text', () => {
+    expect(fetchMessage(L('ru'), 'comma-separator')).toBe(', ');
+    expect(fetchMessage(L('ru'), 'and')).toBe(' и');
+    // de-formal falls back to de, zh-hans's chain reaches zh-hant before English
+    expect(fetchMessage(L('de-formal'), 'paramvalidator-badvalue-enumnotmulti')).toBe(fetchMessage(L('de'), 'paramvalidator-badvalue-enumnotmulti'));
+    expect(L('zh-hans').chain()).toEqual(['zh-hans', 'zh-cn', 'zh', 'zh-hant', 'en']);
+    expect(fetchMessage(L('en', '1.43.0'), 'title-invalid-empty')).toBe('The requested page title is empty or contains only a namespace prefix.');
+    expect(fetchMessage(L('en', '1.42.3'), 'title-invalid-empty')).toBe('The requested page title is empty or contains only the name of a namespace.');
+    expect(fetchMessage(L('en', '1.39.17'), 'duration-months')).toBeNull();
+    expect(fetchMessage(L('en'), 'nope')).toBeNull();
   });
 
-  it('fetches as MessageCache does: fallback to English, &#32; as a space, version-dependent texts', () => {
-    expect(fetchMessage('ru', 'comma-separator')).toBe(', ');
-    expect(fetchMessage('ru', 'and')).toBe(' и');
-    expect(fetchMessage('en', 'title-invalid-empty', '1.43.0')).toBe(CHANGED['title-invalid-empty']![1]);
-    expect(fetchMessage('en', 'title-invalid-empty', '1.42.3')).toBe(EN['title-invalid-empty']);
-    expect(fetchMessage('en', 'duration-months', '1.39.17')).toBeNull();
-    expect(fetchMessage('en', 'nope')).toBeNull();
+  it('gives qqx the key form for every key, and an unshipped code English', () => {
+    expect(fetchMessage(L('qqx'), 'apierror-badquery')).toBe('($*)');
+    expect(fetchMessage(L('qqx'), 'nope')).toBe('($*)');
+    expect(fetchMessage(L('xx-bogus'), 'apierror-badquery')).toBe('Invalid query.');
+    expect(L('xx-bogus').shipped).toBe(false);
   });
 });

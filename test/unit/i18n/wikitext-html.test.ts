@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { expandPlural } from '../../../src/i18n/plural.js';
 import { wikitextToHtml } from '../../../src/i18n/wikitext-html.js';
+import { lang as L } from '../../support/lang.js';
 
 /** wikitext-php.json (`npm run generate wikitext`): [wikitext, RawMessage(wikitext)->parse()] from MediaWiki 1.39 (content language ru). */
 const cases = JSON.parse(readFileSync(new URL('./wikitext-php.json', import.meta.url), 'utf8')) as [string, string][];
-const html = (s: string): string => wikitextToHtml(expandPlural('en', s), { lang: 'en', contentLang: 'ru' });
+const html = (s: string): string => wikitextToHtml(expandPlural(L('en'), s), { lang: L('en'), contentLang: L('ru') });
 
 describe('wikitextToHtml', () => {
   it('renders the recorded snippets exactly as Message::parse does', () => {
@@ -27,7 +28,7 @@ describe('wikitextToHtml', () => {
   });
 
   it('follows the article path and content language given', () => {
-    expect(wikitextToHtml('[[Special:ApiHelp/main|help]]', { lang: 'en', contentLang: 'en', articlePath: '/w/$1' })).toBe(
+    expect(wikitextToHtml('[[Special:ApiHelp/main|help]]', { lang: L('en'), contentLang: L('en'), articlePath: '/w/$1' })).toBe(
       '<a href="/w/Special:ApiHelp/main" title="Special:ApiHelp/main">help</a>',
     );
   });

@@ -4,6 +4,7 @@ import { defaultFileUrl, escapeHtmlAllowEntities, formatSummary, sectionAnchor, 
 import { doQuotes, stripSectionName, summaryForParse } from '../../../src/modules/section-summary.js';
 import { makeProfile, type Lang } from '../../../src/wiki/profile.js';
 import { parseTitle, type Title } from '../../../src/wiki/title.js';
+import { lang as L } from '../../support/lang.js';
 
 /*
  * parse-summary-real.json (`npm run generate parse-summary`): summaries rendered by a real MediaWiki 1.39.17 (content language ru,
@@ -31,7 +32,7 @@ function title(text: string): Title {
 function ctx(version = '1.39.17', selfTitle = 'API', samePage = false, language: Lang = 'ru'): SummaryContext {
   return {
     profile: makeProfile({ version, language }),
-    userLang: 'ru',
+    userLang: L('ru', version),
     selfTitle: title(selfTitle),
     samePage,
     pageExists: (t) => PAGES.has(t.prefixedText),
@@ -53,7 +54,7 @@ describe('formatSummary (1.39, recorded from a real wiki)', () => {
     describe(`${g.title} ${g.mode}`, () => {
       const c = ctx('1.39.17', g.title, g.mode !== 'plain');
       it.each(g.cases)('%j', (input, expected) => {
-        const summary = g.mode === 'newSection' ? summaryForParse('ru', input, null, true) : input;
+        const summary = g.mode === 'newSection' ? summaryForParse(L('ru'), input, null, true) : input;
         expect(formatSummary(summary, c)).toBe(expected);
       });
     });
@@ -197,11 +198,11 @@ describe('helpers', () => {
     expect(stripSectionName("''[[A|b]]'' [http://x.org y z] <b>t</b>")).toBe('b y z t');
   });
   it('summaryForParse (section=new)', () => {
-    expect(summaryForParse('ru', "''a''", null, true)).toBe('/* a */ новая тема');
-    expect(summaryForParse('en', 'x', 'T', true)).toBe('x');
-    expect(summaryForParse('en', '', 'T', true)).toBe('/* T */ new section');
-    expect(summaryForParse('ru', '', null, true)).toBe('');
-    expect(summaryForParse('ru', 'x', null, false)).toBe('x');
+    expect(summaryForParse(L('ru'), "''a''", null, true)).toBe('/* a */ новая тема');
+    expect(summaryForParse(L('en'), 'x', 'T', true)).toBe('x');
+    expect(summaryForParse(L('en'), '', 'T', true)).toBe('/* T */ new section');
+    expect(summaryForParse(L('ru'), '', null, true)).toBe('');
+    expect(summaryForParse(L('ru'), 'x', null, false)).toBe('x');
   });
   it('defaultFileUrl (hashed upload directories)', () => {
     expect(defaultFileUrl('/wiki', 'Образец_1.png')).toBe('/wiki/images/8/80/%D0%9E%D0%B1%D1%80%D0%B0%D0%B7%D0%B5%D1%86_1.png');

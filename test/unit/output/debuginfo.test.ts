@@ -12,7 +12,9 @@ import { emptyModel, type WikiModel } from '../../../src/wiki/model.js';
 import { toMw } from '../../../src/util/timestamp.js';
 import { sessionCookies } from '../../../src/output/session.js';
 import { encodeJson } from '../../../src/output/json.js';
-import { formatSizeLocal } from '../../../src/output/texts.js';
+import { formatSize } from '../../../src/i18n/numbers.js';
+import { ANONYMOUS } from '../../../src/api/session.js';
+import { lang as L } from '../../support/lang.js';
 import { makeProfile } from '../../../src/wiki/profile.js';
 import type { JsonObject } from '../../../src/api/result.js';
 
@@ -47,7 +49,7 @@ function inputFrom(real: Real, cookieTime: number, extra: Partial<DebugInfoInput
   const nowMs = (cookieTime + 365 * 86400) * 1000;
   const map = new Map(Object.entries(params));
   const ran = modulesNamed(MODULES, map, profile);
-  const userLang = params['uselang'] === 'en' ? 'en' : 'ru';
+  const userLang = L(params['uselang'] === 'en' ? 'en' : 'ru', profile.version);
   // The log these were captured from began with a protection (the live wiki's fill ends with
   // protections): formatting its details takes a connection reference, seen in the debug log.
   const answer: JsonObject = params['list'] === 'logevents' ? { query: { logevents: [{ logid: 83, ns: 0, title: 'Москва', type: 'protect' }] } } : {};
@@ -59,7 +61,7 @@ function inputFrom(real: Real, cookieTime: number, extra: Partial<DebugInfoInput
     elapsedSeconds: real.time,
     facts,
     queryTime: (i) => real.queries[i]?.time ?? 0,
-    cacheMode: requestedCacheMode(MODULES, ran, map),
+    cacheMode: requestedCacheMode(MODULES, ran, map, ANONYMOUS),
     nowMs,
     ...extra,
   };
@@ -196,8 +198,8 @@ describe('buildDebugInfo reproduces real 1.39 debuginfo', () => {
   });
 
   it('includes are shared and encode like a plain copy', () => {
-    const a = debugIncludes(profile, 'ru', 'logevents');
-    expect(debugIncludes(profile, 'ru', 'logevents')).toBe(a);
+    const a = debugIncludes(profile, L('ru'), 'logevents');
+    expect(debugIncludes(profile, L('ru'), 'logevents')).toBe(a);
     const info = buildDebugInfo(inputFrom(REAL_LOGEVENTS, 1763811318));
     const plain = JSON.parse(JSON.stringify(info)) as unknown;
     for (const o of [{ ascii: true, pretty: false }, { ascii: false, pretty: true }]) {
@@ -208,18 +210,18 @@ describe('buildDebugInfo reproduces real 1.39 debuginfo', () => {
 
 describe('formatSize (Language::formatSize, 1.39)', () => {
   it('ru and en as the real includes and memory figures show them', () => {
-    expect(formatSizeLocal('ru', 756)).toBe('756 байт');
-    expect(formatSizeLocal('ru', 1008)).toBe('1008 байт');
-    expect(formatSizeLocal('ru', 259105)).toBe('253 КБ');
-    expect(formatSizeLocal('ru', 21147)).toBe('21 КБ');
-    expect(formatSizeLocal('ru', 1509949)).toBe('1,44 МБ');
-    expect(formatSizeLocal('ru', 1363149)).toBe('1,3 МБ');
-    expect(formatSizeLocal('ru', 0)).toBe('0 байт');
-    expect(formatSizeLocal('en', 1008)).toBe('1,008 bytes');
-    expect(formatSizeLocal('en', 881)).toBe('881 bytes');
-    expect(formatSizeLocal('en', 1)).toBe('1 bytes');
-    expect(formatSizeLocal('en', 163135)).toBe('159 KB');
-    expect(formatSizeLocal('en', 1.2 * 1048576)).toBe('1.2 MB');
-    expect(formatSizeLocal('en', 2.56 * 1048576)).toBe('2.56 MB');
+    expect(formatSize(L('ru'), 756)).toBe('756 байт');
+    expect(formatSize(L('ru'), 1008)).toBe('1008 байт');
+    expect(formatSize(L('ru'), 259105)).toBe('253 КБ');
+    expect(formatSize(L('ru'), 21147)).toBe('21 КБ');
+    expect(formatSize(L('ru'), 1509949)).toBe('1,44 МБ');
+    expect(formatSize(L('ru'), 1363149)).toBe('1,3 МБ');
+    expect(formatSize(L('ru'), 0)).toBe('0 байт');
+    expect(formatSize(L('en'), 1008)).toBe('1,008 bytes');
+    expect(formatSize(L('en'), 881)).toBe('881 bytes');
+    expect(formatSize(L('en'), 1)).toBe('1 bytes');
+    expect(formatSize(L('en'), 163135)).toBe('159 KB');
+    expect(formatSize(L('en'), 1.2 * 1048576)).toBe('1.2 MB');
+    expect(formatSize(L('en'), 2.56 * 1048576)).toBe('2.56 MB');
   });
 });

@@ -9,9 +9,9 @@ import { parsePhpCookies, sessionCookies } from '../../../src/output/session.js'
  * (WebStart) and X-Request-Id (HeaderCallback); the random new session id is normalized.
  */
 const NOW = Date.UTC(2026, 10, 22, 11, 38, 10); // Sun, 22 Nov 2026 11:38:10 GMT
+/** A list module's `public`, as runApi gives it without `uselang` (ApiMain::setCacheMode's downgrade). */
 const base: CacheHeaderOptions = {
-  mode: 'public',
-  uselangGiven: false,
+  mode: 'anon-public-user-private',
   html: false,
   sessionPersistent: false,
   maxage: 0,
@@ -53,7 +53,7 @@ describe('cacheHeaders with formatHeaders, as real responses', () => {
   });
 
   it('uselang=en keeps public: same headers without maxage', () => {
-    expect(response({ format: 'json', cache: { uselangGiven: true } })).toEqual([...JSON_FMT, VARY, PRIVATE0]);
+    expect(response({ format: 'json', cache: { mode: 'public' } })).toEqual([...JSON_FMT, VARY, PRIVATE0]);
   });
 
   it('maxage/smaxage on an anonymous request without session', () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { escapePreText, nonHtmlUrl, renderPrettyPage } from '../../../src/output/html-page.js';
 import { phpUrlencode } from '../../../src/util/php-url.js';
 import { makeProfile } from '../../../src/wiki/profile.js';
+import { lang as L } from '../../support/lang.js';
 
 /*
  * Real pages of MediaWiki 1.39.17 (curl against the live wiki: content language ru, site name
@@ -31,7 +32,7 @@ describe('renderPrettyPage', () => {
   it('reproduces the real page byte for byte (toolbar data aside)', () => {
     const page = renderPrettyPage({
       profile,
-      userLang: 'ru',
+      userLang: L('ru', profile.version),
       json: ERROR_JSON,
       requestUrl: '/wiki/api.php?action=nonexistent',
       method: 'GET',
@@ -47,16 +48,16 @@ describe('renderPrettyPage', () => {
   });
 
   it('status line for a stored non-200 status (405 for PUT)', () => {
-    const page = renderPrettyPage({ profile, userLang: 'ru', json: '{}', requestUrl: '/wiki/api.php?action=query&list=logevents&lelimit=1', method: 'PUT', status: 405, formatName: 'json' });
+    const page = renderPrettyPage({ profile, userLang: L('ru', profile.version), json: '{}', requestUrl: '/wiki/api.php?action=query&list=logevents&lelimit=1', method: 'PUT', status: 405, formatName: 'json' });
     expect(page).toContain(`</p></div>${REAL_STATUS_405}<pre class="api-pretty-content">{}</pre>`);
-    const en = renderPrettyPage({ profile, userLang: 'en', json: '{}', requestUrl: '/wiki/api.php', method: 'PUT', status: 405, formatName: 'json' });
+    const en = renderPrettyPage({ profile, userLang: L('en', profile.version), json: '{}', requestUrl: '/wiki/api.php', method: 'PUT', status: 405, formatName: 'json' });
     expect(en).toContain('<div class="api-pretty-header api-pretty-status">This response would be returned with HTTP status 405 Method Not Allowed.</div>');
   });
 
   it('uselang=en: user-language head, header, footer; content-language names stay', () => {
     const page = renderPrettyPage({
       profile,
-      userLang: 'en',
+      userLang: L('en', profile.version),
       json: '{}',
       requestUrl: '/wiki/api.php?action=query&list=logevents&lelimit=1&uselang=en',
       method: 'GET',
@@ -69,13 +70,13 @@ describe('renderPrettyPage', () => {
   });
 
   it('POST: the header without the link, [[mw:Special:MyLanguage/API]]', () => {
-    const page = renderPrettyPage({ profile, userLang: 'ru', json: '{}', requestUrl: '/wiki/api.php', method: 'POST', formatName: 'json' });
+    const page = renderPrettyPage({ profile, userLang: L('ru', profile.version), json: '{}', requestUrl: '/wiki/api.php', method: 'POST', formatName: 'json' });
     expect(page).toContain(REAL_POST_HEADER);
   });
 
   it('the format=json link: title dropped, format replaced in place, PHP urlencode', () => {
     const url = '/wiki/api.php?action=query&list=logevents&lelimit=1&format=jsonfm&formatversion=2&title=Foo&x=a%20b+c%2Fd%C3%A9&y=%3C%22%3E';
-    const page = renderPrettyPage({ profile, userLang: 'ru', json: '{}', requestUrl: url, method: 'GET', formatName: 'json' });
+    const page = renderPrettyPage({ profile, userLang: L('ru', profile.version), json: '{}', requestUrl: url, method: 'GET', formatName: 'json' });
     expect(page).toContain(REAL_FV2_LINK);
     expect(nonHtmlUrl(profile, '/wiki/api.php?action=query&list=logevents', 'json')).toBe(
       'http://127.0.0.1:8094/wiki/api.php?action=query&list=logevents&format=json',
@@ -87,7 +88,7 @@ describe('renderPrettyPage', () => {
   });
 
   it('rawfm: the only-HTML header', () => {
-    const page = renderPrettyPage({ profile, userLang: 'ru', json: '{}', requestUrl: '/wiki/api.php?format=rawfm', method: 'GET', formatName: 'raw' });
+    const page = renderPrettyPage({ profile, userLang: L('ru', profile.version), json: '{}', requestUrl: '/wiki/api.php?format=rawfm', method: 'GET', formatName: 'raw' });
     expect(page).toContain(
       '<div class="api-pretty-header"><p>Это HTML-представление для отладки, не рассчитанное на практическое применение.\n</p><p>См. <a href="https://www.mediawiki.org/wiki/Special:MyLanguage/API" class="extiw" title="mw:Special:MyLanguage/API">полную документацию</a> или <a href="/wiki/index.php/%D0%A1%D0%BB%D1%83%D0%B6%D0%B5%D0%B1%D0%BD%D0%B0%D1%8F:ApiHelp/main" title="Служебная:ApiHelp/main">справку API</a> для получения дополнительной информации.\n</p></div>',
     );
@@ -96,7 +97,7 @@ describe('renderPrettyPage', () => {
   it('debug toolbar data: ResourceLoader JSON (\\u0026, \\u003C) with the getDebugHTML log entry', () => {
     const page = renderPrettyPage({
       profile,
-      userLang: 'ru',
+      userLang: L('ru', profile.version),
       json: '{}',
       requestUrl: '/wiki/api.php?action=query&list=logevents',
       method: 'GET',
@@ -119,7 +120,7 @@ describe('renderPrettyPage', () => {
     // html-page-143.json: `npm run generate html-page-143`
     const real = JSON.parse(readFileSync(join(import.meta.dirname, 'html-page-143.json'), 'utf8')) as { requestId: string; head: string; foot: string; last: string };
     const profile = makeProfile({ version: '1.43.9', language: 'ru', siteName: 'Тестовая вики', server: 'http://127.0.0.1:8089', scriptPath: '/wiki', debugInfo: true });
-    const page = renderPrettyPage({ profile, userLang: 'ru', json: '{}', requestUrl: '/wiki/api.php?action=query&list=protectedtitles&ptlimit=1&format=jsonfm', method: 'GET', formatName: 'json', requestId: real.requestId, backendResponseTimeMs: 100, debugInfo: { mwVersion: '1.43.9', log: [] } });
+    const page = renderPrettyPage({ profile, userLang: L('ru', profile.version), json: '{}', requestUrl: '/wiki/api.php?action=query&list=protectedtitles&ptlimit=1&format=jsonfm', method: 'GET', formatName: 'json', requestId: real.requestId, backendResponseTimeMs: 100, debugInfo: { mwVersion: '1.43.9', log: [] } });
     expect(page.slice(0, page.indexOf('<pre class="api-pretty-content">'))).toBe(real.head);
     const end = page.slice(page.indexOf('</pre>'));
     expect(end.slice(0, end.indexOf('<script>(RLQ'))).toBe(real.foot);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { titleErrorText } from '../../../src/wiki/texts.js';
+import { message } from '../../../src/i18n/message.js';
+import { lang as L } from '../../support/lang.js';
 import { decodeCharReferences, fixSpecialName, makeTitle, makeTitleSafe, namespaceName, parseTitle, type TitleContext } from '../../../src/wiki/title.js';
 
 const RU: TitleContext = { lang: 'ru', metaNamespace: 'Тестовая_вики', version: '1.39.17' };
@@ -20,8 +21,8 @@ describe('parseTitle = MediaWikiTitleCodec of MediaWiki 1.39.17 (action=query&ti
       // errorformat=plaintext parses the text (<nowiki> gone, a tab becomes a space); the
       // message text (what the BC format shows) keeps both.
       const plain = (s: string) => s.replace(/<\/?nowiki>/g, '').replace(/\t/g, ' ');
-      expect(plain(titleErrorText('ru', r.reason, r.params))).toBe(real.ru);
-      expect(plain(titleErrorText('en', r.reason, r.params))).toBe(real.en);
+      expect(plain(message(L('ru'), r.reason, r.params))).toBe(real.ru);
+      expect(plain(message(L('en'), r.reason, r.params))).toBe(real.en);
       return;
     }
     expect(r.ok).toBe(true);
