@@ -80,8 +80,9 @@ async function serve(options: WikitapeOptions): Promise<void> {
     }
     throw e;
   }
-  process.stdout.write(`wikitape ${options.mode ?? 'replay'}: ${server.url}\n`);
-  if (options.mode !== 'record') for (const line of await defaultWikiLines(options, server.profile)) process.stdout.write(`${line}\n`);
+  // What is served goes out with the address, in one write: a reader that waits for the address has both.
+  const served = options.mode !== 'record' ? await defaultWikiLines(options, server.profile) : [];
+  process.stdout.write([`wikitape ${options.mode ?? 'replay'}: ${server.url}`, ...served].map((l) => `${l}\n`).join(''));
   if (options.mode === 'record' && options.recordMode !== 'none') {
     const file = new FileCassetteStore(options.cassettes ?? DEFAULTS.cassettes).locate(options.cassette ?? 'default');
     process.stdout.write(`recording into ${file} (--mode ${options.recordMode ?? 'new'})\n`);
