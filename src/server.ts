@@ -1,7 +1,8 @@
 import { rename, writeFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { readUsage } from './cassette/commands.js';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { createWikitape } from './app.js';
 import type { ReplayEngine } from './engine.js';
 import { DEFAULTS, type WikitapeOptions } from './options.js';
@@ -63,6 +64,46 @@ function answerFromTemplate(engine: ReplayEngine, req: IncomingMessage, res: Ser
   return true;
 }
 
+/** The status line Node's own clientError handler answers each parser error with (lib/_http_server.js). */
+const REFUSALS: Readonly<Record<string, string>> = {
+  HPE_HEADER_OVERFLOW: '431 Request Header Fields Too Large',
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: '413 Payload Too Large',
+  ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout',
+};
+
+/** How long a refused request's remaining bytes are read and dropped before the socket is destroyed. */
+const LINGER_MS = 5_000;
+
+/**
+ * Answers a request Node's HTTP parser refused (headers over the limit, a malformed request line)
+ * as Node does, but closes gracefully: the answer, then FIN, then the rest of the request read and
+ * dropped until the client closes (or LINGER_MS). Node's own handler destroys the socket while
+ * the client is still sending; the kernel then resets the connection (unread data at close), and
+ * a client on libuv 1.52 (Node 24) reads that reset instead of the answer: `read ECONNRESET` where
+ * Node 20 and 22 printed 431 (libuv 1.51 turned a hang-up after a short read into end-of-file
+ * without reading again). Web servers linger for the same reason (Apache's lingering close).
+ */
+function refuseGracefully(err: NodeJS.ErrnoException, socket: Duplex): void {
+  // The parser repeats its error for every later chunk: the first answer stands.
+  if (socket.writableEnded) return;
+  const inFlight = (socket as { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) return void socket.destroy();
+  socket.end(`HTTP/1.1 ${REFUSALS[err.code ?? ''] ?? '400 Bad Request'}\r\nConnection: close\r\n\r\n`);
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  socket.once('close', () => clearTimeout(timer));
+}
+
+/**
+ * The node:http server wikitape listens with, around any listener (the app, or a recorder's
+ * handler in tests): URLs and headers up to 1 MiB reach the API (and get its errors) instead of
+ * Node's 431 at 16 KiB; a request past that gets Node's answer without a reset (refuseGracefully).
+ */
+export function createApiServer(listener: RequestListener): Server {
+  const server = createServer({ maxHeaderSize: 1 << 20 }, listener);
+  server.on('clientError', refuseGracefully);
+  return server;
+}
+
 /** Adds this run's usage to the usage file (sorted JSON list; written whole, then renamed). */
 async function writeUsage(file: string, used: ReadonlySet<string>): Promise<void> {
   const all = new Set([...(await readUsage(file)), ...used]);
@@ -89,10 +130,9 @@ export async function startServer(options: WikitapeOptions = {}): Promise<Runnin
   const apiPath = `${scriptPath}/api.php`;
   // With faults asked for, every request goes to the app, which serves them.
   const faulty = (options.faults ?? []).length > 0;
-  // Long GET URLs reach the API (and get its errors) instead of Node's 431. GETs without cookies
-  // are answered here from templates (replay/hit-template.ts), and other cassette hits directly,
-  // without Express's per-request cost; everything else goes to the app.
-  const server = createServer({ maxHeaderSize: 1 << 20 }, (req, res) => {
+  // GETs without cookies are answered here from templates (replay/hit-template.ts), and other
+  // cassette hits directly, without Express's per-request cost; everything else goes to the app.
+  const server = createApiServer((req, res) => {
     if (hot && !faulty && req.method === 'GET' && req.url && req.headers['x-wikitape-cassette'] === undefined && req.headers['x-wikitape-fault'] === undefined) {
       const q = req.url.indexOf('?');
       if ((q < 0 ? req.url : req.url.slice(0, q)) === apiPath) {

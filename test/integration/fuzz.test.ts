@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest } from 'node:http';
+import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Cassette } from '../../src/cassette/format.js';
 import { FileCassetteStore } from '../../src/cassette/store.js';
@@ -7,7 +7,7 @@ import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/server.js';
+import { createApiServer, startServer, type RunningServer } from '../../src/server.js';
 import { MINI_WIKI, TEST_CLOCK } from '../support/app.js';
 import { FailingStore } from '../support/failing-store.js';
 
@@ -179,7 +179,8 @@ describe('a recorder whose disk writes fail at random', () => {
     const store = new FailingStore(new FileCassetteStore(dir), () => failing && next() < 0.3);
     const lines: string[] = [];
     const recorder = new Recorder({ upstream: upstream.url, store, onError: (l) => lines.push(l) });
-    const server = createServer((req, res) => void recorder.handle(req, res));
+    // wikitape's own HTTP server (record mode's), so a long fuzzed URL reaches the recorder as it would.
+    const server = createApiServer((req, res) => void recorder.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}${recorder.path}`);
     const file = join(dir, 'default.json');

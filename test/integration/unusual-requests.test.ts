@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalKey } from '../../src/request/canonical.js';
 import { parseUrlEncoded } from '../../src/request/params.js';
@@ -55,5 +56,30 @@ describe('PHP array syntax (list[]=blocks)', () => {
     delete r['debuginfo'];
     expect(r).toEqual({ batchcomplete: true, warnings: { main: { warnings: 'Parameter "list" uses unsupported PHP array syntax.' } } });
     expect(Object.keys(r)).toEqual(['batchcomplete', 'warnings']);
+  });
+});
+
+describe('a request whose URL or headers pass 1 MiB', () => {
+  /** Sends a GET with node:http (the client whose reads changed with libuv 1.52 in Node 24); the status or the error code. */
+  function get(path: string, headers: Record<string, string> = {}): Promise<string> {
+    const url = new URL(server.url);
+    return new Promise((resolve) => {
+      const req = httpRequest({ host: url.hostname, port: url.port, path, headers }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(String(res.statusCode)));
+        res.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+      });
+      req.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+      req.end();
+    });
+  }
+
+  it('gets Node\'s 431 and a closed connection, never a reset, while the client is still sending', async () => {
+    const path = `${new URL(server.url).pathname}?action=query&format=json&titles=${'x'.repeat(2_000_000)}`;
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await get(path), await get(`${path.slice(0, 60)}`, { 'x-big': 'y'.repeat(2_000_000) }));
+    expect(answers).toEqual(Array(6).fill('431'));
+    // Under the limit, the API answers (a title too long is its own error).
+    expect(await get(`${new URL(server.url).pathname}?action=query&format=json&titles=${'x'.repeat(500_000)}`)).toBe('200');
   });
 });
