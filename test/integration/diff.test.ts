@@ -1,11 +1,10 @@
-import { execFile, spawnSync } from 'node:child_process';
-import { promisify } from 'node:util';
 import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { diffCassettes } from '../../src/record/diff.js';
 import { startServer } from '../../src/server.js';
+import { cliTest, runCli } from '../support/cli.js';
 
 /**
  * `cassettes diff` against a real API server: wikitape's own replay of the bundled cassette (the
@@ -13,7 +12,6 @@ import { startServer } from '../../src/server.js';
  * changed since: reported per question as equal / changed (a readable diff) / gone.
  */
 const ROOT = join(import.meta.dirname, '..', '..');
-const CLI = join(ROOT, 'dist', 'cli.js');
 
 async function editedCopy(edit: (c: { interactions: { key: string; body: any; status: number; request: Record<string, string> }[] }) => void): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'wikitape-diff-'));
@@ -28,7 +26,8 @@ const BLOCKS = 'action=query&bkdir=older&bklimit=10&bkprop=by%7Cexpiry%7Cflags%7
 const LOG = 'action=query&ledir=older&lelimit=10&leprop=comment%7Cdetails%7Cids%7Ctimestamp%7Ctitle%7Ctype%7Cuser&list=logevents';
 
 describe('cassettes diff', () => {
-  it('reports equal, changed (entities matched by id, one line each) and gone; waits out maxlag', async () => {
+  // Every question of the bundled cassette asked again of a server in this process: a minute allows for a busy machine.
+  it('reports equal, changed (entities matched by id, one line each) and gone; waits out maxlag', { timeout: 60_000 }, async () => {
     const upstream = await startServer({ cassettes: join(ROOT, 'cassettes'), faults: ['maxlag:first=2,lag=9'] });
     try {
       const dir = await editedCopy((c) => {
@@ -63,7 +62,7 @@ describe('cassettes diff', () => {
     }
   });
 
-  it('the CLI: exit 1 while anything changed, --update records it again, then exit 0; a vanished entity leaves the cassette', async () => {
+  it('the CLI: exit 1 while anything changed, --update records it again, then exit 0; a vanished entity leaves the cassette', cliTest(4), async () => {
     const upstream = await startServer({ cassettes: join(ROOT, 'cassettes') });
     const lifted = { id: 999, user: '192.0.2.99', by: 'Admin', timestamp: '2020-01-01T00:00:00Z', expiry: 'infinity', reason: 'lifted since' };
     try {
@@ -82,11 +81,10 @@ describe('cassettes diff', () => {
       };
       expect(await replayed()).toContain(999);
       // (run beside this process, whose server is the upstream)
-      const diff = (...more: string[]) =>
-        promisify(execFile)(process.execPath, [CLI, 'cassettes', 'diff', '--cassettes', dir, '--upstream', upstream.url, ...more], { encoding: 'utf8', timeout: 60_000 }).then(
-          (r) => ({ status: 0, stdout: r.stdout }),
-          (e: { code: number; stdout: string }) => ({ status: e.code, stdout: e.stdout }),
-        );
+      const diff = async (...more: string[]) => {
+        const r = await runCli(['cassettes', 'diff', '--cassettes', dir, '--upstream', upstream.url, ...more]);
+        return { status: r.code, stdout: r.stdout };
+      };
       const first = await diff();
       expect(first.status).toBe(1);
       expect(first.stdout).toContain('    - query.blocks[id=999]: {"id":999,"user":"192.0.2.99"');
@@ -97,7 +95,7 @@ describe('cassettes diff', () => {
       expect(update.status).toBe(0);
       const after = await diff();
       expect([after.status, after.stdout]).toEqual([0, expect.stringMatching(/^\d+ questions: \d+ equal, 0 changed, 0 gone, 0 skipped\n$/)]);
-      expect(spawnSync(process.execPath, [CLI, 'cassettes', 'verify', '--cassettes', dir], { encoding: 'utf8' }).status).toBe(0);
+      expect((await runCli(['cassettes', 'verify', '--cassettes', dir])).code).toBe(0);
       // the lifted block is gone from what replay knows, not only from the recording
       expect(await replayed()).not.toContain(999);
     } finally {

@@ -9,7 +9,7 @@ import { FileCassetteStore } from '../../src/cassette/store.js';
 import { Recorder, RecordingError } from '../../src/record/recorder.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { MINI_WIKI, TEST_CLOCK } from '../support/app.js';
-import { runCli, startCli } from '../support/cli.js';
+import { cliTest, runCli, startCli } from '../support/cli.js';
 import { FailingStore } from '../support/failing-store.js';
 
 /**
@@ -90,12 +90,12 @@ describe('a recording that cannot be stored', () => {
     expect(await readFile(join(dir, 'suite.json'), 'utf8')).toBe('my notes, not a cassette');
   });
 
-  it('CLI: the failure is printed when it happens and the exit code is 1', async () => {
+  it('CLI: the failure is printed when it happens and the exit code is 1', cliTest(1), async () => {
     const dir = await mkdtemp(join(tmpdir(), 'wikitape-cli-unwritable-'));
     await mkdir(join(dir, '.default.json.tmp'));
     const cli = await startCli(['record', '--upstream', upstream.url, '--cassettes', dir]);
     expect((await fetch(`${cli.url}${QUESTION}`)).status).toBe(200);
-    for (let i = 0; i < 50 && !cli.stderr().includes('could not store'); i++) await new Promise((r) => setTimeout(r, 50));
+    await cli.printed('could not store');
     expect(cli.stderr()).toContain(`wikitape: could not store a recording in ${join(dir, 'default.json')}: EISDIR`);
     expect(await cli.stop()).toBe(1);
     expect(cli.stderr()).not.toMatch(/\n\s+at /); // no stack trace
@@ -103,7 +103,7 @@ describe('a recording that cannot be stored', () => {
 });
 
 describe('two recorders on one cassette', () => {
-  it('refuses the second, in this process and from the CLI, naming the first; the cassette is free again once the first stops', async () => {
+  it('refuses the second, in this process and from the CLI, naming the first; the cassette is free again once the first stops', cliTest(1), async () => {
     const dir = await mkdtemp(join(tmpdir(), 'wikitape-two-recorders-'));
     const first = await startServer({ mode: 'record', upstream: upstream.url, cassettes: dir, cassette: 'suite' });
     await expect(startServer({ mode: 'record', upstream: upstream.url, cassettes: dir, cassette: 'suite' })).rejects.toThrow(
@@ -154,7 +154,7 @@ describe('cassettes edited into something else', () => {
     ['entities without lists', (c: Cassette) => void ((c as unknown as Record<string, unknown>)['entities'] = {}), /"entities.logevents" is not a list/],
     ['a log event that is null', (c: Cassette) => void ((c.entities.logevents as unknown[])[0] = null), /"entities.logevents\[0\]" is not an object/],
     ['a profile language that is no language code', (c: Cassette) => void ((c.meta.profile as Record<string, unknown>)['language'] = 'Deutsch!'), /"meta.profile.language" is "Deutsch!": not a language code/],
-  ])('%s: verify names the file and the fault (exit 1); replay says it in MediaWiki\'s error shape, never as a stack trace', async (_what, edit, why) => {
+  ])('%s: verify names the file and the fault (exit 1); replay says it in MediaWiki\'s error shape, never as a stack trace', cliTest(1), async (_what, edit, why) => {
     const dir = await edited(edit);
     const v = await runCli(['cassettes', 'verify', '--cassettes', dir]);
     expect(v.code).toBe(1);
@@ -175,13 +175,13 @@ describe('cassettes edited into something else', () => {
 });
 
 describe('a setup that cannot work', () => {
-  it('replay --cassettes naming a missing folder: exit 2, the folder named', async () => {
+  it('replay --cassettes naming a missing folder: exit 2, the folder named', cliTest(1), async () => {
     const r = await runCli(['replay', '--cassettes', '/nonexistent/cassettes', '--port', '0']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^wikitape: no cassettes folder \/nonexistent\/cassettes /);
   });
 
-  it('record --cassettes naming a new folder is fine: it is made', async () => {
+  it('record --cassettes naming a new folder is fine: it is made', cliTest(1), async () => {
     const dir = join(await mkdtemp(join(tmpdir(), 'wikitape-new-')), 'sub', 'cassettes');
     const cli = await startCli(['record', '--upstream', upstream.url, '--cassettes', dir, '--quiet']);
     expect((await fetch(`${cli.url}${QUESTION}`)).status).toBe(200);
@@ -189,7 +189,7 @@ describe('a setup that cannot work', () => {
     expect(JSON.parse(await readFile(join(dir, 'default.json'), 'utf8'))).toHaveProperty('interactions.length', 1);
   });
 
-  it('a cassette that is not JSON or not a cassette: replay exits 2 naming the file and what is wrong; verify says the same', async () => {
+  it('a cassette that is not JSON or not a cassette: replay exits 2 naming the file and what is wrong; verify says the same', cliTest(6), async () => {
     for (const [text, why] of [
       ['{"meta": ', /cannot be read: it is not JSON \(/],
       ['{"interactions": {}}', /is not a cassette: "interactions" is not a list/],

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -6,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { MINI_WIKI, NO_CASSETTES, TEST_CLOCK } from '../support/app.js';
+import { cliTest, runCli } from '../support/cli.js';
 import { Client } from '../support/cookie-client.js';
 
 /**
@@ -15,7 +15,6 @@ import { Client } from '../support/cookie-client.js';
  * requests each fault can hit, and the triggers.
  */
 
-const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli.js');
 const ACCOUNTS = {
   accounts: [
     {
@@ -260,9 +259,9 @@ describe('asking for faults wrongly', () => {
     expect(bad.text).not.toContain('abc123-secret');
   });
 
-  it('the CLI says what is wrong and exits non-zero', () => {
-    const r = spawnSync(process.execPath, [CLI, 'replay', '--port', '0', '--fault', 'latency'], { encoding: 'utf8', timeout: 20_000 });
-    expect(r.status).not.toBe(0);
+  it('the CLI says what is wrong and exits non-zero', cliTest(1), async () => {
+    const r = await runCli(['replay', '--port', '0', '--fault', 'latency']);
+    expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('latency needs ms=N or ms=MIN-MAX (milliseconds)');
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });

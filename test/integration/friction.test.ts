@@ -1,12 +1,14 @@
 import { createServer, type Server } from 'node:http';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { createApp } from '../../src/app.js';
 import { MINI_WIKI, TEST_CLOCK } from '../support/app.js';
-import { runCli, startCli } from '../support/cli.js';
+import { CLI_RUN_MS, cliTest, runCli, startCli } from '../support/cli.js';
 
 /** What a new user runs into: each error names the thing at fault and what to do. */
 
@@ -25,13 +27,13 @@ beforeAll(async () => {
 afterAll(() => upstream.close());
 
 describe('record', () => {
-  it('says which file it records into, and tells a stored question from one passed on', async () => {
+  it('says which file it records into, and tells a stored question from one passed on', cliTest(1), async () => {
     const dir = await mkdtemp(join(tmpdir(), 'wikitape-friction-'));
     const cli = await startCli(['record', '--upstream', url, '--cassettes', dir, '--cassette', 'suite']);
     await fetch(`${cli.url}?action=query&list=blocks&format=json&formatversion=2`);
     await fetch(cli.url, { method: 'POST', body: new URLSearchParams({ action: 'login', lgname: 'Bot', lgpassword: 'secret-pw', lgtoken: 'abc+\\', format: 'json' }) });
     await fetch(cli.url, { method: 'POST', body: new URLSearchParams({ action: 'query', list: 'blocks', bklimit: '2', format: 'json' }) });
-    await new Promise((r) => setTimeout(r, 200));
+    // stop() waits until the process has exited and its output is read to the end
     expect(await cli.stop()).toBe(0);
     const out = cli.stdout();
     expect(out).toContain(`recording into ${join(dir, 'suite.json')} (--mode new)`);
@@ -42,7 +44,7 @@ describe('record', () => {
     expect(out).not.toContain('secret-pw');
   });
 
-  it('refuses an upstream that is not the api.php URL, naming the URL meant', async () => {
+  it('refuses an upstream that is not the api.php URL, naming the URL meant', cliTest(1), async () => {
     const r = await runCli(['record', '--upstream', 'http://wiki.test/wiki/', '--port', '0']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('did you mean http://wiki.test/wiki/api.php?');
@@ -56,10 +58,10 @@ describe('replay in a project of ones own', () => {
     expect(JSON.parse(res.text).debuginfo.mwVersion).toBe('1.39.17');
   });
 
-  it('serves the spec\'s wiki from a folder without cassettes (it said "no cassettes folder ./cassettes" before)', async () => {
+  it('serves the spec\'s wiki from a folder without cassettes (it said "no cassettes folder ./cassettes" before)', cliTest(1), async () => {
     const cwd = await mkdtemp(join(tmpdir(), 'wikitape-project-'));
     // A clock is not something to serve: the spec's wiki still, on that clock.
-    const cli = await startCli(['replay', '--clock', 'real'], cwd);
+    const cli = await startCli(['replay', '--clock', 'real'], { cwd });
     const r = (await (await fetch(`${cli.url}?action=query&meta=siteinfo&format=json`)).json()) as { query: { general: { sitename: string; generator: string } } };
     expect(r.query.general.sitename).toBe('Тестовая вики');
     expect(r.query.general.generator).toBe('MediaWiki 1.44.0');
@@ -70,7 +72,7 @@ describe('replay in a project of ones own', () => {
 });
 
 describe('a port in use', () => {
-  it('suggests another port or --port 0', async () => {
+  it('suggests another port or --port 0', cliTest(1), async () => {
     const busy = createServer();
     await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
     const port = (busy.address() as { port: number }).port;
@@ -85,7 +87,7 @@ describe('a port in use', () => {
 });
 
 describe('cassettes', () => {
-  it('list NAME shows the index and key that show takes; prune --dry-run names what would go', async () => {
+  it('list NAME shows the index and key that show takes; prune --dry-run names what would go', cliTest(3), async () => {
     const dir = await mkdtemp(join(tmpdir(), 'wikitape-friction-list-'));
     const i = (key: string) => ({ key, request: Object.fromEntries(new URLSearchParams(key)), status: 200, headers: {}, body: { batchcomplete: true }, recordedAt: '2024-01-01T00:00:00Z' });
     const keys = ['action=query&meta=siteinfo', 'action=query&meta=userinfo'];
@@ -102,13 +104,14 @@ describe('cassettes', () => {
 });
 
 describe('installing a clone that is not built', () => {
-  it('says how to build it instead of failing with "tsc: not found"', async () => {
-    const { cp } = await import('node:fs/promises');
-    const { spawnSync } = await import('node:child_process');
+  it('says how to build it instead of failing with "tsc: not found"', cliTest(1), async () => {
     // A clone as npm sees it when another project installs it by path: no node_modules, no dist.
     const clone = await mkdtemp(join(tmpdir(), 'wikitape-clone-'));
     await cp(join(import.meta.dirname, '..', '..', 'scripts'), join(clone, 'scripts'), { recursive: true });
-    const r = spawnSync(process.execPath, [join(clone, 'scripts', 'prepare.mjs')], { encoding: 'utf8' });
+    const r = await promisify(execFile)(process.execPath, [join(clone, 'scripts', 'prepare.mjs')], { encoding: 'utf8', timeout: CLI_RUN_MS }).then(
+      () => ({ status: 0, stderr: '' }),
+      (e: { code: number; stderr: string }) => ({ status: e.code, stderr: e.stderr }),
+    );
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(`wikitape: ${clone} is not built yet, and its build tools are not installed.`);
     expect(r.stderr).toContain(`Build the clone first:   (cd ${clone} && npm ci)`);

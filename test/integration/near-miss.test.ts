@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,12 +7,12 @@ import type { Cassette } from '../../src/cassette/format.js';
 import type { RequestLogEntry } from '../../src/options.js';
 import { canonicalKey } from '../../src/request/canonical.js';
 import { startServer } from '../../src/server.js';
+import { cliTest, runCli, startCli } from '../support/cli.js';
 
 /**
  * A miss says which recordings come closest and how each differs (in the error, on the log, to
  * the library); `cassettes explain` says how replay would answer a question without serving it.
  */
-const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli.js');
 const key = (r: Record<string, string>) => canonicalKey(new Map(Object.entries(r)));
 const ext = (title: string, pageid: number, url: string) => {
   const request = { action: 'query', prop: 'extlinks', titles: title };
@@ -61,26 +60,19 @@ describe('near misses', () => {
     }
   });
 
-  it('the CLI log shows them under the miss', () => {
-    const r = spawnSync(process.execPath, ['-e', `
-      const { spawn } = require('node:child_process');
-      const c = spawn(process.execPath, [${JSON.stringify(CLI)}, 'replay', '--port', '0', '--cassettes', ${JSON.stringify(dir)}, '--on-miss', 'error']);
-      let out = '';
-      c.stdout.on('data', async (d) => {
-        out += d;
-        const m = /: (http\\S+)\\n/.exec(out);
-        if (m && !c.asked) { c.asked = true; await fetch(m[1] + '?${new URLSearchParams(GAMMA)}'); setTimeout(() => { c.kill(); process.stdout.write(out); }, 300); }
-      });
-    `], { encoding: 'utf8', timeout: 20_000 });
-    expect(r.stdout).toContain('GET 200 miss');
-    expect(r.stdout).toContain('  closest: action=query&ellimit=10&prop=extlinks&titles=Alpha (ellimit 5 ≠ 10; titles Gamma ≠ Alpha)\n  closest: action=query&ellimit=10&prop=extlinks&titles=Beta (ellimit 5 ≠ 10; titles Gamma ≠ Beta)\n');
+  it('the CLI log shows them under the miss', cliTest(1), async () => {
+    const cli = await startCli(['replay', '--cassettes', dir, '--on-miss', 'error']);
+    await fetch(`${cli.url}?${new URLSearchParams(GAMMA)}`);
+    await cli.stop();
+    expect(cli.stdout()).toContain('GET 200 miss');
+    expect(cli.stdout()).toContain('  closest: action=query&ellimit=10&prop=extlinks&titles=Alpha (ellimit 5 ≠ 10; titles Gamma ≠ Alpha)\n  closest: action=query&ellimit=10&prop=extlinks&titles=Beta (ellimit 5 ≠ 10; titles Gamma ≠ Beta)\n');
   });
 });
 
 describe('cassettes explain', () => {
-  it('says where the answer would come from, what is unknown, the closest recordings; exit 0 only for an exact answer', () => {
-    const explain = (q: string) => spawnSync(process.execPath, [CLI, 'cassettes', 'explain', q, '--cassettes', dir], { encoding: 'utf8', timeout: 20_000 });
-    const miss = explain('action=query&prop=extlinks&titles=Gamma');
+  it('says where the answer would come from, what is unknown, the closest recordings; exit 0 only for an exact answer', cliTest(4), async () => {
+    const explain = (q: string) => runCli(['cassettes', 'explain', q, '--cassettes', dir]);
+    const miss = await explain('action=query&prop=extlinks&titles=Gamma');
     expect(miss.stdout).toBe(
       [
         'question: action=query&ellimit=10&prop=extlinks&titles=Gamma',
@@ -95,13 +87,13 @@ describe('cassettes explain', () => {
         '',
       ].join('\n'),
     );
-    expect(miss.status).toBe(1);
-    const hit = explain('?action=query&prop=extlinks&titles=Alpha&format=json');
+    expect(miss.code).toBe(1);
+    const hit = await explain('?action=query&prop=extlinks&titles=Alpha&format=json');
     expect(hit.stdout).toBe('question: action=query&ellimit=10&prop=extlinks&titles=Alpha\nanswer: cassette, HTTP 200\nfrom: the recording action=query&ellimit=10&prop=extlinks&titles=Alpha\nunknown: nothing\n');
-    expect(hit.status).toBe(0);
-    const bad = explain('action=query&prop=extlinks&titles=Alpha&ellimit=abc');
+    expect(hit.code).toBe(0);
+    const bad = await explain('action=query&prop=extlinks&titles=Alpha&ellimit=abc');
     expect(bad.stdout).toContain('answer: builtin, HTTP 200, error badinteger');
-    expect(spawnSync(process.execPath, [CLI, 'cassettes', 'explain', '--cassettes', dir], { encoding: 'utf8' }).stderr).toContain('explain needs a question');
+    expect((await runCli(['cassettes', 'explain', '--cassettes', dir])).stderr).toContain('explain needs a question');
   });
 
   it('the library: loadEngine(options).explain(query)', async () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../src/options.js';
 import { startServer } from '../../src/server.js';
 import { MINI_WIKI, TEST_CLOCK } from '../support/app.js';
-import { runCli, startCli } from '../support/cli.js';
+import { cliTest, runCli, startCli } from '../support/cli.js';
 
 /**
  * Secrets sent to replay (passwords, tokens, cookies, Authorization) reach none of wikitape's
@@ -62,7 +62,7 @@ describe('secrets sent to replay', () => {
     expect(found).toEqual([]);
   });
 
-  it.each(['text', 'json'])('reach no line of the CLI log (--log-format %s)', async (format) => {
+  it.each(['text', 'json'])('reach no line of the CLI log (--log-format %s)', cliTest(1), async (format) => {
     const cli = await startCli(['replay', '--cassettes', 'cassettes', '--on-miss', 'error', '--log-format', format]);
     await Promise.all(requests(cli.url));
     expect(await cli.stop()).toBe(0);
@@ -74,7 +74,7 @@ describe('secrets sent to replay', () => {
     expect(cli.stderr()).toBe('');
   });
 
-  it('reach no line of `cassettes show`, even from a cassette edited by hand to hold them', async () => {
+  it('reach no line of `cassettes show`, even from a cassette edited by hand to hold them', cliTest(1), async () => {
     const dir = await mkdtemp(join(tmpdir(), 'wikitape-show-'));
     const key = `action=query&list=logevents&token=${encodeURIComponent(SECRETS.token)}`;
     const cassette = {

@@ -1,53 +1,119 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 
 /** The built CLI (`npm test` builds it first). */
 const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli.js');
 const ROOT = join(import.meta.dirname, '..', '..');
 
-/** Runs a CLI command to its end: exit code and what it printed. */
-export function runCli(args: string[], cwd = ROOT): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+/**
+ * How long one CLI process may take in a test, from spawn to exit (or to serving). A start costs
+ * about 0.4 s of CPU: 1 s on an idle two-core machine, 4 s beside four CPU-bound processes, more
+ * while vitest's other workers run; the rest is headroom for a slower machine. Past it the process
+ * is killed and the test fails saying which command hung and what it printed.
+ */
+export const CLI_RUN_MS = 60_000;
+
+/**
+ * Options for a test that starts the CLI `runs` times (in turn): each run may take CLI_RUN_MS,
+ * never vitest's 5 s default, which a busy machine passes with one start.
+ */
+export function cliTest(runs: number): { timeout: number } {
+  return { timeout: runs * CLI_RUN_MS + 10_000 };
 }
 
-/** A serving CLI command (replay, record) on a free port; `stop` sends SIGTERM and gives the exit code. */
+/** Where and how the CLI runs. */
+export interface CliOptions {
+  /** Working directory. Default the repository. */
+  cwd?: string;
+  /** Node options before the script, e.g. `['--import', probe]`. Default none. */
+  nodeArgs?: string[];
+}
+
+/** A CLI process whose output is collected; `closed` resolves once it exited and its output is read to the end. */
+function spawnCli(args: string[], { cwd = ROOT, nodeArgs = [] }: CliOptions) {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [...nodeArgs, CLI, ...args], { cwd });
+  child.stdin.end();
+  const out = { stdout: '', stderr: '' };
+  child.stdout.on('data', (d: Buffer) => (out.stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out.stderr += d.toString()));
+  // 'close', not 'exit': 'exit' can come before the last of stdout is read.
+  const closed = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  const hung = (what: string) => new Error(`wikitape ${args.join(' ')} ${what} within ${CLI_RUN_MS} ms; it printed:\n${out.stdout}\n${out.stderr}`);
+  return { child, out, closed, hung };
+}
+
+/** Runs a CLI command to its end: exit code and what it printed. */
+export async function runCli(args: string[], options: CliOptions = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { child, out, closed, hung } = spawnCli(args, options);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(hung('did not exit'));
+    }, CLI_RUN_MS);
+  });
+  try {
+    const code = await Promise.race([closed, timeout]);
+    return { code, ...out };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A serving CLI command (replay, record) on a free port. */
 export interface CliServer {
   url: string;
   stdout(): string;
   stderr(): string;
+  /** Resolves once stdout or stderr holds `text` (fails when the process ends or CLI_RUN_MS passes first). */
+  printed(text: string): Promise<void>;
+  /** Sends SIGTERM; the exit code once the process has exited and its output is read. */
   stop(): Promise<number | null>;
 }
 
-export function startCli(args: string[], cwd = ROOT): Promise<CliServer> {
-  const child = spawn(process.execPath, [CLI, ...args, '--port', '0'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const onData = () => {
-      const m = /: (http\S+)\n/.exec(stdout);
-      if (!m) return;
-      child.stdout.off('data', onData);
-      resolve({
-        url: m[1]!,
-        stdout: () => stdout,
-        stderr: () => stderr,
-        stop: async () => {
-          child.kill('SIGTERM');
-          return exited;
-        },
-      });
-    };
-    child.stdout.on('data', onData);
-    void exited.then((code) => reject(new Error(`wikitape ${args.join(' ')} exited with ${code} before serving: ${stderr}`)));
-  });
+/** Starts a serving CLI command with `--port 0`; resolves once it prints its address. */
+export async function startCli(args: string[], options: CliOptions = {}): Promise<CliServer> {
+  const { child, out, closed, hung } = spawnCli([...args, '--port', '0'], options);
+  const printed = (test: () => boolean, what: string) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!test()) return;
+        done();
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(hung(what));
+      }, CLI_RUN_MS);
+      const ended = (code: number | null) => {
+        done();
+        reject(new Error(`wikitape ${args.join(' ')} exited with ${code} before it ${what}: ${out.stderr}`));
+      };
+      const done = () => {
+        clearTimeout(timer);
+        child.stdout.off('data', check);
+        child.stderr.off('data', check);
+        child.off('close', ended);
+      };
+      child.stdout.on('data', check);
+      child.stderr.on('data', check);
+      child.once('close', ended);
+      check();
+    });
+  await printed(() => /: http\S+\n/.test(out.stdout), 'served');
+  return {
+    url: /: (http\S+)\n/.exec(out.stdout)![1]!,
+    stdout: () => out.stdout,
+    stderr: () => out.stderr,
+    printed: (text) => printed(() => out.stdout.includes(text) || out.stderr.includes(text), `printed ${JSON.stringify(text)}`),
+    stop: async () => {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), CLI_RUN_MS);
+      try {
+        return await closed;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
 }
