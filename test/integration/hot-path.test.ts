@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Cassette } from '../../src/cassette/format.js';
 import { canonicalKey } from '../../src/request/canonical.js';
 import { startServer, type RunningServer } from '../../src/server.js';
@@ -26,21 +26,30 @@ const cassette: Cassette = {
   ],
   entities: { logevents: [], blocks: [block], protectedtitles: [], pages: [], missing: [] },
 };
-/** A block that expires while the tests run (set in beforeAll). */
-const soon = { ...block, id: 2, user: 'Скоро', timestamp: '2024-01-02T00:00:00Z' };
+/**
+ * The wall clock these tests start at. The server runs `clock: 'real'` (Date.now) in this process,
+ * with Date faked: the tests move the clock on themselves, so a busy machine that takes seconds
+ * between two requests sees the same answers as an idle one, and no test sleeps.
+ */
+const START = Date.parse('2030-06-01T12:00:00Z');
+/** A block that expires while the tests run, 3 s after START. */
+const soon = { ...block, id: 2, user: 'Скоро', timestamp: '2024-01-02T00:00:00Z', expiry: '2030-06-01T12:00:03Z' };
+/** The clock as MediaWiki writes it into SQL (TS_MW). */
+const tsMw = (ms: number) => new Date(ms).toISOString().replace(/[-:T]|\.\d+Z$/g, '');
 
 let server: RunningServer;
 let dir: string;
 beforeAll(async () => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(START);
   dir = await mkdtemp(join(tmpdir(), 'wikitape-hot-'));
-  soon.expiry = new Date(Date.now() + 2500).toISOString().replace(/\.\d+Z$/, 'Z');
   cassette.entities.blocks.push(soon);
   await writeFile(join(dir, 'wiki.json'), `${stringifyKeepingKeyOrder(cassette, 2)}\n`);
-  // The real clock: these tests follow it from one second to the next.
   server = await startServer({ cassettes: dir, clock: 'real' });
 });
 afterAll(async () => {
   await server?.close();
+  vi.useRealTimers();
 });
 
 /** A GET with exactly these headers (fetch would add its own). */
@@ -82,7 +91,8 @@ describe('cassette hits on the server', () => {
     expect(a.debuginfo.request.params).toEqual({ action: 'query', list: 'logevents', format: 'json' });
   });
 
-  it('prints what the full printer prints, in every format, whatever the headers', async () => {
+  // A second engine loaded, and 12 answers printed twice.
+  it('prints what the full printer prints, in every format, whatever the headers', { timeout: 30_000 }, async () => {
     const engine = await replayEngine(createWikitape({ cassettes: dir, clock: 'real' }).state);
     for (const q of ['format=json', 'format=json&formatversion=2', 'format=json&utf8=1', 'format=json&callback=cb', 'format=jsonfm', '']) {
       for (const extra of [{}, { 'user-agent': 'mwn/3', 'accept-language': 'ru' }] as Array<Record<string, string>>) {
@@ -120,12 +130,13 @@ describe('cassette hits on the server', () => {
   });
 
   it('writes the running clock into the blocks query of debuginfo', async () => {
-    const before = new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14);
-    const d = (await json('action=query&list=blocks&format=json')).debuginfo;
-    const sql = (d.queries as Array<{ sql: string }>).map((q) => q.sql).join('\n');
-    const ts = /ipb_expiry > '(\d{14})'/.exec(sql)?.[1];
-    expect(Number(ts)).toBeGreaterThanOrEqual(Number(before));
-    expect(Number(ts)).toBeLessThanOrEqual(Number(before) + 100);
+    const sqlNow = async () => {
+      const d = (await json('action=query&list=blocks&format=json')).debuginfo;
+      return /ipb_expiry > '(\d{14})'/.exec((d.queries as Array<{ sql: string }>).map((q) => q.sql).join('\n'))?.[1];
+    };
+    expect(await sqlNow()).toBe(tsMw(Date.now()));
+    vi.setSystemTime(Date.now() + 1000);
+    expect(await sqlNow()).toBe(tsMw(Date.now()));
   });
 
   it('answers unrecorded questions the same way: fresh values, and the clock followed from one second to the next', async () => {
@@ -138,12 +149,14 @@ describe('cassette hits on the server', () => {
     expect(a.query.blocks.map((x) => x.user)).toEqual(['Скоро', 'Вандал']);
     expect(b.query).toEqual(a.query);
     expect(b.debuginfo.time).not.toBe(a.debuginfo.time);
-    await new Promise((r) => setTimeout(r, Date.parse(soon.expiry) - Date.now() + 1100));
+    // the second after the block's expiry
+    vi.setSystemTime(Date.parse(soon.expiry) + 1000);
     const c = (await (await get(q)).json()) as typeof a;
     expect(c.query.blocks.map((x) => x.user)).toEqual(['Вандал']);
   });
 
-  it('remembers hit keys within a bounded size, whatever the size of the query strings', async () => {
+  // 600 MB of query strings looked up: seconds of CPU on a busy machine.
+  it('remembers hit keys within a bounded size, whatever the size of the query strings', { timeout: 60_000 }, async () => {
     const engine = await replayEngine(createWikitape({ cassettes: dir, clock: 'real' }).state);
     const hit = 'action=query&list=logevents&format=json';
     expect(engine.isHit(hit)).toBe(true);
@@ -184,10 +197,10 @@ describe('cassette hits on the server', () => {
   it('gives curtimestamp the second of each request', async () => {
     const q = 'action=query&list=logevents&format=json&curtimestamp=1';
     const a = (await json(q)).curtimestamp as string;
-    await new Promise((r) => setTimeout(r, 1100));
+    expect(Date.parse(a)).toBe(Math.floor(Date.now() / 1000) * 1000);
+    vi.setSystemTime(Date.now() + 1000);
     const b = (await json(q)).curtimestamp as string;
-    expect(Date.parse(b) - Date.parse(a)).toBeGreaterThanOrEqual(1000);
-    expect(Math.abs(Date.parse(b) - Date.now())).toBeLessThan(2000);
+    expect(Date.parse(b) - Date.parse(a)).toBe(1000);
   });
 
   it('keeps values that look like its own marks as they are, however they are spelled', async () => {
