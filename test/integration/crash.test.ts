@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,6 +35,24 @@ interface Trial {
   required: number;
 }
 
+/**
+ * A GET on its own connection (node:http, no agent), settled by the answer or by the connection's
+ * end. Not fetch: Node 20's (undici 6.24) leaves some requests of a burst pending for ever when the
+ * server dies while their connections are being opened (seen 1 run in 3 of 6 such kills; not on
+ * Node 22 or 24); this test kills the server mid-burst on purpose.
+ */
+function get(url: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { agent: false }, (res) => {
+      res.resume();
+      res.on('end', resolve);
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 async function trial(seed: number): Promise<Trial> {
   const dir = await mkdtemp(join(tmpdir(), 'wikitape-crash-'));
   const child = spawn(process.execPath, ['--import', REPORT_WRITES, CLI, 'record', '--upstream', upstream.url, '--cassettes', dir, '--cassette', 'burst', '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'ignore'] });
@@ -62,7 +81,7 @@ async function trial(seed: number): Promise<Trial> {
   let answered = 0;
   const base = await url;
   const burst = Array.from({ length: 40 }, (_, i) =>
-    fetch(`${base}?action=query&list=logevents&lelimit=${(i % 13) + 1}&ledir=${i % 2 ? 'newer' : 'older'}&format=json&formatversion=2`)
+    get(`${base}?action=query&list=logevents&lelimit=${(i % 13) + 1}&ledir=${i % 2 ? 'newer' : 'older'}&format=json&formatversion=2`)
       .then(() => answered++)
       .catch(() => undefined),
   );
@@ -93,7 +112,8 @@ async function trial(seed: number): Promise<Trial> {
 }
 
 describe('kill -9 during a burst of recordings', () => {
-  it(`leaves a cassette that loads, every time (${TRIALS} trials)`, { timeout: 20_000 + TRIALS * 3000 }, async () => {
+  // Each trial starts a recorder process (0.6 s idle; ten times that with every core busy).
+  it(`leaves a cassette that loads, every time (${TRIALS} trials)`, { timeout: 30_000 + TRIALS * 10_000 }, async () => {
     let withData = 0;
     let keys = 0;
     let proved = 0;
