@@ -2,8 +2,9 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listCassettes, showInteraction, verifyCassettes } from '../../src/cassette/commands.js';
+import { listCassettes, pruneCassettes, readUsage, showInteraction, verifyCassettes } from '../../src/cassette/commands.js';
 import { canonicalKey, canonicalParams } from '../../src/request/canonical.js';
+import { startServer } from '../../src/server.js';
 
 /** A request as record mode stores it: canonical, defaults explicit. */
 const request = Object.fromEntries(canonicalParams(new Map([['action', 'query'], ['list', 'blocks']])));
@@ -37,8 +38,6 @@ describe('wikitape cassettes', () => {
 
 describe('usage tracking and prune', () => {
   it('keeps what a test run used (and the walks behind synthesized answers) and removes the rest', async () => {
-    const { startServer } = await import('../../src/server.js');
-    const { pruneCassettes, readUsage } = await import('../../src/cassette/commands.js');
     const dir = await mkdtemp(join(tmpdir(), 'wikitape-prune-'));
     const other = { action: 'query', list: 'protectedtitles', ptlevel: 'sysop' };
     const otherInteraction = { ...interaction, key: canonicalKey(new Map(Object.entries(other))), request: other, body: { batchcomplete: true, query: { protectedtitles: [] } } };

@@ -74,11 +74,12 @@ describe('a request whose URL or headers pass 1 MiB', () => {
     });
   }
 
-  it('gets Node\'s 431 and a closed connection, never a reset, while the client is still sending', async () => {
+  // 8 MB sent over loopback.
+  it('gets Node\'s 431 and a closed connection, never a reset, while the client is still sending', { timeout: 30_000 }, async () => {
     const path = `${new URL(server.url).pathname}?action=query&format=json&titles=${'x'.repeat(2_000_000)}`;
     const answers = [];
-    for (let i = 0; i < 3; i++) answers.push(await get(path), await get(`${path.slice(0, 60)}`, { 'x-big': 'y'.repeat(2_000_000) }));
-    expect(answers).toEqual(Array(6).fill('431'));
+    for (let i = 0; i < 2; i++) answers.push(await get(path), await get(`${path.slice(0, 60)}`, { 'x-big': 'y'.repeat(2_000_000) }));
+    expect(answers).toEqual(Array(4).fill('431'));
     // Under the limit, the API answers (a title too long is its own error).
     expect(await get(`${new URL(server.url).pathname}?action=query&format=json&titles=${'x'.repeat(500_000)}`)).toBe('200');
   });
