@@ -7,6 +7,12 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
+          // The integration tests run servers and sockets in this process: a test of half a second
+          // takes 10 s on a busy machine (npm test beside other work on two cores, 10-20 times
+          // slower), past vitest's 5 s. Tests that start the CLI or run a workload say their own
+          // time (test/support/cli.ts cliTest, the fuzz and cost tests).
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
         },
       },
       {

@@ -17,6 +17,12 @@ import { FailingStore } from '../support/failing-store.js';
  * FUZZ_COUNT sets the number of requests (CI: a reduced count; `npm run fuzz`: the full one).
  */
 const COUNT = Number(process.env['FUZZ_COUNT'] ?? 2000);
+/**
+ * Time per request a test may take: about 30 times what it takes on an idle machine (a replayed
+ * request 1.3 ms, one through record mode 2.5 ms, a planted-secrets round 4 ms, a recording on a
+ * failing disk 10 ms), which a busy machine reaches (npm test beside other work on two cores).
+ */
+const PER_REQUEST_MS = { replay: 40, record: 80, secrets: 120, disk: 300 } as const;
 
 /** A small deterministic generator, so a failure can be replayed from its seed. */
 function rng(seed: number): () => number {
@@ -111,13 +117,13 @@ async function fuzz(target: string, count: number): Promise<string[]> {
 }
 
 describe('malformed requests', () => {
-  it(`get MediaWiki answers from replay, never a 5xx (${COUNT} requests)`, { timeout: 30_000 + COUNT * 10 }, async () => {
+  it(`get MediaWiki answers from replay, never a 5xx (${COUNT} requests)`, { timeout: 60_000 + COUNT * PER_REQUEST_MS.replay }, async () => {
     expect(await fuzz(server.url, COUNT)).toEqual([]);
   });
 
   // Record mode rewrites its cassette after each new recording: its share is capped at 25,000.
   const recordCount = Math.min(COUNT, 25_000);
-  it(`get MediaWiki answers through record mode, never a 5xx (${recordCount} requests)`, { timeout: 30_000 + recordCount * 40 }, async () => {
+  it(`get MediaWiki answers through record mode, never a 5xx (${recordCount} requests)`, { timeout: 60_000 + recordCount * PER_REQUEST_MS.record }, async () => {
     expect(await fuzz(recorder.url, recordCount)).toEqual([]);
   });
 });
@@ -130,7 +136,7 @@ const PLANTED = /Zq9sekrit\d+x/;
 
 describe('secrets planted in fuzzed requests', () => {
   const count = Math.max(200, Math.floor(COUNT / 4));
-  it(`reach no output: log entries, error texts, answers, the HTML page, cassettes (${count} requests)`, { timeout: 60_000 + count * 40 }, async () => {
+  it(`reach no output: log entries, error texts, answers, the HTML page, cassettes (${count} requests)`, { timeout: 60_000 + count * PER_REQUEST_MS.secrets }, async () => {
     const logs: string[] = [];
     const onRequest = (e: object) => logs.push(JSON.stringify(e));
     // debuginfo off: its request block is the one place that echoes the request (to its sender, as MediaWiki's does).
@@ -171,7 +177,7 @@ describe('secrets planted in fuzzed requests', () => {
 
 describe('a recorder whose disk writes fail at random', () => {
   const count = Math.max(200, Math.floor(COUNT / 10));
-  it(`reports every failure and loses nothing it called saved (${count} fuzzed requests)`, { timeout: 60_000 + count * 40 }, async () => {
+  it(`reports every failure and loses nothing it called saved (${count} fuzzed requests)`, { timeout: 60_000 + count * PER_REQUEST_MS.disk }, async () => {
     const upstream = await startServer({ fixtures: [MINI_WIKI], clock: TEST_CLOCK, cassettes: 'cassettes' });
     const dir = await mkdtemp(join(tmpdir(), 'wikitape-fuzz-disk-'));
     const next = rng(23);

@@ -268,7 +268,8 @@ describe('record mode with a small limit on answers (maxBodyBytes)', () => {
 });
 
 describe('record mode cost', () => {
-  it('records 2,000 distinct questions with far fewer cassette writes, all of them on disk after flush', { timeout: 60_000 }, async () => {
+  // 2 s on an idle machine; a busy one takes 30 times that.
+  it('records 2,000 distinct questions with far fewer cassette writes, all of them on disk after flush', { timeout: 180_000 }, async () => {
     const store = new CountingStore(new FileCassetteStore(dir));
     const many = await startRecorder({ store, cassette: 'many' });
     const N = 2000;

@@ -74,8 +74,7 @@ describe('a request whose URL or headers pass 1 MiB', () => {
     });
   }
 
-  // 8 MB sent over loopback.
-  it('gets Node\'s 431 and a closed connection, never a reset, while the client is still sending', { timeout: 30_000 }, async () => {
+  it('gets Node\'s 431 and a closed connection, never a reset, while the client is still sending', async () => {
     const path = `${new URL(server.url).pathname}?action=query&format=json&titles=${'x'.repeat(2_000_000)}`;
     const answers = [];
     for (let i = 0; i < 2; i++) answers.push(await get(path), await get(`${path.slice(0, 60)}`, { 'x-big': 'y'.repeat(2_000_000) }));
