@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startCli, type CliServer } from '../support/cli.js';
+import { cliTest, startCli, type CliServer } from '../support/cli.js';
 
 /*
  * The spec (docs/spec/wiki-query-api.md), checked against the server `npm start` starts: the CLI
@@ -40,7 +40,7 @@ interface Got {
 let server: CliServer;
 beforeAll(async () => {
   server = await startCli(scriptArgs('start'), ROOT);
-}, 60_000);
+}, cliTest(1).timeout);
 afterAll(async () => {
   expect(await server.stop()).toBe(0);
 });

@@ -30,7 +30,9 @@ export interface CliOptions {
 }
 
 /** A CLI process whose output is collected; `closed` resolves once it exited and its output is read to the end. */
-function spawnCli(args: string[], { cwd = ROOT, nodeArgs = [] }: CliOptions) {
+function spawnCli(args: string[], options: CliOptions | string) {
+  // (a working directory alone, as the helpers once took it)
+  const { cwd = ROOT, nodeArgs = [] } = typeof options === 'string' ? { cwd: options } : options;
   const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [...nodeArgs, CLI, ...args], { cwd });
   child.stdin.end();
   const out = { stdout: '', stderr: '' };
@@ -43,7 +45,7 @@ function spawnCli(args: string[], { cwd = ROOT, nodeArgs = [] }: CliOptions) {
 }
 
 /** Runs a CLI command to its end: exit code and what it printed. */
-export async function runCli(args: string[], options: CliOptions = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export async function runCli(args: string[], options: CliOptions | string = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const { child, out, closed, hung } = spawnCli(args, options);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -72,7 +74,7 @@ export interface CliServer {
 }
 
 /** Starts a serving CLI command with `--port 0`; resolves once it prints its address. */
-export async function startCli(args: string[], options: CliOptions = {}): Promise<CliServer> {
+export async function startCli(args: string[], options: CliOptions | string = {}): Promise<CliServer> {
   const { child, out, closed, hung } = spawnCli([...args, '--port', '0'], options);
   const printed = (test: () => boolean, what: string) =>
     new Promise<void>((resolve, reject) => {
