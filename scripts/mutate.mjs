@@ -1,19 +1,19 @@
 // npm run mutate [-- --only id,id]: does npm test notice small changes to the source?
-// Copies the repository (as it is in the working tree) to a temporary folder once, then for each
-// entry of scripts/mutations.mjs: applies it there (never in the working tree), builds dist/ (for
-// the tests that start the CLI), runs its tests (vitest run --bail=1), puts the file back. A
-// mutation the tests fail on is killed; one they pass survived; one whose text is not found once
-// no longer applies (the code moved: update the entry). Exit 1 when any survived.
+// Copies the repository (its files as they are in the working tree, as git lists them) to a
+// temporary folder once, checks that the entries' tests pass there unchanged, then for each entry
+// of scripts/mutations.mjs: applies it there (never in the working tree), builds dist/ (for the
+// tests that start the CLI), runs its tests (vitest run --bail=1), puts the file back. A mutation
+// the tests fail on is killed; one they pass survived; one whose text is not found once no longer
+// applies (the code moved: update the entry). Exit 1 when any survived, 2 when the copy's tests
+// fail without any change (a kill would mean nothing).
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MUTATIONS } from './mutations.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-/** What the tests need of the repository; node_modules is linked, dist/ built in the copy. */
-const COPIED = ['src', 'test', 'fixtures', 'cassettes', 'scripts', 'package.json', 'tsconfig.json', 'tsconfig.build.json', 'vitest.config.ts'];
 /** A mutant whose tests run longer than this counts as killed (a hang is noticed too). */
 const RUN_LIMIT_MS = 10 * 60_000;
 
@@ -22,9 +22,16 @@ function parseOnly(argv) {
   return i < 0 ? null : new Set(argv[i + 1].split(','));
 }
 
+/** The repository's files (tracked, and new ones git does not ignore) copied; node_modules linked, dist/ built there. */
 function scratchCopy() {
   const dir = mkdtempSync(join(tmpdir(), 'wikitape-mutate-'));
-  for (const p of COPIED) cpSync(join(ROOT, p), join(dir, p), { recursive: true });
+  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' });
+  if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
+  for (const f of listed.stdout.split('\0')) {
+    if (f === '' || !existsSync(join(ROOT, f))) continue;
+    mkdirSync(dirname(join(dir, f)), { recursive: true });
+    copyFileSync(join(ROOT, f), join(dir, f));
+  }
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   return dir;
 }
@@ -86,6 +93,15 @@ process.stdout.write(`mutation check: ${chosen.length} mutations, in a copy at $
 const results = [];
 try {
   if (build(dir).status !== 0 || !existsSync(join(dir, 'dist', 'cli.js'))) throw new Error('the source as it is does not build: fix that first');
+  const listed = [...new Set(chosen.flatMap((m) => m.tests ?? []))];
+  if (listed.length > 0) {
+    const base = run(dir, [join(dir, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--project', 'unit', ...listed]);
+    if (base.status !== 0) {
+      process.stderr.write(`mutation check: the tests fail in the copy without any change (${firstFailure(base.output)}): fix that first\n`);
+      process.exitCode = 2;
+      chosen.length = 0;
+    } else process.stdout.write(`the entries' tests pass unchanged (${base.seconds} s)\n`);
+  }
   for (const m of chosen) {
     const r = mutate(dir, m);
     results.push({ ...m, ...r });
@@ -97,4 +113,4 @@ try {
 const count = (k) => results.filter((r) => r.result === k).length;
 const applied = count('killed') + count('survived');
 process.stdout.write(`\nscore: ${count('killed')} of ${applied} killed${applied ? ` (${Math.round((100 * count('killed')) / applied)}%)` : ''}; ${count('survived')} survived; ${count('no longer applies')} no longer apply\n`);
-process.exit(count('survived') > 0 ? 1 : 0);
+process.exit(process.exitCode ?? (count('survived') > 0 ? 1 : 0));

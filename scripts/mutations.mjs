@@ -38,25 +38,16 @@ export const MUTATIONS = [
     id: 'recorded-uselang',
     what: 'a recorded answer is printed in the wiki\'s language whatever uselang says',
     file: 'src/replay/render-recorded.ts',
-    search: "const userLang: Lang = uselang === 'en' ? 'en' : uselang === 'ru' ? 'ru' : profile.language;",
-    replace: 'const userLang: Lang = profile.language;',
+    search: 'const userLang = userLanguage(uselang, profile);',
+    replace: 'const userLang = userLanguage(undefined, profile);',
     tests: ['test/integration/user-language.test.ts', 'test/integration/replay.test.ts', 'test/integration/hot-path.test.ts'],
   },
   {
     id: 'uselang-cache-downgrade',
-    what: 'a public answer stays public under uselang=user (ApiMain::setCacheMode downgrades it); the rule is written twice, both copies removed',
-    edits: [
-      {
-        file: 'src/api/main.ts',
-        search: "cacheMode = mode === 'public' && (request.params.get('uselang') ?? 'user') === 'user' ? 'anon-public-user-private' : mode;",
-        replace: 'cacheMode = mode;',
-      },
-      {
-        file: 'src/output/headers.ts',
-        search: "if (mode === 'public' && !opts.uselangGiven) mode = 'anon-public-user-private';",
-        replace: '',
-      },
-    ],
+    what: 'a public answer stays public under uselang=user (ApiMain::setCacheMode downgrades it to anon-public-user-private)',
+    file: 'src/api/context.ts',
+    search: "return mode === 'public' && (uselang ?? 'user') === 'user' ? 'anon-public-user-private' : mode;",
+    replace: 'return mode;',
     tests: ['test/integration/user-language.test.ts', 'test/integration/builtin-output.test.ts', 'test/unit/output'],
   },
   {
