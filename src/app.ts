@@ -266,7 +266,7 @@ class Suites {
 /** Where the write log is read (GET) and cleared (DELETE), outside api.php. */
 const WRITES_PATH = '/_wikitape/writes';
 
-/** The write log over HTTP: `GET` gives `{"writes":[…]}`, `DELETE` empties it. */
+/** The write log over HTTP: `GET` gives `{"writes":[…],"dropped":N}` (N: the oldest writes dropped to keep its bounds), `DELETE` empties it. */
 function answerWrites(engine: ReplayEngine, req: Request, res: Response): void {
   const sessions = engine.sessions;
   if (req.method === 'DELETE') sessions?.clearWrites();
@@ -275,7 +275,7 @@ function answerWrites(engine: ReplayEngine, req: Request, res: Response): void {
     res.type('text/plain').send('wikitape: the write log is read with GET and cleared with DELETE\n');
     return;
   }
-  res.type('application/json').send(JSON.stringify({ writes: sessions?.writes() ?? [] }));
+  res.type('application/json').send(JSON.stringify({ writes: sessions?.writes() ?? [], dropped: sessions?.droppedWrites ?? 0 }));
 }
 
 /** An error of wikitape's own (not the wiki's), in MediaWiki's error shape. */

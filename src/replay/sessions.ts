@@ -5,6 +5,7 @@ import type { Interaction } from '../cassette/format.js';
 import type { JsonObject } from '../api/result.js';
 import { splitMulti } from '../request/canonical.js';
 import { takeUserInfo } from './recorded-meta.js';
+import { WriteLog } from './write-log.js';
 // An account a fixture declares (`accounts` in a fixture file); its passwords never reach any output.
 import type { FixtureAccountData } from '../wiki/fixtures.js';
 
@@ -94,20 +95,25 @@ const CLIENTLOGIN = 2_592_000;
  */
 export class OfflineSessions {
   private readonly sessions = new Map<string, OfflineSession>();
-  private readonly log: WriteEntry[] = [];
+  private readonly log = new WriteLog();
 
   constructor(
     readonly book: AccountBook,
     private readonly cookiePrefix: string,
   ) {}
 
-  /** Writes made so far, oldest first. */
+  /** Writes made so far, oldest first (at most the bounds of WRITE_LOG_LIMITS; long values cut). */
   writes(): WriteEntry[] {
-    return [...this.log];
+    return this.log.writes();
+  }
+
+  /** How many of the oldest writes were dropped to keep the log's bounds. */
+  get droppedWrites(): number {
+    return this.log.dropped;
   }
 
   clearWrites(): void {
-    this.log.length = 0;
+    this.log.clear();
   }
 
   /** The session of one request (from its Cookie header). */
@@ -137,8 +143,7 @@ export class OfflineSessions {
   }
 
   record(entry: WriteEntry): void {
-    this.log.push(entry);
-    if (this.log.length > 100_000) this.log.shift();
+    this.log.add(entry);
   }
 
   get prefix(): string {

@@ -145,6 +145,26 @@ describe('writes offline, and the write log', () => {
     expect(r.headers.get('x-wikitape-unknown')).toBe('permissions.message');
   });
 
+  it('keeps the log bounded under huge writes: long values cut with a marker, always readable over HTTP', { timeout: 60_000 }, async () => {
+    server.clearWrites();
+    const text = 'x'.repeat(7 << 20);
+    for (let i = 0; i < 12; i++) {
+      const r = await fetch(server.url, { method: 'POST', body: new URLSearchParams({ action: 'edit', title: `Sandbox ${i}`, text: `${i}${text}`, token: '+\\', format: 'json' }) });
+      expect(((await r.json()) as any).edit.result).toBe('Success');
+    }
+    const r = await fetch(new URL('/_wikitape/writes', server.url));
+    expect(r.status).toBe(200);
+    const raw = await r.text();
+    // 12 writes of 7 MB each: the log keeps 64 K characters of each value.
+    expect(raw.length).toBeLessThan(2 << 20);
+    const log = JSON.parse(raw) as { writes: { params: Record<string, string> }[]; dropped: number };
+    expect(log.dropped).toBe(0);
+    expect(log.writes).toHaveLength(12);
+    expect(log.writes[3]!.params['text']).toMatch(/^3x{65535}… \[wikitape: cut, 7340033 characters in all\]$/);
+    expect(server.writes()[3]!.params['text']).toBe(log.writes[3]!.params['text']);
+    server.clearWrites();
+  });
+
   it('lets an anonymous caller edit with +\\ and refuses assert=user, as the wiki does', async () => {
     const c = new Client(server.url);
     expect((await c.call({ action: 'edit', title: 'Sandbox', text: 'x', token: '+\\', assert: 'user' })).body['error'].code).toBe('assertuserfailed');
