@@ -1,9 +1,10 @@
 import { createServer, type Server } from 'node:http';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server.js';
+import { MAX_SUITE_ENGINES } from '../../src/app.js';
 import { NO_CASSETTES, TEST_CLOCK } from '../support/app.js';
 import { Client } from '../support/cookie-client.js';
 
@@ -254,9 +255,73 @@ describe('many suites on one server', () => {
       expect(await name(s.url, { 'x-wikitape-cassette': 'a' })).toBe('A');
       // The unprefixed path still answers from every cassette (the first that has the question).
       expect(['A', 'B']).toContain((await c.call(q, 'GET')).body['query'].general.sitename);
-      const missing = await fetch(s.url, { headers: { 'x-wikitape-cassette': 'nope' } });
-      expect(missing.status).toBe(500);
-      expect(((await missing.json()) as any).error.info).toMatch(/^no cassette nope in /);
+      // A cassette the server does not have is the client's mistake: a 404 in MediaWiki's error
+      // shape that names no path of the server.
+      for (const header of ['nope', 'a,nope', 'constructor', '../a', '__proto__']) {
+        const missing = await fetch(s.url, { headers: { 'x-wikitape-cassette': header } });
+        expect(missing.status, header).toBe(404);
+        expect(missing.headers.get('mediawiki-api-error')).toBe('wikitape-nosuchcassette');
+        const info = ((await missing.json()) as any).error.info as string;
+        expect(info).toMatch(/^no cassette /);
+        expect(info).not.toContain(dir);
+      }
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('shares one engine among the spellings of one choice, and keeps at most MAX_SUITE_ENGINES', { timeout: 60_000 }, async () => {
+    const q = { action: 'query', meta: 'siteinfo', siprop: 'general' };
+    const key = 'action=query&meta=siteinfo&siprop=general';
+    const names = ['a', 'b', 'c', 'd', 'e'];
+    const dir = await cassetteDir(Object.fromEntries(names.map((n) => [n, [interaction(key, q, { batchcomplete: true, query: { general: { sitename: n } } })]])));
+    const s = await startServer({ cassettes: dir });
+    try {
+      const origin = new URL(s.url).origin;
+      const edit = (header: string) => fetch(s.url, { method: 'POST', headers: { 'x-wikitape-cassette': header }, body: new URLSearchParams({ action: 'edit', title: 'Sandbox', text: header, token: '+\\', format: 'json' }) });
+      const log = async (headers: Record<string, string>, path = '/_wikitape/writes') => ((await (await fetch(`${origin}${path}`, { headers })).json()) as { writes: { params: { text: string } }[] }).writes.map((w) => w.params.text);
+      await edit('a');
+      // Every spelling of the choice `a` is one engine: one write log (as the path /a/ is).
+      for (const spelling of ['a', 'a,a', ' a , a', 'a,,a ,a']) expect(await log({ 'x-wikitape-cassette': spelling }), spelling).toEqual(['a']);
+      expect(await log({}, '/a/_wikitape/writes')).toEqual(['a']);
+      // Order is kept (cassettes are consulted in order): `b,a` is another choice than `a,b`.
+      await edit('a,b');
+      expect(await log({ 'x-wikitape-cassette': 'a, b, a' })).toEqual(['a,b']);
+      expect(await log({ 'x-wikitape-cassette': 'b,a' })).toEqual([]);
+      // Past the bound, the least recently used engine is let go (its write log with it).
+      const sets: string[] = [];
+      for (const x of names) for (const y of names) for (const z of names) for (const w of names) if (new Set([x, y, z, w]).size === 4) sets.push(`${x},${y},${z},${w}`);
+      expect(sets.length).toBeGreaterThan(MAX_SUITE_ENGINES);
+      for (const set of sets.slice(0, MAX_SUITE_ENGINES)) expect(await log({ 'x-wikitape-cassette': set })).toEqual([]);
+      expect(await log({ 'x-wikitape-cassette': 'a' })).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('reads the folder again for a cassette added later (path and header agree); Object.prototype names are no suites', async () => {
+    const q = { action: 'query', meta: 'siteinfo', siprop: 'general' };
+    const key = 'action=query&meta=siteinfo&siprop=general';
+    const site = (name: string) => [interaction(key, q, { batchcomplete: true, query: { general: { sitename: name } } })];
+    const dir = await cassetteDir({ a: site('A') });
+    const s = await startServer({ cassettes: dir, suites: { both: ['a', 'a'] } });
+    try {
+      const origin = new URL(s.url).origin;
+      const ask = (path: string, headers: Record<string, string> = {}) => fetch(`${origin}${path}?action=query&meta=siteinfo&siprop=general&format=json`, { headers });
+      expect((await ask('/later/wiki/api.php')).status).toBe(404);
+      expect((await ask('/wiki/api.php', { 'x-wikitape-cassette': 'later' })).status).toBe(404);
+      const other = await cassetteDir({ later: site('Later') });
+      await writeFile(join(dir, 'later.json'), await readFile(join(other, 'later.json')));
+      for (const r of [await ask('/later/wiki/api.php'), await ask('/wiki/api.php', { 'x-wikitape-cassette': 'later' })]) {
+        expect(r.status).toBe(200);
+        expect(((await r.json()) as any).query.general.sitename).toBe('Later');
+      }
+      expect(((await (await ask('/both/wiki/api.php')).json()) as any).query.general.sitename).toBe('A');
+      for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+        const r = await ask(`/${name}/wiki/api.php`);
+        expect(r.status, name).toBe(404);
+        expect(await r.text()).not.toContain('join');
+      }
     } finally {
       await s.close();
     }
