@@ -331,9 +331,10 @@ export class ReplayEngine {
     const { query, get, post, params, lossy } = requestParams(req.method, req.url, req.headers['content-type'], req.body);
     const now = opts.now ?? this.now();
     // Record mode's `--mode new` names the identity itself (the session is the wiki's): cookies are left alone.
-    // Credentials are stripped where the same-origin policy does not hold (JSONP, origin=*): anonymous.
-    const cookie = typeof req.headers.cookie === 'string' && !lacksSameOriginSecurity(params, req.headers) ? req.headers.cookie : undefined;
-    const session = opts.identity !== undefined ? undefined : this.sessions?.open(cookie, now);
+    // Credentials are stripped where the same-origin policy does not hold (JSONP, origin=*,
+    // Treat-as-Untrusted): the caller is anonymous, its session kept as MediaWiki keeps it.
+    const cookie = typeof req.headers.cookie === 'string' ? req.headers.cookie : undefined;
+    const session = opts.identity !== undefined ? undefined : this.sessions?.open(cookie, now, lacksSameOriginSecurity(params, req.headers));
     const identity = opts.identity !== undefined ? opts.identity : (session?.caller.identity ?? null);
     const keepCookies = opts.identity !== undefined ? { session: { setCookie: [], sessionId: '' } } : {};
     // A logged-in session's question is looked up among its user's recordings only; anonymous

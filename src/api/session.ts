@@ -63,6 +63,11 @@ export interface SessionPort {
   account(name: string): Account | null;
   /** Whether the accounts are all known (fixtures declare them): an unknown name then surely does not exist. */
   readonly accountsComplete: boolean;
+  /**
+   * ApiMain stripped the user's credentials (lacksSameOriginSecurity: JSONP, `origin=*`,
+   * `Treat-as-Untrusted`): the caller is anonymous, the session is kept as it was.
+   */
+  readonly credentialsStripped: boolean;
   /** Logs the session in (new session id and cookies, as MediaWiki sets them). */
   login(account: Account, bot: string | null, how: 'login' | 'clientlogin'): void;
   logout(): void;
@@ -84,6 +89,7 @@ export function anonymousSession(): SessionPort {
     tokenValid: (type, value) => value === '+\\' && type !== 'login' && type !== 'createaccount',
     account: () => null,
     accountsComplete: false,
+    credentialsStripped: false,
     login: () => undefined,
     logout: () => undefined,
     write: () => undefined,

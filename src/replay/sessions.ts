@@ -116,16 +116,20 @@ export class OfflineSessions {
     this.log.clear();
   }
 
-  /** The session of one request (from its Cookie header). */
-  open(cookieHeader: string | undefined, now: number): RequestSession {
+  /**
+   * The session of one request (from its Cookie header). `stripped`: MediaWiki strips the user's
+   * credentials (JSONP, `origin=*`, `Treat-as-Untrusted`): the caller is anonymous, but the session
+   * is the one its cookies name, kept, never replaced (no new session cookie logs the client out).
+   */
+  open(cookieHeader: string | undefined, now: number, stripped = false): RequestSession {
     const cookies = parsePhpCookies(cookieHeader);
     const p = this.cookiePrefix;
     for (const name of [`${p}_BPsession`, `${p}_session`]) {
       const id = cookies.get(name);
       const s = id === undefined ? undefined : this.sessions.get(id);
-      if (id !== undefined && s) return new RequestSession(this, now, id, s);
+      if (id !== undefined && s) return new RequestSession(this, now, id, s, stripped);
     }
-    return new RequestSession(this, now, null, null);
+    return new RequestSession(this, now, null, null, stripped);
   }
 
   /** A new session (its id and secret). */
@@ -167,8 +171,9 @@ export class RequestSession implements SessionPort {
     private readonly now: number,
     private id: string | null,
     private session: OfflineSession | null,
+    readonly credentialsStripped = false,
   ) {
-    this.caller = store.book.caller(session?.identity ?? null);
+    this.caller = store.book.caller(credentialsStripped ? null : (session?.identity ?? null));
   }
 
   /** Whether replay's sessions answer this request (it carried one of them, or started one): else MediaWiki's cookie handling for unknown sessions applies. */

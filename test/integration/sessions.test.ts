@@ -166,6 +166,39 @@ describe('writes offline, and the write log', () => {
     server.clearWrites();
   });
 
+  it('keeps a logged-in session through JSONP (answered as anonymous, as MediaWiki does): no new session cookie, no login, no tokens', async () => {
+    server.clearWrites();
+    const c = new Client(server.url);
+    await c.call({ action: 'login', lgname: 'Admin', lgpassword: 'main-password', lgtoken: await c.token('login') });
+    const me = async () => (await c.call({ action: 'query', meta: 'userinfo' }, 'GET')).body['query'].userinfo;
+    expect(await me()).toEqual({ id: 1, name: 'Admin' });
+    const jsonp = async (params: Record<string, string>, extra = 'callback=x') => {
+      const r = await fetch(server.url, { method: 'POST', headers: { cookie: c.cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: `${new URLSearchParams({ ...params, format: 'json' })}&${extra}` });
+      return { setCookie: r.headers.getSetCookie(), text: await r.text() };
+    };
+    // Checked on MediaWiki 1.39 and 1.43: the answer is anonymous's, the session stays the user's.
+    const edit = await jsonp({ action: 'edit', title: 'Sandbox', text: 'x', token: '+\\' });
+    expect(edit.setCookie).toEqual([]);
+    expect(edit.text).toMatch(/^\/\*\*\/x\(\{"edit":\{"result":"Success"/);
+    expect(server.writes().map((w) => w.user)).toEqual(['127.0.0.1']);
+    expect(await me()).toEqual({ id: 1, name: 'Admin' });
+    const login = await jsonp({ action: 'login', lgname: 'Admin', lgpassword: 'main-password', lgtoken: 'x+\\' });
+    expect([login.setCookie, login.text]).toEqual([[], '/**/x({"login":{"result":"Aborted","reason":"Cannot log in when the same-origin policy is not applied."}})']);
+    const tokens = await jsonp({ action: 'query', meta: 'tokens', type: 'csrf|login' });
+    expect([tokens.setCookie, tokens.text]).toEqual([[], '/**/x({"batchcomplete":"","warnings":{"tokens":{"*":"Tokens may not be obtained when the same-origin policy is not applied."}}})']);
+    expect(await me()).toEqual({ id: 1, name: 'Admin' });
+    // callback[]=x is no JSONP: the user writes, as the user.
+    const array = await jsonp({ action: 'edit', title: 'Sandbox', text: 'y', token: await c.token('csrf') }, 'callback[]=x');
+    expect(array.setCookie).toEqual([]);
+    expect(JSON.parse(array.text)).toMatchObject({ warnings: { main: { '*': 'Parameter "callback" uses unsupported PHP array syntax.' } }, edit: { result: 'Success' } });
+    expect(server.writes().map((w) => w.user)).toEqual(['127.0.0.1', 'Admin']);
+    expect(await me()).toEqual({ id: 1, name: 'Admin' });
+    // An error answer warns of the array too, first (as the wiki's does).
+    const refused = await jsonp({ action: 'edit', title: 'Sandbox', text: 'y', token: 'bad+\\' }, 'callback[]=x');
+    expect(refused.text).toMatch(/^\{"warnings":\{"main":\{"\*":"Parameter \\"callback\\" uses unsupported PHP array syntax\."\}\},"error":\{"code":"badtoken"/);
+    server.clearWrites();
+  });
+
   it('lets an anonymous caller edit with +\\ and refuses assert=user, as the wiki does', async () => {
     const c = new Client(server.url);
     expect((await c.call({ action: 'edit', title: 'Sandbox', text: 'x', token: '+\\', assert: 'user' })).body['error'].code).toBe('assertuserfailed');
