@@ -39,9 +39,15 @@ export class AccountBook {
     return this.fixtures.size > 0;
   }
 
+  /**
+   * The account of this name. When fixtures declare accounts, they are all the accounts there are
+   * (with all their bot passwords): a name or bot password only recordings show is none. Else an
+   * identity recordings show is an account that logs in with any password.
+   */
   account(name: string): Account | null {
     const f = this.fixtures.get(name);
-    const seen = [...this.recorded().keys()].filter((k) => k === name || k.startsWith(`${name}@`));
+    if (this.complete && !f) return null;
+    const seen = this.complete ? [] : [...this.recorded().keys()].filter((k) => k === name || k.startsWith(`${name}@`));
     if (!f && seen.length === 0) return null;
     const facts = this.recorded().get(name) ?? this.recorded().get(seen[0] ?? '');
     return {

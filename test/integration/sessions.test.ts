@@ -271,6 +271,42 @@ describe('sessions are identities', () => {
   });
 });
 
+describe('accounts from fixtures and from recordings', () => {
+  it('fixtures that declare accounts declare them all: an identity only recordings show does not log in', async () => {
+    const q = { action: 'query', meta: 'userinfo' };
+    const key = 'action=query&meta=userinfo';
+    const dir = await cassetteDir({
+      rec: [
+        interaction(key, q, { batchcomplete: true, query: { userinfo: { id: 7, name: 'Other' } } }, 'Other@bot'),
+        interaction(key, q, { batchcomplete: true, query: { userinfo: { id: 1, name: 'Admin' } } }, 'Admin@recorded'),
+      ],
+    });
+    const accounts = join(dir, 'accounts.json');
+    await writeFile(accounts, JSON.stringify(ACCOUNTS));
+    const login = async (s: RunningServer, lgname: string, lgpassword: string) => {
+      const c = new Client(s.url);
+      const r = await c.call({ action: 'login', lgname, lgpassword, lgtoken: await c.token('login') });
+      return [r.body['login'].result, r.headers.get('x-wikitape-unknown')];
+    };
+    const declared = await startServer({ cassettes: dir, cassetteNames: ['rec'], fixtures: [accounts] });
+    try {
+      expect(await login(declared, 'Other@bot', 'any password')).toEqual(['Failed', null]);
+      expect(await login(declared, 'Admin@recorded', 'any password')).toEqual(['Failed', null]);
+      expect(await login(declared, 'Admin@wikitape', 'bot-password')).toEqual(['Success', null]);
+    } finally {
+      await declared.close();
+    }
+    // Without declared accounts, what recordings show logs in with any password, flagged.
+    const recorded = await startServer({ cassettes: dir, cassetteNames: ['rec'] });
+    try {
+      expect(await login(recorded, 'Other@bot', 'any password')).toEqual(['Success', 'login.password']);
+      expect(await login(recorded, 'Admin@recorded', 'any password')).toEqual(['Success', 'login.password']);
+    } finally {
+      await recorded.close();
+    }
+  });
+});
+
 describe('many suites on one server', () => {
   it('answers /<cassette>/… and X-Wikitape-Cassette from those recordings only', async () => {
     const q = { action: 'query', meta: 'siteinfo', siprop: 'general' };
