@@ -1,6 +1,6 @@
 import { unlinkSync } from 'node:fs';
 import { mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { Low } from 'lowdb';
 import { DataFile } from 'lowdb/node';
 import { parseKeepingKeyOrder, stringifyKeepingKeyOrder } from '../util/ordered-json.js';
@@ -112,6 +112,18 @@ export class FileCassetteStore implements CassetteStore {
     await mkdir(this.dir, { recursive: true });
     // Pretty JSON written atomically (steno: temp file + rename), integer-like keys kept in order.
     const adapter = new DataFile<Cassette>(file, { parse: (t) => parseKeepingKeyOrder(t) as Cassette, stringify: (d) => `${stringifyKeepingKeyOrder(d, 2)}\n` });
+    // A write that fails (a full disk) leaves no partial temporary file behind (steno names it
+    // `.<file>.tmp`); the cassette itself is untouched. Only a file is removed, never a folder.
+    // (Writers of a cassette write one at a time, so no other write's temporary file is there.)
+    const write = adapter.write.bind(adapter);
+    adapter.write = async (data) => {
+      try {
+        await write(data);
+      } catch (e) {
+        await unlink(join(dirname(file), `.${basename(file)}.tmp`)).catch(() => undefined);
+        throw e;
+      }
+    };
     const db = new Low<Cassette>(adapter, emptyCassette(upstream, new Date()));
     try {
       await db.read();
