@@ -23,6 +23,13 @@ export interface Caller {
   rights: readonly string[] | null;
   /** What recorded `meta=userinfo` answers showed of the caller, by prop (`hasmsg` → `{ messages: false }`). */
   userinfo?: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
+  /**
+   * An anonymous caller in a bot-password session (its credentials stripped: JSONP, `origin=*`,
+   * `Treat-as-Untrusted`): the session still allows only the bot password's grants
+   * (BotPasswordSessionProvider::getAllowedUserRights), so its rights are those of `*` within the
+   * bot's; these are the bot's recorded rights, null when nobody recorded them.
+   */
+  allowedRights?: readonly string[] | null;
 }
 
 /** An account replay can log in, and how sure it is of it. */

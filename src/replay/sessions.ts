@@ -179,7 +179,12 @@ export class RequestSession implements SessionPort {
     private session: OfflineSession | null,
     readonly credentialsStripped = false,
   ) {
-    this.caller = store.book.caller(credentialsStripped ? null : (session?.identity ?? null));
+    const identity = session?.identity ?? null;
+    if (!credentialsStripped) this.caller = store.book.caller(identity);
+    else if (identity !== null && identity.includes('@')) {
+      // Nobody, in a bot-password session: `*`'s rights within the bot password's grants (checked on 1.39 and 1.43).
+      this.caller = { ...store.book.caller(null), allowedRights: store.book.caller(identity).rights };
+    } else this.caller = store.book.caller(null);
   }
 
   /** Whether replay's sessions answer this request (it carried one of them, or started one): else MediaWiki's cookie handling for unknown sessions applies. */

@@ -271,6 +271,35 @@ describe('sessions are identities', () => {
   });
 });
 
+describe('nobody in a bot-password session', () => {
+  it('has `*`\'s rights within the bot password\'s grants (JSONP, origin=*), as on MediaWiki 1.39 and 1.43', async () => {
+    const key = 'action=query&meta=userinfo&uiprop=rights';
+    const q = { action: 'query', meta: 'userinfo', uiprop: 'rights' };
+    const everyone = ['createaccount', 'read', 'edit', 'writeapi', 'viewmywatchlist'];
+    const dir = await cassetteDir({
+      rec: [
+        interaction(key, q, { batchcomplete: true, query: { userinfo: { id: 0, name: '127.0.0.1', anon: true, rights: everyone } } }),
+        interaction('action=query&meta=userinfo&uiprop=groups%7Crights', { ...q, uiprop: 'groups|rights' }, { batchcomplete: true, query: { userinfo: { id: 1, name: 'Admin', groups: ['*', 'user'], rights: ['read', 'edit', 'writeapi', 'bot'] } } }, 'Admin@wikitape'),
+        interaction(key, q, { batchcomplete: true, query: { userinfo: { id: 1, name: 'Admin', rights: ['read', 'edit', 'writeapi', 'bot'] } } }, 'Admin'),
+      ],
+    });
+    const s = await startServer({ cassettes: dir });
+    try {
+      const rights = async (c: Client | null) => ((await (await fetch(`${s.url}?${key}&format=json&formatversion=2&origin=*`, { headers: c ? { cookie: c.cookie } : {} })).json()) as any).query.userinfo;
+      const bot = new Client(s.url);
+      await bot.call({ action: 'login', lgname: 'Admin@wikitape', lgpassword: 'x', lgtoken: await bot.token('login') });
+      expect(await rights(bot)).toEqual({ id: 0, name: '127.0.0.1', anon: true, rights: ['read', 'edit', 'writeapi'] });
+      // A main-account session allows every right: nobody in it is anybody.
+      const main = new Client(s.url);
+      await main.call({ action: 'login', lgname: 'Admin', lgpassword: 'x', lgtoken: await main.token('login') });
+      expect((await rights(main)).rights).toEqual(everyone);
+      expect((await rights(null)).rights).toEqual(everyone);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe('accounts from fixtures and from recordings', () => {
   it('fixtures that declare accounts declare them all: an identity only recordings show does not log in', async () => {
     const q = { action: 'query', meta: 'userinfo' };
