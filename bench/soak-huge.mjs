@@ -1,7 +1,8 @@
 // npm run soak (second part): a stream of distinct huge requests against wikitape replay for
 // SOAK_SECONDS (default 120), from 4 clients at once: 500-900 KB query strings, 7.5 MB urlencoded
-// and multipart POSTs, bodies over PHP's 8 MB, long summaries, 150,000-URL spam checks, each one
-// different (nothing a cache could keep). The server's resident memory is read from
+// and multipart POSTs, bodies over PHP's 8 MB, long summaries, 150,000-URL spam checks, 7 MB
+// anonymous edits and reads of the write log, suite headers spelled anew, each one different
+// (nothing a cache could keep). The server's resident memory is read from
 // /proc/<pid>/status every 250 ms. Fails (exit 1) on any 5xx or connection error, or when the
 // server's peak RSS (VmHWM) passes the stated ceiling SOAK_HUGE_CEILING_MB (default 512).
 import { fork } from 'node:child_process';
@@ -26,6 +27,12 @@ const kinds = [
   () => ({ post: qs({ action: 'parse', summary: Array.from({ length: 120_000 }, (_, i) => `[[${rand()}${i}]]`).join(''), prop: '', format: 'json' }), type: 'application/x-www-form-urlencoded' }),
   () => ({ post: qs({ action: 'parse', summary: `/* ${rand()} */ `.repeat(30_000) + '[[a|'.repeat(20_000), prop: '', format: 'json' }), type: 'application/x-www-form-urlencoded' }),
   () => ({ post: qs({ action: 'spamblacklist', url: Array.from({ length: 150_000 }, (_, i) => `http://${rand()}.example/${i}`).join('|'), format: 'json' }), type: 'application/x-www-form-urlencoded' }),
+  // An anonymous edit of 7 MB (kept in the write log, cut), and the write log read back (must answer 200).
+  () => ({ post: qs({ action: 'edit', title: rand(), text: rand().repeat(700_000), token: '+\\', format: 'json' }), type: 'application/x-www-form-urlencoded' }),
+  () => ({ path: '/_wikitape/writes' }),
+  // A suite header spelled anew each time (one engine for all), and one naming a cassette that is not there (404).
+  () => ({ get: qs({ action: 'query', meta: 'siteinfo', format: 'json', r: rand() }), headers: { 'x-wikitape-cassette': Array.from({ length: 1 + Math.floor(Math.random() * 500) }, () => `${' '.repeat(Math.floor(Math.random() * 3))}bundled-wiki`).join(',') } }),
+  () => ({ get: qs({ action: 'query', meta: 'siteinfo', format: 'json' }), headers: { 'x-wikitape-cassette': `bundled-wiki,${rand()}` } }),
 ];
 
 // SOAK_HEAP_MB: run the server with that V8 old-space limit (--max-old-space-size), as one would to bound it.
@@ -53,7 +60,8 @@ await Promise.all(
     for (let k = w; Date.now() < deadline; k++) {
       const c = kinds[k % kinds.length]();
       try {
-        const r = c.get !== undefined ? await fetch(`${url}?${c.get}`) : await fetch(url, { method: 'POST', body: c.post, headers: { 'content-type': c.type } });
+        const r =
+          c.path !== undefined ? await fetch(new URL(c.path, url)) : c.get !== undefined ? await fetch(`${url}?${c.get}`, { headers: c.headers ?? {} }) : await fetch(url, { method: 'POST', body: c.post, headers: { 'content-type': c.type } });
         await r.arrayBuffer();
         if (r.status >= 500) fivexx++;
       } catch {

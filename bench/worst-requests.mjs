@@ -18,7 +18,10 @@ const multipart = (n, size) => {
   const parts = Array.from({ length: n }, (_, i) => `--${b}\r\nContent-Disposition: form-data; name="p${i}"\r\n\r\n${'x'.repeat(size)}\r\n`).join('');
   return { body: `${parts}--${b}--\r\n`, type: `multipart/form-data; boundary=${b}` };
 };
+const cyrillicLinks = (n) => Array.from({ length: n }, (_, i) => `[[Ая${i}|б]]`).join('');
 const urls = (n) => Array.from({ length: n }, (_, i) => `http://spam${i}.example.com/path/${i}`).join('|');
+
+const ONLY = process.env.WORST_ONLY ? new RegExp(process.env.WORST_ONLY) : null; // run the cases whose name matches
 
 const CASES = [
   { name: 'GET, a 900 KB query string (one value)', get: qs({ action: 'query', list: 'logevents', letitle: 'x'.repeat(900_000), format: 'json' }) },
@@ -31,6 +34,8 @@ const CASES = [
   { name: 'parse summary: /* × 34,000', post: qs({ action: 'parse', summary: '/* '.repeat(34_000), prop: '', format: 'json' }), type: 'application/x-www-form-urlencoded' },
   { name: 'parse summary: [[a]] × 200,000 (1.2 MB of links)', post: qs({ action: 'parse', summary: '[[a]]'.repeat(200_000), prop: '', format: 'json' }), type: 'application/x-www-form-urlencoded' },
   { name: 'parse summary: 180,000 distinct links [[a1]][[a2]]… (1.6 MB)', post: qs({ action: 'parse', summary: Array.from({ length: 180_000 }, (_, i) => `[[a${i}]]`).join(''), prop: '', format: 'json' }), type: 'application/x-www-form-urlencoded' },
+  { name: 'parse summary: 150,000 Cyrillic piped links [[Ая1|б]]… (5.9 MB), the HTML page', post: qs({ action: 'parse', summary: cyrillicLinks(150_000), prop: '' }), type: 'application/x-www-form-urlencoded' },
+  { name: 'parse summary: 150,000 Cyrillic piped links, jsonfm', post: qs({ action: 'parse', summary: cyrillicLinks(150_000), prop: '', format: 'jsonfm', formatversion: '2' }), type: 'application/x-www-form-urlencoded' },
   { name: 'spamblacklist, 400,000 URLs in the query string (16 MB, over the 1 MB header limit)', get: qs({ action: 'spamblacklist', url: urls(400_000), format: 'json' }) },
   { name: 'spamblacklist, 150,000 URLs (7.5 MB POST)', post: qs({ action: 'spamblacklist', url: urls(150_000), format: 'json' }), type: 'application/x-www-form-urlencoded' },
   { name: 'spamblacklist, 500 URLs (over the 50 an anonymous caller may send)', post: qs({ action: 'spamblacklist', url: urls(500), format: 'json' }), type: 'application/x-www-form-urlencoded' },
@@ -49,7 +54,7 @@ function procStats(pid) {
 
 const rows = [];
 let failed = false;
-for (const c of CASES) {
+for (const c of CASES.filter((x) => !ONLY || ONLY.test(x.name))) {
   const child = fork(new URL('./server.mjs', import.meta.url), ['wikitape'], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   const url = await new Promise((resolve) => child.stdout.once('data', (d) => resolve(d.toString().trim())));
   await fetch(`${url}?action=query&meta=siteinfo&format=json`); // warm: first-request set-up is not the case's cost

@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: the replay app, the record app and the suites' engine pool (Suites)
+// all build engines with loadEngine, and a file of their own at a lower layer could not import it
+// (test/unit/layering.test.ts); split it along those seams with loadEngine moved down.
 import { stat } from 'node:fs/promises';
 import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
@@ -123,7 +126,7 @@ function mergeModel(into: WikiModel, m: WikiModel): void {
  * (for the hot path in front of Express); in record mode, the recorder (to flush it on close).
  */
 export type WikitapeState =
-  | { mode: 'replay'; ready: Promise<ReplayEngine> }
+  | { mode: 'replay'; ready: Promise<ReplayEngine>; /** Lets the suites' engines go. */ close(): void }
   | { mode: 'record'; recorder: Recorder; scriptPath: string };
 
 /**
@@ -151,9 +154,11 @@ export function createWikitape(options: WikitapeOptions = {}): { app: express.Ex
     try {
       // A request picks its cassettes by a path prefix (`/<cassette>/…`) or the X-Wikitape-Cassette header.
       const picked = await suites.pick(req.path, req.headers['x-wikitape-cassette']);
-      engine = picked ? await picked.engine : await ready;
+      if (picked) res.once('close', picked.release);
+      engine = picked ? picked.engine : await ready;
       if (picked) path = picked.rest;
     } catch (e) {
+      if (e instanceof UnknownCassetteError) return sendWikitapeError(res, 404, e.code, e.message);
       // What stopped the start (a cassette file named with what is wrong with it), never a stack.
       return sendSetupError(res, e);
     }
@@ -224,49 +229,127 @@ export function createWikitape(options: WikitapeOptions = {}): { app: express.Ex
     if (res.headersSent) return void res.destroy();
     sendSetupError(res, err);
   });
-  return { app, state: { mode: 'replay', ready } };
+  return { app, state: { mode: 'replay', ready, close: () => suites.close() } };
+}
+
+/** A request named cassettes the server does not have (a client's mistake: a 404 that names no server path). */
+class UnknownCassetteError extends Error {
+  readonly code = 'wikitape-nosuchcassette';
+}
+
+/** How many suite engines are kept loaded (least recently used first out): the sets a client can name are endless. */
+export const MAX_SUITE_ENGINES = 64;
+
+/** A suite's engine, leased to one request: released when its answer is done (an engine let go closes only then). */
+interface Lease {
+  engine: ReplayEngine;
+  rest: string;
+  release(): void;
 }
 
 /**
  * Many suites on one server: the cassettes a request is answered from, chosen by a path prefix
  * (`/<name>/wiki/api.php` for the cassette `<name>`; `options.suites` names prefixes of several
  * cassettes) or by the `X-Wikitape-Cassette: a,b` header. Each choice gets its own engine (its own
- * recordings, sessions and write log), loaded on first use.
+ * recordings, sessions and write log), loaded on first use and shared by every spelling of the
+ * same choice (`a`, `a,a`, ` a , a`: names deduplicated, the first occurrence kept, since the
+ * cassettes are consulted in order). At most MAX_SUITE_ENGINES are kept; the least recently used
+ * is let go (its cassette files closed once no request uses it).
  */
 class Suites {
-  private readonly engines = new Map<string, Promise<ReplayEngine>>();
-  private names: Promise<Set<string>> | null = null;
-  constructor(private readonly options: WikitapeOptions) {}
+  private readonly engines = new Map<string, { load: Promise<ReplayEngine>; users: number; retired: boolean }>();
+  private names: { list: Promise<Set<string>>; mtimeMs: number } | null = null;
+  private readonly dir: string;
+  constructor(private readonly options: WikitapeOptions) {
+    this.dir = new FileCassetteStore(options.cassettes ?? DEFAULTS.cassettes).dir;
+  }
 
   /** The engine for a request's choice and the path left after the prefix; null: the server's own cassettes. */
-  async pick(path: string, header: string | string[] | undefined): Promise<{ engine: Promise<ReplayEngine>; rest: string } | null> {
-    const fromHeader = typeof header === 'string' && header.trim() !== '' ? header.split(',').map((n) => n.trim()).filter((n) => n !== '') : null;
-    if (fromHeader) return { engine: this.engine(fromHeader), rest: path };
+  async pick(path: string, header: string | string[] | undefined): Promise<Lease | null> {
+    const fromHeader = typeof header === 'string' ? [...new Set(header.split(',').map((n) => n.trim()).filter((n) => n !== ''))] : [];
+    if (fromHeader.length > 0) {
+      const absent = await this.absent(fromHeader);
+      if (absent.length > 0) throw new UnknownCassetteError(`no cassette ${absent.join(', ')} (X-Wikitape-Cassette names cassettes of the server's folder; "wikitape cassettes list" shows them)`);
+      return this.lease(fromHeader, path);
+    }
     const slash = path.indexOf('/', 1);
     if (slash < 0) return null;
     const prefix = path.slice(1, slash);
-    const named = this.options.suites?.[prefix];
-    if (named) return { engine: this.engine(named), rest: path.slice(slash) };
-    this.names ??= new FileCassetteStore(this.options.cassettes ?? DEFAULTS.cassettes).list().then((l) => new Set(l), () => new Set<string>());
-    if (!(await this.names).has(prefix)) return null;
-    return { engine: this.engine([prefix]), rest: path.slice(slash) };
+    const suites = this.options.suites;
+    // Own entries only: `/constructor/…` is no suite (Object.prototype's names are not options).
+    const named = suites && Object.hasOwn(suites, prefix) ? suites[prefix] : undefined;
+    if (Array.isArray(named)) return this.lease([...new Set(named)], path.slice(slash));
+    if ((await this.absent([prefix])).length > 0) return null;
+    return this.lease([prefix], path.slice(slash));
   }
 
-  private engine(names: readonly string[]): Promise<ReplayEngine> {
+  /** Lets every engine go (the server closes). */
+  close(): void {
+    for (const [key, e] of [...this.engines]) this.retire(key, e);
+  }
+
+  /** The names that are no cassette of the folder (read again when the folder changed since). */
+  private async absent(names: readonly string[]): Promise<string[]> {
+    let list = await this.cassetteNames(false);
+    if (names.every((n) => list.has(n))) return [];
+    list = await this.cassetteNames(true);
+    return names.filter((n) => !list.has(n));
+  }
+
+  private async cassetteNames(check: boolean): Promise<Set<string>> {
+    if (this.names && !check) return this.names.list;
+    // A cassette added since the folder was listed changed its modification time.
+    const mtimeMs = await stat(this.dir).then((s) => s.mtimeMs, () => -1);
+    if (!this.names || this.names.mtimeMs !== mtimeMs) {
+      const list = new FileCassetteStore(this.dir).list().then((l) => new Set(l), () => new Set<string>());
+      this.names = { list, mtimeMs };
+    }
+    return this.names.list;
+  }
+
+  private async lease(names: readonly string[], rest: string): Promise<Lease> {
     const key = names.join(',');
     let e = this.engines.get(key);
-    if (!e) {
-      this.engines.set(key, (e = loadEngine(this.options, names)));
-      e.catch(() => this.engines.delete(key));
+    if (e) this.engines.delete(key);
+    else {
+      const load = loadEngine(this.options, names);
+      e = { load, users: 0, retired: false };
+      load.catch(() => this.engines.get(key)?.load === load && this.engines.delete(key));
     }
-    return e;
+    // Most recently used last; the first ones are let go past the bound.
+    this.engines.set(key, e);
+    for (const [k, old] of this.engines) {
+      if (this.engines.size <= MAX_SUITE_ENGINES) break;
+      this.retire(k, old);
+    }
+    const entry = e;
+    entry.users++;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      entry.users--;
+      if (entry.retired && entry.users === 0) void entry.load.then((x) => x.close(), () => undefined);
+    };
+    try {
+      return { engine: await entry.load, rest, release };
+    } catch (err) {
+      release();
+      throw err;
+    }
+  }
+
+  private retire(key: string, e: { load: Promise<ReplayEngine>; users: number; retired: boolean }): void {
+    this.engines.delete(key);
+    e.retired = true;
+    if (e.users === 0) void e.load.then((x) => x.close(), () => undefined);
   }
 }
 
 /** Where the write log is read (GET) and cleared (DELETE), outside api.php. */
 const WRITES_PATH = '/_wikitape/writes';
 
-/** The write log over HTTP: `GET` gives `{"writes":[…]}`, `DELETE` empties it. */
+/** The write log over HTTP: `GET` gives `{"writes":[…],"dropped":N}` (N: the oldest writes dropped to keep its bounds), `DELETE` empties it. */
 function answerWrites(engine: ReplayEngine, req: Request, res: Response): void {
   const sessions = engine.sessions;
   if (req.method === 'DELETE') sessions?.clearWrites();
@@ -275,7 +358,7 @@ function answerWrites(engine: ReplayEngine, req: Request, res: Response): void {
     res.type('text/plain').send('wikitape: the write log is read with GET and cleared with DELETE\n');
     return;
   }
-  res.type('application/json').send(JSON.stringify({ writes: sessions?.writes() ?? [] }));
+  res.type('application/json').send(JSON.stringify({ writes: sessions?.writes() ?? [], dropped: sessions?.droppedWrites ?? 0 }));
 }
 
 /** An error of wikitape's own (not the wiki's), in MediaWiki's error shape. */

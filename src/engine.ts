@@ -13,7 +13,7 @@ import type { WikiModel } from './wiki/model.js';
 import type { WikiProfile } from './wiki/profile.js';
 import type { Language } from './i18n/language.js';
 import type { Source } from './options.js';
-import { canonicalKey } from './request/canonical.js';
+import { canonicalKey, splitMulti } from './request/canonical.js';
 import { globalRequestUrl } from './request/url.js';
 import { redactQuery } from './util/secrets.js';
 import type { CassetteIndex } from './replay/cassette-index.js';
@@ -331,9 +331,10 @@ export class ReplayEngine {
     const { query, get, post, params, lossy } = requestParams(req.method, req.url, req.headers['content-type'], req.body);
     const now = opts.now ?? this.now();
     // Record mode's `--mode new` names the identity itself (the session is the wiki's): cookies are left alone.
-    // Credentials are stripped where the same-origin policy does not hold (JSONP, origin=*): anonymous.
-    const cookie = typeof req.headers.cookie === 'string' && !lacksSameOriginSecurity(params, req.headers) ? req.headers.cookie : undefined;
-    const session = opts.identity !== undefined ? undefined : this.sessions?.open(cookie, now);
+    // Credentials are stripped where the same-origin policy does not hold (JSONP, origin=*,
+    // Treat-as-Untrusted): the caller is anonymous, its session kept as MediaWiki keeps it.
+    const cookie = typeof req.headers.cookie === 'string' ? req.headers.cookie : undefined;
+    const session = opts.identity !== undefined ? undefined : this.sessions?.open(cookie, now, lacksSameOriginSecurity(params, req.headers));
     const identity = opts.identity !== undefined ? opts.identity : (session?.caller.identity ?? null);
     const keepCookies = opts.identity !== undefined ? { session: { setCookie: [], sessionId: '' } } : {};
     // A logged-in session's question is looked up among its user's recordings only; anonymous
@@ -342,7 +343,10 @@ export class ReplayEngine {
     const found = this.cassettes?.interactions.get(key);
     // A recorded list of blocks the clock has since expired is computed instead, so that a hit and
     // the computed pages of the same list agree under any clock.
-    const recorded = found && !expiredSince(found, now) ? found : undefined;
+    // Nobody in a bot-password session asking meta=userinfo: the anonymous recording shows `*`'s
+    // rights, the session allows only the grants' (the built-in module narrows them).
+    const narrowed = session?.caller.allowedRights !== undefined && splitMulti(params.get('meta') ?? '').includes('userinfo');
+    const recorded = found && !expiredSince(found, now) && !narrowed ? found : undefined;
     const http = { ...req, url: globalRequestUrl(req.url), params };
     const faulted = opts.faults ? this.fault(opts.faults, req, params, get, lossy, now, session, http) : null;
     if (faulted) return { ...faulted, key: redactQuery(key) };

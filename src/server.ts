@@ -174,6 +174,7 @@ export async function startServer(options: WikitapeOptions = {}): Promise<Runnin
       }
       if (hot && options.trackUsage) await writeUsage(options.trackUsage, hot.used);
       hot?.close();
+      if (state.mode === 'replay') state.close();
     },
     flush: async () => recorder?.flush(),
     writes: () => hot?.sessions?.writes() ?? [],

@@ -192,6 +192,8 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
     if (e === PROBED) return outcome;
     const err = e instanceof ApiUsageError ? e : internalError(e);
     substituteWithError(ctx, err);
+    // The printer reads `callback` for an error too (an array warns: `callback[]=x`).
+    if (outcome.printer.format !== 'none') request.raw('callback');
     cacheMode = 'private';
     outcome.isError = true;
     outcome.modules = [];

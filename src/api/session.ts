@@ -23,6 +23,13 @@ export interface Caller {
   rights: readonly string[] | null;
   /** What recorded `meta=userinfo` answers showed of the caller, by prop (`hasmsg` → `{ messages: false }`). */
   userinfo?: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
+  /**
+   * An anonymous caller in a bot-password session (its credentials stripped: JSONP, `origin=*`,
+   * `Treat-as-Untrusted`): the session still allows only the bot password's grants
+   * (BotPasswordSessionProvider::getAllowedUserRights), so its rights are those of `*` within the
+   * bot's; these are the bot's recorded rights, null when nobody recorded them.
+   */
+  allowedRights?: readonly string[] | null;
 }
 
 /** An account replay can log in, and how sure it is of it. */
@@ -63,6 +70,11 @@ export interface SessionPort {
   account(name: string): Account | null;
   /** Whether the accounts are all known (fixtures declare them): an unknown name then surely does not exist. */
   readonly accountsComplete: boolean;
+  /**
+   * ApiMain stripped the user's credentials (lacksSameOriginSecurity: JSONP, `origin=*`,
+   * `Treat-as-Untrusted`): the caller is anonymous, the session is kept as it was.
+   */
+  readonly credentialsStripped: boolean;
   /** Logs the session in (new session id and cookies, as MediaWiki sets them). */
   login(account: Account, bot: string | null, how: 'login' | 'clientlogin'): void;
   logout(): void;
@@ -84,6 +96,7 @@ export function anonymousSession(): SessionPort {
     tokenValid: (type, value) => value === '+\\' && type !== 'login' && type !== 'createaccount',
     account: () => null,
     accountsComplete: false,
+    credentialsStripped: false,
     login: () => undefined,
     logout: () => undefined,
     write: () => undefined,

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { canonicalKey } from '../request/canonical.js';
 import { redactJson, redactParams, redactQuery } from '../util/secrets.js';
 import { walkList } from './coverage.js';
-import { identityKey, type Cassette, type Interaction } from './format.js';
+import { identityKey, interactionProblem, type Cassette, type Interaction } from './format.js';
+import { cassetteProblems } from './problems.js';
 import { CassetteError, FileCassetteStore, notACassette } from './store.js';
 
 /** What `wikitape cassettes list` shows of one cassette. */
@@ -64,24 +65,33 @@ export async function listCassettes(dir: string): Promise<CassetteSummary[]> {
   return out;
 }
 
-/** Problems found by `wikitape cassettes verify`; empty when every file is sound. */
+/** Problems found by `wikitape cassettes verify`, every one of each file; empty when every file is sound. */
 export async function verifyCassettes(dir: string): Promise<string[]> {
   const problems: string[] = [];
-  for (const name of await new FileCassetteStore(dir).list()) {
-    let c: Cassette;
+  const store = new FileCassetteStore(dir);
+  for (const name of await store.list()) {
+    const file = store.locate(name);
+    let c: unknown;
     try {
-      c = await readCassette(dir, name);
+      c = JSON.parse(await readFile(file, 'utf8'));
     } catch (e) {
-      problems.push(`${name}: ${(e as Error).message.replace(/^wikitape: /, '')}`);
+      const why = e instanceof SyntaxError ? `it is not JSON (${e.message})` : (e as Error).message;
+      problems.push(`${name}: cassette file ${file} cannot be read: ${why}`);
       continue;
     }
+    const structure = cassetteProblems(c);
+    for (const p of structure) problems.push(`${name}: cassette file ${file} is not a cassette: ${p}`);
+    const interactions = (c as { interactions?: unknown }).interactions;
+    if (!Array.isArray(interactions)) continue;
     const seen = new Set<string>();
-    for (const i of c.interactions) {
-      const expected = identityKey(canonicalKey(new Map(Object.entries(i.request ?? {}))), i.user);
+    // Keys are checked on every interaction whose shape allows it (the others are reported above).
+    for (const i of interactions as Interaction[]) {
+      if (interactionProblem(i) !== null) continue;
+      const expected = identityKey(canonicalKey(new Map(Object.entries(i.request))), i.user);
       if (i.key !== expected) problems.push(`${name}: key "${i.key}" is not canonical; its request gives "${expected}"`);
       if (seen.has(i.key)) problems.push(`${name}: key "${i.key}" is stored twice`);
       seen.add(i.key);
-      if (i.body && 'debuginfo' in i.body) problems.push(`${name}: "${i.key}" stores debuginfo`);
+      if ('debuginfo' in i.body) problems.push(`${name}: "${i.key}" stores debuginfo`);
     }
   }
   return problems;

@@ -81,7 +81,8 @@ export function sortedKeys<T extends Record<string, Json | undefined>>(o: T): T 
   return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) as T;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Whether a parsed JSON value is an object (not null, not a list). */
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const stringsOnly = (v: unknown): boolean => isObject(v) && Object.values(v).every((x) => typeof x === 'string');
 
 /**
@@ -96,24 +97,5 @@ export function interactionProblem(i: unknown): string | null {
   if (!stringsOnly(i['headers'])) return `"${i['key']}": "headers" is not an object of strings`;
   if (!isObject(i['body'])) return `"${i['key']}": "body" is not a JSON object`;
   if (i['user'] !== undefined && (typeof i['user'] !== 'string' || i['user'] === '')) return `"${i['key']}": "user" is not a user name`;
-  return null;
-}
-
-/** The entity lists replay reads: what makes them unusable, or null. */
-export function entitiesProblem(e: unknown): string | null {
-  if (!isObject(e)) return '"entities" is not an object';
-  for (const list of ['logevents', 'blocks', 'protectedtitles', 'pages'] as const) {
-    const items = e[list];
-    if (!Array.isArray(items)) return `"entities.${list}" is not a list`;
-    const bad = items.findIndex((x) => !isObject(x));
-    if (bad >= 0) return `"entities.${list}[${bad}]" is not an object`;
-  }
-  const pages = e['pages'] as Record<string, unknown>[];
-  const noLinks = pages.findIndex((p) => !Array.isArray(p['extlinks']));
-  if (noLinks >= 0) return `"entities.pages[${noLinks}].extlinks" is not a list`;
-  if (e['missing'] !== undefined && !Array.isArray(e['missing'])) return '"entities.missing" is not a list';
-  if (e['redirects'] !== undefined && (!Array.isArray(e['redirects']) || !e['redirects'].every((r) => isObject(r) && typeof r['from'] === 'string' && typeof r['to'] === 'string'))) {
-    return '"entities.redirects" is not a list of {from, to}';
-  }
   return null;
 }

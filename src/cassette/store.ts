@@ -1,10 +1,11 @@
 import { unlinkSync } from 'node:fs';
 import { mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { Low } from 'lowdb';
 import { DataFile } from 'lowdb/node';
 import { parseKeepingKeyOrder, stringifyKeepingKeyOrder } from '../util/ordered-json.js';
-import { type Cassette, emptyCassette, entitiesProblem, interactionProblem } from './format.js';
+import { type Cassette, emptyCassette } from './format.js';
+import { cassetteProblems } from './problems.js';
 
 /** Error for a cassette name or file that cannot be used; says what to do. */
 export class CassetteError extends Error {
@@ -111,6 +112,18 @@ export class FileCassetteStore implements CassetteStore {
     await mkdir(this.dir, { recursive: true });
     // Pretty JSON written atomically (steno: temp file + rename), integer-like keys kept in order.
     const adapter = new DataFile<Cassette>(file, { parse: (t) => parseKeepingKeyOrder(t) as Cassette, stringify: (d) => `${stringifyKeepingKeyOrder(d, 2)}\n` });
+    // A write that fails (a full disk) leaves no partial temporary file behind (steno names it
+    // `.<file>.tmp`); the cassette itself is untouched. Only a file is removed, never a folder.
+    // (Writers of a cassette write one at a time, so no other write's temporary file is there.)
+    const write = adapter.write.bind(adapter);
+    adapter.write = async (data) => {
+      try {
+        await write(data);
+      } catch (e) {
+        await unlink(join(dirname(file), `.${basename(file)}.tmp`)).catch(() => undefined);
+        throw e;
+      }
+    };
     const db = new Low<Cassette>(adapter, emptyCassette(upstream, new Date()));
     try {
       await db.read();
@@ -134,25 +147,7 @@ function processAlive(pid: number): boolean {
   }
 }
 
-/** What makes a parsed file no cassette, or null: the members every reader relies on. */
+/** What makes a parsed file no cassette (its first problem), or null: the members every reader relies on. */
 export function notACassette(c: unknown): string | null {
-  if (!c || typeof c !== 'object' || Array.isArray(c)) return 'it is not a JSON object';
-  const o = c as Record<string, unknown>;
-  if (!Array.isArray(o['interactions'])) return '"interactions" is not a list';
-  if (!o['meta'] || typeof o['meta'] !== 'object') return '"meta" is missing';
-  if (!o['entities'] || typeof o['entities'] !== 'object') return '"entities" is missing';
-  const entities = entitiesProblem(o['entities']);
-  if (entities) return entities;
-  const profile = o['meta'] as { profile?: { language?: unknown } };
-  // $wgLanguageCode: a code of the form MediaWiki's languages have (LanguageNameUtils::isValidBuiltInCode).
-  const language = profile.profile?.language;
-  if (language !== undefined && (typeof language !== 'string' || !/^[a-z0-9-]{2,}$/.test(language))) {
-    return `"meta.profile.language" is ${JSON.stringify(language)}: not a language code (ru, de, zh-hans …)`;
-  }
-  const interactions = o['interactions'] as unknown[];
-  for (let n = 0; n < interactions.length; n++) {
-    const problem = interactionProblem(interactions[n]);
-    if (problem) return `interaction ${n}: ${problem}`;
-  }
-  return null;
+  return cassetteProblems(c, 1)[0] ?? null;
 }

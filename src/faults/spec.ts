@@ -104,13 +104,22 @@ function readMatch(value: string, safe: string): NonNullable<FaultSpec['match']>
   return { param, value: new Glob(value.slice(eq + 1)) };
 }
 
+/** The most seconds a fault's lag or Retry-After may say: 2^31 - 1. */
+const MAX_SECONDS = 2_147_483_647;
+
 function checkOptions(fault: FaultName, o: Record<string, string>, safe: string): void {
   const num = (key: string, min: number) => {
     const v = o[key];
     if (v !== undefined && (v === '' || !Number.isFinite(Number(v)) || Number(v) < min)) throw new FaultSpecError(`${key} must be a number of at least ${min}, not "${v}" (in "${safe}")`);
   };
-  if (fault === 'maxlag') num('lag', 0);
-  if (fault === '503' || fault === '429') num('retry-after', 0);
+  // Seconds a wiki could report: plain digits up to 2^31 - 1 (1e308 would print as 1e+308 in
+  // X-Database-Lag and Retry-After, which no wiki sends).
+  const seconds = (key: string) => {
+    const v = o[key];
+    if (v !== undefined && (!/^\d{1,10}(?:\.\d{1,6})?$/.test(v) || Number(v) > MAX_SECONDS)) throw new FaultSpecError(`${key} must be a number of seconds from 0 to ${MAX_SECONDS}, not "${v}" (in "${safe}")`);
+  };
+  if (fault === 'maxlag') seconds('lag');
+  if (fault === '503' || fault === '429') seconds('retry-after');
   if (fault === 'cutoff') {
     num('at', 0);
     if (o['at'] !== undefined && Number(o['at']) >= 1) throw new FaultSpecError(`at is the share of the body sent before the cut, from 0 to below 1, not "${o['at']}" (in "${safe}")`);
@@ -118,6 +127,8 @@ function checkOptions(fault: FaultName, o: Record<string, string>, safe: string)
   if (fault === 'latency') {
     const ms = o['ms'];
     if (ms === undefined || !/^\d{1,7}(?:-\d{1,7})?$/.test(ms)) throw new FaultSpecError(`latency needs ms=N or ms=MIN-MAX (milliseconds), not "${ms ?? ''}" (in "${safe}")`);
+    const [lo, hi] = ms.split('-').map(Number);
+    if (hi !== undefined && hi < lo!) throw new FaultSpecError(`latency ms=MIN-MAX needs MIN at most MAX, not "${ms}" (in "${safe}")`);
   }
 }
 

@@ -52,7 +52,14 @@ export const login: ActionModule = {
     token: { type: 'string' },
   }),
   execute(ctx) {
+    // (ApiMain::setupModule reads the module's parameters before it runs.)
     const v = readParams(ctx, { path: 'login', prefix: 'lg', name: 'login' }, login.params(ctx.profile));
+    // ApiLogin::execute: no login where the same-origin policy does not hold (JSONP, origin=*,
+    // Treat-as-Untrusted); the session stays as it was.
+    if (ctx.session.credentialsStripped) {
+      ctx.result.add('login', { result: 'Aborted', reason: message(getLanguage('en', ctx.profile.version), 'api-login-fail-sameorigin', []) });
+      return v;
+    }
     const out: JsonObject = {};
     ctx.result.add('login', out);
     const token = pv.str(v['token']);

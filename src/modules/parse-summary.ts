@@ -293,9 +293,10 @@ function doWikiLinks(ctx: SummaryContext, comment: string): string {
   const self = ctx.selfTitle;
   const selfKey = canExist(self) ? `${self.ns}:${self.dbkey}` : null;
 
-  // The output grows by each link's HTML; past the budget the answer could not be given anyway.
+  // The output grows by each link's HTML; past the budget (in UTF-8 bytes, as ApiResult counts)
+  // the answer could not be given anyway.
   const budget = ctx.maxLength ?? Infinity;
-  let grown = comment.length;
+  let grown = Buffer.byteLength(comment);
   // A summary repeating one link renders it once (the same target, text and trail give the same HTML).
   const memo = new Map<string, string>();
   return comment.replace(WIKILINK, (whole: string, _ws: string, rawTarget: string, textGroup: string | undefined, trailGroup: string) => {
@@ -305,7 +306,7 @@ function doWikiLinks(ctx: SummaryContext, comment: string): string {
       done = link(whole, rawTarget, textGroup, trailGroup);
       if (memo.size < 10_000) memo.set(memoKey, done);
     }
-    grown += done.length - whole.length;
+    grown += Buffer.byteLength(done) - Buffer.byteLength(whole);
     if (grown > budget) throw new SummaryTooLong();
     return done;
   });

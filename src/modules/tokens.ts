@@ -1,3 +1,4 @@
+import { apiMessage } from '../api/errors.js';
 import { pv } from '../api/param-spec.js';
 import type { QueryModule } from '../api/query-module.js';
 import { TOKEN_TYPES, type TokenType } from '../api/session.js';
@@ -18,6 +19,11 @@ export const tokens: QueryModule = {
     type: { type: 'enum', multi: true, values: TOKEN_TYPES, default: 'csrf', allowAll: true },
   },
   execute(ctx, v) {
+    // ApiQueryTokens::execute: no tokens where the same-origin policy does not hold (JSONP, origin=*).
+    if (ctx.session.credentialsStripped) {
+      ctx.addWarning('tokens', apiMessage('tokens-origin', 'apiwarn-tokens-origin'));
+      return {};
+    }
     const out: Record<string, string> = {};
     for (const t of pv.list(v['type']) as TokenType[]) out[`${t}token`] = ctx.session.token(t);
     ctx.result.query()['tokens'] = out;

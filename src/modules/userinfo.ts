@@ -57,15 +57,20 @@ export const userinfo: QueryModule = {
     if (props.has('changeablegroups')) info['changeablegroups'] = { add: [], remove: [], 'add-self': [], 'remove-self': [] };
     // A replayed wiki: what its recorded answers showed (every prop nobody recorded is flagged).
     const recorded = userInfoFromRecordings(ctx, [...props], info);
-    if (recorded) {
-      ctx.result.query()['userinfo'] = recorded;
-      return {};
+    if (!recorded) {
+      // The built-in wiki: a block covering the caller, or the wiki's configuration (options, rate
+      // limits …), would show in what it does not make: flagged.
+      if (props.has('blockinfo') && blockInfoFromList(ctx) === undefined) ctx.unknown('userinfo.blockinfo');
+      for (const p of props) if (!BUILT.has(p)) ctx.unknown(`userinfo.${p}`);
     }
-    // The built-in wiki: a block covering the caller, or the wiki's configuration (options, rate
-    // limits …), would show in what it does not make: flagged.
-    if (props.has('blockinfo') && blockInfoFromList(ctx) === undefined) ctx.unknown('userinfo.blockinfo');
-    for (const p of props) if (!BUILT.has(p)) ctx.unknown(`userinfo.${p}`);
-    ctx.result.query()['userinfo'] = info;
+    const shown = recorded ?? info;
+    // Nobody in a bot-password session: only the rights the bot password's grants allow.
+    const allowed = caller.allowedRights;
+    if (allowed !== undefined && Array.isArray(shown['rights'])) {
+      if (allowed === null) ctx.unknown('userinfo.rights');
+      else shown['rights'] = shown['rights'].filter((r) => typeof r === 'string' && allowed.includes(r));
+    }
+    ctx.result.query()['userinfo'] = shown;
     return {};
   },
 };

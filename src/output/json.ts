@@ -60,19 +60,33 @@ function uEscape(c: string): string {
   return uEscapeCode(c.charCodeAt(0));
 }
 
-/** Every non-ASCII UTF-16 unit as `\uXXXX` (a loop beats a replace callback per character). */
+const HEX_DIGITS = Buffer.from('0123456789abcdef');
+
+/**
+ * Every non-ASCII UTF-16 unit as `\uXXXX`, written into one buffer of the exact size: a text of
+ * a million Cyrillic letters made a string of two million pieces when built by concatenation
+ * (some 80 MB until flattened); this costs the answer's size once.
+ */
 function escapeNonAscii(s: string): string {
-  let out = '';
-  let last = 0;
+  let wide = 0;
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) wide++;
+  if (wide === 0) return s;
+  const out = Buffer.allocUnsafe(s.length + 5 * wide);
+  let o = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c > 0x7f) {
-      if (i > last) out += s.slice(last, i);
-      out += uEscapeCode(c);
-      last = i + 1;
+    if (c <= 0x7f) {
+      out[o++] = c;
+      continue;
     }
+    out[o++] = 0x5c; // \
+    out[o++] = 0x75; // u
+    out[o++] = HEX_DIGITS[c >> 12]!;
+    out[o++] = HEX_DIGITS[(c >> 8) & 15]!;
+    out[o++] = HEX_DIGITS[(c >> 4) & 15]!;
+    out[o++] = HEX_DIGITS[c & 15]!;
   }
-  return last === 0 ? s : out + s.slice(last);
+  return out.toString('latin1');
 }
 
 /** A JS number as PHP 8.2 `json_encode` prints the corresponding PHP float. */

@@ -6,6 +6,7 @@ import { redactJson, redactQuery } from '../util/secrets.js';
 import type { JsonObject } from '../api/result.js';
 import { Recorder } from './recorder.js';
 import { notRecordable } from './policy.js';
+import { Upstream, type UpstreamOptions } from './upstream.js';
 
 /**
  * `wikitape cassettes diff --upstream URL`: every recorded question asked of the live wiki again
@@ -25,8 +26,10 @@ export interface DiffOptions {
   /** The maxlag sent with every question. Default 5. */
   maxlag?: number;
   onProgress?: (done: number, total: number) => void;
-  /** Waits between maxlag retries (tests make it short). Default: the wiki's Retry-After. */
+  /** Waits between maxlag retries (tests make it short). Default: the wiki's Retry-After (at most 120 s: more fails the diff). */
   sleep?: (seconds: number) => Promise<void>;
+  /** Bounds on each question (answer size, time, Retry-After): see record/upstream.ts. */
+  limits?: UpstreamOptions;
 }
 
 type DiffStatus = 'equal' | 'changed' | 'gone' | 'skipped';
@@ -57,6 +60,8 @@ export async function diffCassettes(options: DiffOptions): Promise<DiffEntry[]> 
     const c = parseKeepingKeyOrder(await readFile(store.locate(name), 'utf8')) as Cassette;
     for (const i of c.interactions) work.push({ cassette: name, interaction: i });
   }
+  // Every question through the bounded client: only the upstream, no redirect, answers and waits capped.
+  const upstream = new Upstream(options.upstream, { userAgent: 'wikitape cassettes diff', ...options.limits });
   const out: DiffEntry[] = new Array<DiffEntry>(work.length);
   let next = 0;
   let done = 0;
@@ -64,7 +69,7 @@ export async function diffCassettes(options: DiffOptions): Promise<DiffEntry[]> 
     while (next < work.length) {
       const n = next++;
       const { cassette, interaction } = work[n]!;
-      out[n] = await compare(cassette, interaction, options);
+      out[n] = await compare(cassette, interaction, options, upstream);
       options.onProgress?.(++done, work.length);
     }
   };
@@ -73,13 +78,13 @@ export async function diffCassettes(options: DiffOptions): Promise<DiffEntry[]> 
   return out;
 }
 
-async function compare(cassette: string, i: Interaction, options: DiffOptions): Promise<DiffEntry> {
+async function compare(cassette: string, i: Interaction, options: DiffOptions, upstream: Upstream): Promise<DiffEntry> {
   const key = redactQuery(i.key);
   if (i.user !== undefined) return { cassette, key, status: 'skipped', details: [`recorded logged in as ${i.user}: asked again only through record mode, logged in`] };
   const params = new Map(Object.entries(i.request));
   const why = notRecordable(params);
   if (why) return { cassette, key, status: 'skipped', details: [why] };
-  const fresh = await ask(options, i.request);
+  const fresh = await ask(options, upstream, i.request);
   const recordedError = errorCode(i.body);
   const freshError = errorCode(fresh.body);
   if (fresh.status !== i.status || (freshError !== null && freshError !== recordedError)) {
@@ -93,28 +98,23 @@ async function compare(cassette: string, i: Interaction, options: DiffOptions): 
   return { cassette, key, status: 'changed', details: shown };
 }
 
-/** One question asked again: GET, formatversion=2 JSON, with maxlag; a lagged wiki is waited for (5 tries). */
-async function ask(options: DiffOptions, request: Record<string, string>): Promise<{ status: number; body: JsonObject }> {
-  const q = new URLSearchParams({ ...request, format: 'json', formatversion: '2', maxlag: String(options.maxlag ?? 5) });
+/**
+ * One question asked again: GET, formatversion=2 JSON, with maxlag; a lagged wiki is waited for
+ * as its Retry-After says (5 tries; a wait past the bound fails the diff, naming it).
+ */
+async function ask(options: DiffOptions, upstream: Upstream, request: Record<string, string>): Promise<{ status: number; body: JsonObject }> {
+  const q = { ...request, format: 'json', formatversion: '2', maxlag: String(options.maxlag ?? 5) };
   for (let attempt = 1; ; attempt++) {
-    let r: Response;
-    try {
-      r = await fetch(`${options.upstream}?${q}`, { signal: AbortSignal.timeout(30_000), redirect: 'error', headers: { 'user-agent': 'wikitape cassettes diff' } });
-    } catch (e) {
-      // Said with the address and the cause ("fetch failed" alone names neither).
-      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-      throw new Error(`wikitape: ${options.upstream} could not be asked: ${cause?.code ?? cause?.message ?? (e as Error).message}`, { cause: e });
-    }
-    const text = await r.text();
+    const r = await upstream.get(q);
     let body: JsonObject;
     try {
-      body = parseKeepingKeyOrder(text) as JsonObject;
+      body = parseKeepingKeyOrder(r.text) as JsonObject;
     } catch {
       throw new Error(`wikitape: ${options.upstream} answered HTTP ${r.status} with something that is not JSON`);
     }
     if (errorCode(body) === 'maxlag' && attempt < 5) {
-      const wait = Number(r.headers.get('retry-after') ?? 5);
-      await (options.sleep ?? ((s) => new Promise((res) => setTimeout(res, s * 1000))))(Number.isFinite(wait) ? wait : 5);
+      const wait = upstream.retryAfter(r);
+      await (options.sleep ?? ((s) => new Promise((res) => setTimeout(res, s * 1000))))(wait);
       continue;
     }
     const { debuginfo: _d, ...rest } = body;

@@ -1,3 +1,5 @@
+// Over 400 lines: proxying, identity and storing still share this class; a later change splits it
+// along those seams (its own questions to the wiki already went to upstream.ts).
 import { Agent as HttpAgent, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { Readable } from 'node:stream';
@@ -16,6 +18,7 @@ import { redactJson, redactQuery } from '../util/secrets.js';
 import { parseKeepingKeyOrder } from '../util/ordered-json.js';
 import { KEPT_HEADERS, notRecordable } from './policy.js';
 import { sendUpstreamError } from './upstream-error.js';
+import { MAX_ANSWER_BYTES, Upstream, UpstreamError, type UpstreamAnswer } from './upstream.js';
 import { SessionIdentities, cookiesAfter, type Asking } from './identity.js';
 import { seesMoreThanReaders } from '../api/session.js';
 import type { WikiProfile } from '../wiki/profile.js';
@@ -45,7 +48,9 @@ export interface RecorderOptions {
    * The largest upstream answer read, in bytes as sent (compressed or not), and the most a
    * compressed answer may expand to. A larger answer (or one whose Content-Length says it is
    * larger) is refused with a `wikitape-upstream` 502 and not recorded; its connection is closed
-   * as soon as the limit is passed. Default 256 MB (`MAX_UPSTREAM_BYTES`).
+   * as soon as the limit is passed. Default 256 MB (`MAX_UPSTREAM_BYTES`). The recorder's own
+   * questions (the formatversion=2 copy, who a session is, siteinfo) read at most 64 MB
+   * (`MAX_ANSWER_BYTES`, or this limit if less): record/upstream.ts.
    */
   maxBodyBytes?: number;
   /**
@@ -103,6 +108,8 @@ export class Recorder {
   private readonly proxy: httpProxy;
   private readonly agent: HttpAgent;
   private readonly target: URL;
+  /** The recorder's own questions (the formatversion=2 copy, whoIs, siteinfo, ask): bounded (upstream.ts). */
+  private readonly upstream: Upstream;
   private readonly db: Promise<Low<Cassette>>;
   /** Each request being proxied: its parameters and as whom the recorder asks for it (decided once, in handle). */
   private readonly pending = new WeakMap<IncomingMessage, { params: ParamMap; asking: Promise<Asking> | null }>();
@@ -131,6 +138,9 @@ export class Recorder {
     this.target = new URL(options.upstream);
     const timeout = options.timeoutMs ?? 30_000;
     this.maxBodyBytes = options.maxBodyBytes ?? MAX_UPSTREAM_BYTES;
+    // Its own questions are formatversion=2 JSON, which MediaWiki caps ($wgAPIMaxResultSize, 8 MB):
+    // read up to 64 MB (or maxBodyBytes, if less) before they are refused.
+    this.upstream = new Upstream(options.upstream, { timeoutMs: timeout, maxBytes: Math.min(this.maxBodyBytes, MAX_ANSWER_BYTES) });
     // proxyTimeout aborts a slow upstream request (an 'error' → 502); the client's socket stays open.
     // Connections to the upstream are kept open between requests (a new one costs about a millisecond).
     this.agent = this.target.protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
@@ -238,12 +248,10 @@ export class Recorder {
    */
   async ask(query: Record<string, string>): Promise<{ status: number; body: JsonObject }> {
     const params: ParamMap = new Map(Object.entries({ ...query, format: 'json', formatversion: '2' }));
-    const url = `${this.target.origin}${this.target.pathname}?${new URLSearchParams([...params])}`;
-    const r = await fetch(url, { signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000), redirect: 'error' });
-    const text = await r.text();
+    const r = await this.upstream.get(params);
     let body: JsonObject;
     try {
-      body = parseKeepingKeyOrder(text) as JsonObject;
+      body = parseKeepingKeyOrder(r.text) as JsonObject;
     } catch {
       throw new Error(`wikitape: ${this.options.upstream} answered HTTP ${r.status} with something that is not JSON`);
     }
@@ -316,8 +324,8 @@ export class Recorder {
 
   /** Who these credentials (Cookie, Authorization) log in as, asked of the wiki. */
   private async whoIs(credentials: Record<string, string>): Promise<{ id: number; name: string }> {
-    const r = await fetch(`${this.options.upstream}?action=query&meta=userinfo&format=json&formatversion=2`, { headers: credentials, redirect: 'manual', signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000) });
-    const info = ((await r.json()) as { query?: { userinfo?: { id?: unknown; name?: unknown } } }).query?.userinfo;
+    const r = await this.upstream.get({ action: 'query', meta: 'userinfo', format: 'json', formatversion: '2' }, { headers: credentials, what: 'its meta=userinfo answer' });
+    const info = (JSON.parse(r.text) as { query?: { userinfo?: { id?: unknown; name?: unknown } } }).query?.userinfo;
     if (typeof info?.id !== 'number' || typeof info.name !== 'string') throw new Error(`meta=userinfo answered HTTP ${r.status} without a user`);
     return { id: info.id, name: info.name };
   }
@@ -363,15 +371,18 @@ export class Recorder {
     form.set('format', 'json');
     form.set('formatversion', '2');
     // Asked as the identity the answer is filed under: the user's session, or no credentials at all.
-    const r = await fetch(this.options.upstream, { method: 'POST', body: form, headers: { ...credentials }, redirect: 'manual', signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000) });
-    if (r.status >= 300 && r.status < 400) {
-      throw new Error(`its formatversion=2 answer was a redirect (HTTP ${r.status}), which is not followed: only ${this.target.origin} is recorded`);
+    let r: UpstreamAnswer;
+    try {
+      r = await this.upstream.post(form, { headers: credentials, what: 'its formatversion=2 answer' });
+    } catch (e) {
+      // Said as what went wrong with this recording (the line names the cassette file).
+      throw e instanceof UpstreamError ? new Error(e.why) : e;
     }
     if (r.status !== 200) throw new Error(`it answered the formatversion=2 question with HTTP ${r.status}`);
     // Not an API answer in JSON (the help page, an export): nothing to record, and nothing lost.
     if (!isJsonType(r.headers.get('content-type') ?? undefined)) return null;
     try {
-      return parseKeepingKeyOrder(await r.text()) as JsonObject;
+      return parseKeepingKeyOrder(r.text) as JsonObject;
     } catch {
       throw new Error('its formatversion=2 answer was not JSON');
     }
@@ -454,12 +465,14 @@ export class Recorder {
     })();
   }
 
-  /** The wiki's names and languages, asked once from meta=siteinfo (anonymously). */
+  /** The wiki's names and languages, asked once from meta=siteinfo (anonymously); nothing when it does not answer that. */
   private learnSiteInfo(): Promise<Partial<WikiProfile>> {
     this.siteInfo ??= (async () => {
       try {
-        const r = await fetch(`${this.options.upstream}?action=query&meta=siteinfo&siprop=general&format=json&formatversion=2`, { signal: AbortSignal.timeout(10_000) });
-        const g = ((await r.json()) as { query?: { general?: Record<string, string> } }).query?.general ?? {};
+        // Through the bounded client: a redirect (to another host or not) is not followed, so
+        // nothing but the upstream's own answer reaches the cassette's profile.
+        const r = await this.upstream.get({ action: 'query', meta: 'siteinfo', siprop: 'general', format: 'json', formatversion: '2' }, { timeoutMs: 10_000 });
+        const g = (JSON.parse(r.text) as { query?: { general?: Record<string, string> } }).query?.general ?? {};
         const p: Partial<WikiProfile> = {};
         if (g['generator']) p.version = g['generator'].replace(/^MediaWiki /, '');
         if (g['lang']) p.language = g['lang'];

@@ -5,6 +5,7 @@ import type { Interaction } from '../cassette/format.js';
 import type { JsonObject } from '../api/result.js';
 import { splitMulti } from '../request/canonical.js';
 import { takeUserInfo } from './recorded-meta.js';
+import { WriteLog } from './write-log.js';
 // An account a fixture declares (`accounts` in a fixture file); its passwords never reach any output.
 import type { FixtureAccountData } from '../wiki/fixtures.js';
 
@@ -38,9 +39,15 @@ export class AccountBook {
     return this.fixtures.size > 0;
   }
 
+  /**
+   * The account of this name. When fixtures declare accounts, they are all the accounts there are
+   * (with all their bot passwords): a name or bot password only recordings show is none. Else an
+   * identity recordings show is an account that logs in with any password.
+   */
   account(name: string): Account | null {
     const f = this.fixtures.get(name);
-    const seen = [...this.recorded().keys()].filter((k) => k === name || k.startsWith(`${name}@`));
+    if (this.complete && !f) return null;
+    const seen = this.complete ? [] : [...this.recorded().keys()].filter((k) => k === name || k.startsWith(`${name}@`));
     if (!f && seen.length === 0) return null;
     const facts = this.recorded().get(name) ?? this.recorded().get(seen[0] ?? '');
     return {
@@ -94,32 +101,41 @@ const CLIENTLOGIN = 2_592_000;
  */
 export class OfflineSessions {
   private readonly sessions = new Map<string, OfflineSession>();
-  private readonly log: WriteEntry[] = [];
+  private readonly log = new WriteLog();
 
   constructor(
     readonly book: AccountBook,
     private readonly cookiePrefix: string,
   ) {}
 
-  /** Writes made so far, oldest first. */
+  /** Writes made so far, oldest first (at most the bounds of WRITE_LOG_LIMITS; long values cut). */
   writes(): WriteEntry[] {
-    return [...this.log];
+    return this.log.writes();
+  }
+
+  /** How many of the oldest writes were dropped to keep the log's bounds. */
+  get droppedWrites(): number {
+    return this.log.dropped;
   }
 
   clearWrites(): void {
-    this.log.length = 0;
+    this.log.clear();
   }
 
-  /** The session of one request (from its Cookie header). */
-  open(cookieHeader: string | undefined, now: number): RequestSession {
+  /**
+   * The session of one request (from its Cookie header). `stripped`: MediaWiki strips the user's
+   * credentials (JSONP, `origin=*`, `Treat-as-Untrusted`): the caller is anonymous, but the session
+   * is the one its cookies name, kept, never replaced (no new session cookie logs the client out).
+   */
+  open(cookieHeader: string | undefined, now: number, stripped = false): RequestSession {
     const cookies = parsePhpCookies(cookieHeader);
     const p = this.cookiePrefix;
     for (const name of [`${p}_BPsession`, `${p}_session`]) {
       const id = cookies.get(name);
       const s = id === undefined ? undefined : this.sessions.get(id);
-      if (id !== undefined && s) return new RequestSession(this, now, id, s);
+      if (id !== undefined && s) return new RequestSession(this, now, id, s, stripped);
     }
-    return new RequestSession(this, now, null, null);
+    return new RequestSession(this, now, null, null, stripped);
   }
 
   /** A new session (its id and secret). */
@@ -137,8 +153,7 @@ export class OfflineSessions {
   }
 
   record(entry: WriteEntry): void {
-    this.log.push(entry);
-    if (this.log.length > 100_000) this.log.shift();
+    this.log.add(entry);
   }
 
   get prefix(): string {
@@ -162,8 +177,14 @@ export class RequestSession implements SessionPort {
     private readonly now: number,
     private id: string | null,
     private session: OfflineSession | null,
+    readonly credentialsStripped = false,
   ) {
-    this.caller = store.book.caller(session?.identity ?? null);
+    const identity = session?.identity ?? null;
+    if (!credentialsStripped) this.caller = store.book.caller(identity);
+    else if (identity !== null && identity.includes('@')) {
+      // Nobody, in a bot-password session: `*`'s rights within the bot password's grants (checked on 1.39 and 1.43).
+      this.caller = { ...store.book.caller(null), allowedRights: store.book.caller(identity).rights };
+    } else this.caller = store.book.caller(null);
   }
 
   /** Whether replay's sessions answer this request (it carried one of them, or started one): else MediaWiki's cookie handling for unknown sessions applies. */

@@ -46,3 +46,20 @@ describe('a hostile fault header', () => {
     }
   });
 });
+
+describe('fault values out of range', () => {
+  it('are refused with wikitape-badfault (HTTP 400), in MediaWiki\'s error shape', async () => {
+    const { startServer } = await import('../../src/server.js');
+    const s = await startServer();
+    try {
+      for (const header of ['latency:ms=5-1', 'maxlag:lag=1e308', '503:retry-after=1e308']) {
+        const r = await fetch(`${s.url}?action=query&list=blocks&format=json&maxlag=5`, { headers: { 'X-Wikitape-Fault': header } });
+        expect(r.status, header).toBe(400);
+        expect(r.headers.get('mediawiki-api-error')).toBe('wikitape-badfault');
+        expect(((await r.json()) as { error: { info: string } }).error.info).toContain(`(in "${header}")`);
+      }
+    } finally {
+      await s.close();
+    }
+  });
+});

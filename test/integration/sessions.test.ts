@@ -1,9 +1,10 @@
 import { createServer, type Server } from 'node:http';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server.js';
+import { MAX_SUITE_ENGINES } from '../../src/app.js';
 import { NO_CASSETTES, TEST_CLOCK } from '../support/app.js';
 import { Client } from '../support/cookie-client.js';
 
@@ -145,6 +146,59 @@ describe('writes offline, and the write log', () => {
     expect(r.headers.get('x-wikitape-unknown')).toBe('permissions.message');
   });
 
+  it('keeps the log bounded under huge writes: long values cut with a marker, always readable over HTTP', { timeout: 60_000 }, async () => {
+    server.clearWrites();
+    const text = 'x'.repeat(7 << 20);
+    for (let i = 0; i < 12; i++) {
+      const r = await fetch(server.url, { method: 'POST', body: new URLSearchParams({ action: 'edit', title: `Sandbox ${i}`, text: `${i}${text}`, token: '+\\', format: 'json' }) });
+      expect(((await r.json()) as any).edit.result).toBe('Success');
+    }
+    const r = await fetch(new URL('/_wikitape/writes', server.url));
+    expect(r.status).toBe(200);
+    const raw = await r.text();
+    // 12 writes of 7 MB each: the log keeps 64 K characters of each value.
+    expect(raw.length).toBeLessThan(2 << 20);
+    const log = JSON.parse(raw) as { writes: { params: Record<string, string> }[]; dropped: number };
+    expect(log.dropped).toBe(0);
+    expect(log.writes).toHaveLength(12);
+    expect(log.writes[3]!.params['text']).toMatch(/^3x{65535}… \[wikitape: cut, 7340033 characters in all\]$/);
+    expect(server.writes()[3]!.params['text']).toBe(log.writes[3]!.params['text']);
+    server.clearWrites();
+  });
+
+  it('keeps a logged-in session through JSONP (answered as anonymous, as MediaWiki does): no new session cookie, no login, no tokens', async () => {
+    server.clearWrites();
+    const c = new Client(server.url);
+    await c.call({ action: 'login', lgname: 'Admin', lgpassword: 'main-password', lgtoken: await c.token('login') });
+    const me = async () => (await c.call({ action: 'query', meta: 'userinfo' }, 'GET')).body['query'].userinfo;
+    expect(await me()).toEqual({ id: 1, name: 'Admin' });
+    const jsonp = async (params: Record<string, string>, extra = 'callback=x') => {
+      const r = await fetch(server.url, { method: 'POST', headers: { cookie: c.cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: `${new URLSearchParams({ ...params, format: 'json' })}&${extra}` });
+      return { setCookie: r.headers.getSetCookie(), text: await r.text() };
+    };
+    // Checked on MediaWiki 1.39 and 1.43: the answer is anonymous's, the session stays the user's.
+    const edit = await jsonp({ action: 'edit', title: 'Sandbox', text: 'x', token: '+\\' });
+    expect(edit.setCookie).toEqual([]);
+    expect(edit.text).toMatch(/^\/\*\*\/x\(\{"edit":\{"result":"Success"/);
+    expect(server.writes().map((w) => w.user)).toEqual(['127.0.0.1']);
+    expect(await me()).toEqual({ id: 1, name: 'Admin' });
+    const login = await jsonp({ action: 'login', lgname: 'Admin', lgpassword: 'main-password', lgtoken: 'x+\\' });
+    expect([login.setCookie, login.text]).toEqual([[], '/**/x({"login":{"result":"Aborted","reason":"Cannot log in when the same-origin policy is not applied."}})']);
+    const tokens = await jsonp({ action: 'query', meta: 'tokens', type: 'csrf|login' });
+    expect([tokens.setCookie, tokens.text]).toEqual([[], '/**/x({"batchcomplete":"","warnings":{"tokens":{"*":"Tokens may not be obtained when the same-origin policy is not applied."}}})']);
+    expect(await me()).toEqual({ id: 1, name: 'Admin' });
+    // callback[]=x is no JSONP: the user writes, as the user.
+    const array = await jsonp({ action: 'edit', title: 'Sandbox', text: 'y', token: await c.token('csrf') }, 'callback[]=x');
+    expect(array.setCookie).toEqual([]);
+    expect(JSON.parse(array.text)).toMatchObject({ warnings: { main: { '*': 'Parameter "callback" uses unsupported PHP array syntax.' } }, edit: { result: 'Success' } });
+    expect(server.writes().map((w) => w.user)).toEqual(['127.0.0.1', 'Admin']);
+    expect(await me()).toEqual({ id: 1, name: 'Admin' });
+    // An error answer warns of the array too, first (as the wiki's does).
+    const refused = await jsonp({ action: 'edit', title: 'Sandbox', text: 'y', token: 'bad+\\' }, 'callback[]=x');
+    expect(refused.text).toMatch(/^\{"warnings":\{"main":\{"\*":"Parameter \\"callback\\" uses unsupported PHP array syntax\."\}\},"error":\{"code":"badtoken"/);
+    server.clearWrites();
+  });
+
   it('lets an anonymous caller edit with +\\ and refuses assert=user, as the wiki does', async () => {
     const c = new Client(server.url);
     expect((await c.call({ action: 'edit', title: 'Sandbox', text: 'x', token: '+\\', assert: 'user' })).body['error'].code).toBe('assertuserfailed');
@@ -217,6 +271,71 @@ describe('sessions are identities', () => {
   });
 });
 
+describe('nobody in a bot-password session', () => {
+  it('has `*`\'s rights within the bot password\'s grants (JSONP, origin=*), as on MediaWiki 1.39 and 1.43', async () => {
+    const key = 'action=query&meta=userinfo&uiprop=rights';
+    const q = { action: 'query', meta: 'userinfo', uiprop: 'rights' };
+    const everyone = ['createaccount', 'read', 'edit', 'writeapi', 'viewmywatchlist'];
+    const dir = await cassetteDir({
+      rec: [
+        interaction(key, q, { batchcomplete: true, query: { userinfo: { id: 0, name: '127.0.0.1', anon: true, rights: everyone } } }),
+        interaction('action=query&meta=userinfo&uiprop=groups%7Crights', { ...q, uiprop: 'groups|rights' }, { batchcomplete: true, query: { userinfo: { id: 1, name: 'Admin', groups: ['*', 'user'], rights: ['read', 'edit', 'writeapi', 'bot'] } } }, 'Admin@wikitape'),
+        interaction(key, q, { batchcomplete: true, query: { userinfo: { id: 1, name: 'Admin', rights: ['read', 'edit', 'writeapi', 'bot'] } } }, 'Admin'),
+      ],
+    });
+    const s = await startServer({ cassettes: dir });
+    try {
+      const rights = async (c: Client | null) => ((await (await fetch(`${s.url}?${key}&format=json&formatversion=2&origin=*`, { headers: c ? { cookie: c.cookie } : {} })).json()) as any).query.userinfo;
+      const bot = new Client(s.url);
+      await bot.call({ action: 'login', lgname: 'Admin@wikitape', lgpassword: 'x', lgtoken: await bot.token('login') });
+      expect(await rights(bot)).toEqual({ id: 0, name: '127.0.0.1', anon: true, rights: ['read', 'edit', 'writeapi'] });
+      // A main-account session allows every right: nobody in it is anybody.
+      const main = new Client(s.url);
+      await main.call({ action: 'login', lgname: 'Admin', lgpassword: 'x', lgtoken: await main.token('login') });
+      expect((await rights(main)).rights).toEqual(everyone);
+      expect((await rights(null)).rights).toEqual(everyone);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('accounts from fixtures and from recordings', () => {
+  it('fixtures that declare accounts declare them all: an identity only recordings show does not log in', async () => {
+    const q = { action: 'query', meta: 'userinfo' };
+    const key = 'action=query&meta=userinfo';
+    const dir = await cassetteDir({
+      rec: [
+        interaction(key, q, { batchcomplete: true, query: { userinfo: { id: 7, name: 'Other' } } }, 'Other@bot'),
+        interaction(key, q, { batchcomplete: true, query: { userinfo: { id: 1, name: 'Admin' } } }, 'Admin@recorded'),
+      ],
+    });
+    const accounts = join(dir, 'accounts.json');
+    await writeFile(accounts, JSON.stringify(ACCOUNTS));
+    const login = async (s: RunningServer, lgname: string, lgpassword: string) => {
+      const c = new Client(s.url);
+      const r = await c.call({ action: 'login', lgname, lgpassword, lgtoken: await c.token('login') });
+      return [r.body['login'].result, r.headers.get('x-wikitape-unknown')];
+    };
+    const declared = await startServer({ cassettes: dir, cassetteNames: ['rec'], fixtures: [accounts] });
+    try {
+      expect(await login(declared, 'Other@bot', 'any password')).toEqual(['Failed', null]);
+      expect(await login(declared, 'Admin@recorded', 'any password')).toEqual(['Failed', null]);
+      expect(await login(declared, 'Admin@wikitape', 'bot-password')).toEqual(['Success', null]);
+    } finally {
+      await declared.close();
+    }
+    // Without declared accounts, what recordings show logs in with any password, flagged.
+    const recorded = await startServer({ cassettes: dir, cassetteNames: ['rec'] });
+    try {
+      expect(await login(recorded, 'Other@bot', 'any password')).toEqual(['Success', 'login.password']);
+      expect(await login(recorded, 'Admin@recorded', 'any password')).toEqual(['Success', 'login.password']);
+    } finally {
+      await recorded.close();
+    }
+  });
+});
+
 describe('many suites on one server', () => {
   it('answers /<cassette>/… and X-Wikitape-Cassette from those recordings only', async () => {
     const q = { action: 'query', meta: 'siteinfo', siprop: 'general' };
@@ -234,9 +353,73 @@ describe('many suites on one server', () => {
       expect(await name(s.url, { 'x-wikitape-cassette': 'a' })).toBe('A');
       // The unprefixed path still answers from every cassette (the first that has the question).
       expect(['A', 'B']).toContain((await c.call(q, 'GET')).body['query'].general.sitename);
-      const missing = await fetch(s.url, { headers: { 'x-wikitape-cassette': 'nope' } });
-      expect(missing.status).toBe(500);
-      expect(((await missing.json()) as any).error.info).toMatch(/^no cassette nope in /);
+      // A cassette the server does not have is the client's mistake: a 404 in MediaWiki's error
+      // shape that names no path of the server.
+      for (const header of ['nope', 'a,nope', 'constructor', '../a', '__proto__']) {
+        const missing = await fetch(s.url, { headers: { 'x-wikitape-cassette': header } });
+        expect(missing.status, header).toBe(404);
+        expect(missing.headers.get('mediawiki-api-error')).toBe('wikitape-nosuchcassette');
+        const info = ((await missing.json()) as any).error.info as string;
+        expect(info).toMatch(/^no cassette /);
+        expect(info).not.toContain(dir);
+      }
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('shares one engine among the spellings of one choice, and keeps at most MAX_SUITE_ENGINES', { timeout: 60_000 }, async () => {
+    const q = { action: 'query', meta: 'siteinfo', siprop: 'general' };
+    const key = 'action=query&meta=siteinfo&siprop=general';
+    const names = ['a', 'b', 'c', 'd', 'e'];
+    const dir = await cassetteDir(Object.fromEntries(names.map((n) => [n, [interaction(key, q, { batchcomplete: true, query: { general: { sitename: n } } })]])));
+    const s = await startServer({ cassettes: dir });
+    try {
+      const origin = new URL(s.url).origin;
+      const edit = (header: string) => fetch(s.url, { method: 'POST', headers: { 'x-wikitape-cassette': header }, body: new URLSearchParams({ action: 'edit', title: 'Sandbox', text: header, token: '+\\', format: 'json' }) });
+      const log = async (headers: Record<string, string>, path = '/_wikitape/writes') => ((await (await fetch(`${origin}${path}`, { headers })).json()) as { writes: { params: { text: string } }[] }).writes.map((w) => w.params.text);
+      await edit('a');
+      // Every spelling of the choice `a` is one engine: one write log (as the path /a/ is).
+      for (const spelling of ['a', 'a,a', ' a , a', 'a,,a ,a']) expect(await log({ 'x-wikitape-cassette': spelling }), spelling).toEqual(['a']);
+      expect(await log({}, '/a/_wikitape/writes')).toEqual(['a']);
+      // Order is kept (cassettes are consulted in order): `b,a` is another choice than `a,b`.
+      await edit('a,b');
+      expect(await log({ 'x-wikitape-cassette': 'a, b, a' })).toEqual(['a,b']);
+      expect(await log({ 'x-wikitape-cassette': 'b,a' })).toEqual([]);
+      // Past the bound, the least recently used engine is let go (its write log with it).
+      const sets: string[] = [];
+      for (const x of names) for (const y of names) for (const z of names) for (const w of names) if (new Set([x, y, z, w]).size === 4) sets.push(`${x},${y},${z},${w}`);
+      expect(sets.length).toBeGreaterThan(MAX_SUITE_ENGINES);
+      for (const set of sets.slice(0, MAX_SUITE_ENGINES)) expect(await log({ 'x-wikitape-cassette': set })).toEqual([]);
+      expect(await log({ 'x-wikitape-cassette': 'a' })).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('reads the folder again for a cassette added later (path and header agree); Object.prototype names are no suites', async () => {
+    const q = { action: 'query', meta: 'siteinfo', siprop: 'general' };
+    const key = 'action=query&meta=siteinfo&siprop=general';
+    const site = (name: string) => [interaction(key, q, { batchcomplete: true, query: { general: { sitename: name } } })];
+    const dir = await cassetteDir({ a: site('A') });
+    const s = await startServer({ cassettes: dir, suites: { both: ['a', 'a'] } });
+    try {
+      const origin = new URL(s.url).origin;
+      const ask = (path: string, headers: Record<string, string> = {}) => fetch(`${origin}${path}?action=query&meta=siteinfo&siprop=general&format=json`, { headers });
+      expect((await ask('/later/wiki/api.php')).status).toBe(404);
+      expect((await ask('/wiki/api.php', { 'x-wikitape-cassette': 'later' })).status).toBe(404);
+      const other = await cassetteDir({ later: site('Later') });
+      await writeFile(join(dir, 'later.json'), await readFile(join(other, 'later.json')));
+      for (const r of [await ask('/later/wiki/api.php'), await ask('/wiki/api.php', { 'x-wikitape-cassette': 'later' })]) {
+        expect(r.status).toBe(200);
+        expect(((await r.json()) as any).query.general.sitename).toBe('Later');
+      }
+      expect(((await (await ask('/both/wiki/api.php')).json()) as any).query.general.sitename).toBe('A');
+      for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+        const r = await ask(`/${name}/wiki/api.php`);
+        expect(r.status, name).toBe(404);
+        expect(await r.text()).not.toContain('join');
+      }
     } finally {
       await s.close();
     }

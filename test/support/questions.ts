@@ -64,7 +64,7 @@ export const QUESTIONS = [
   'action=spamblacklist&format=json&url=http://casino-spam.example/x|https://ok.test/',
   'action=spamblacklist&format=json&url=http://free-money.test/|http://casino-spam.example/b|http://casino-spam.example/a',
   `${B}&list=protectedtitles&utf8=1`, `${B}&list=protectedtitles&formatversion=2&ascii=1`, `${B}&list=protectedtitles&callback=cb`,
-  `${B}&list=protectedtitles&origin=*`, `${B}&list=protectedtitles&callback[]=cb`, `${B}&list=protectedtitles&formatversion=2&callback[]=cb&curtimestamp[]=1`,
+  `${B}&list=protectedtitles&origin=*`, `${B}&list=protectedtitles&callback[]=cb`, `${B}&list=protectedtitles&formatversion=2&callback[]=cb&curtimestamp[]=1`, `${B}&list=logevents&lelimit=abc&callback[]=cb`,
   `${B}&meta=siteinfo&siprop=general|namespaces|namespacealiases&formatversion=2`, `${B}&meta=siteinfo&siprop=namespaces|namespacealiases`,
   `${B}&meta=siteinfo|userinfo&siprop=general|namespaces&uiprop=groups|rights|blockinfo|hasmsg&continue=`,
   `${B}&list=blocks&maxlag=-1`, `${B}&list=logevents&maxlag=5&formatversion=2`,
