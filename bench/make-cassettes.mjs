@@ -16,6 +16,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync 
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { canonicalKey, canonicalParams } from '../dist/request/canonical.js';
+import { KEY_RULES } from '../dist/modules/index.js';
 import { parseUrlEncoded } from '../dist/request/params.js';
 import { parseKeepingKeyOrder, stringifyKeepingKeyOrder } from '../dist/util/ordered-json.js';
 
@@ -201,10 +202,10 @@ export function makeCassette(n, { debugInfo = true } = {}) {
     }
     const { query: q, headers, body } = next.value;
     const params = parseUrlEncoded(q);
-    const key = canonicalKey(params);
+    const key = canonicalKey(params, KEY_RULES);
     if (seen.has(key)) continue;
     seen.add(key);
-    const interaction = { key, request: Object.fromEntries(canonicalParams(params)), status: 200, headers: { ...headers }, body, recordedAt: at };
+    const interaction = { key, request: Object.fromEntries(canonicalParams(params, KEY_RULES)), status: 200, headers: { ...headers }, body, recordedAt: at };
     interactions.push(interaction);
     hits.push({ query: `${q}&format=json`, interaction });
   }

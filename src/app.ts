@@ -8,6 +8,7 @@ import { ReplayEngine } from './engine.js';
 import { DEFAULTS, replaySources, type Source, type WikitapeOptions } from './options.js';
 import { readBody, requestParams } from './request/body.js';
 import { canonicalKey } from './request/canonical.js';
+import { KEY_RULES } from './modules/index.js';
 import { redactQuery } from './util/secrets.js';
 import { sendBody } from './output/send.js';
 import { answerLoadPhp } from './output/page-styles.js';
@@ -190,7 +191,7 @@ export function createWikitape(options: WikitapeOptions = {}): { app: express.Ex
     if (transport && params) {
       if (transport.delayMs > 0) await new Promise((r) => setTimeout(r, transport.delayMs));
       if (transport.reset) {
-        log(redactQuery(canonicalKey(params)), 'fault', 0);
+        log(redactQuery(canonicalKey(params, KEY_RULES)), 'fault', 0);
         return void req.socket.destroy();
       }
       if (transport.page) {
@@ -198,7 +199,7 @@ export function createWikitape(options: WikitapeOptions = {}): { app: express.Ex
         res.status(page.status).set(page.headers).setHeader('X-Wikitape-Fault', page.fault);
         res.setHeader('X-Wikitape-Source', 'fault');
         res.send(page.body);
-        return log(redactQuery(canonicalKey(params)), 'fault', page.status);
+        return log(redactQuery(canonicalKey(params, KEY_RULES)), 'fault', page.status);
       }
     }
     let out: ReturnType<ReplayEngine['handle']>;
@@ -455,7 +456,7 @@ function createRecordApp(options: WikitapeOptions): { app: express.Express; stat
           (p) => {
             const why = notRecordable(p);
             const source = res.getHeader('x-wikitape-source') === 'cassette' ? 'cassette' : 'upstream';
-            log({ method: req.method, key: redactQuery(canonicalKey(p)), source, status: res.statusCode, ms: Number(process.hrtime.bigint() - startedAt) / 1e6, ...(why ? { note: `not recorded: ${why}` } : {}) });
+            log({ method: req.method, key: redactQuery(canonicalKey(p, KEY_RULES)), source, status: res.statusCode, ms: Number(process.hrtime.bigint() - startedAt) / 1e6, ...(why ? { note: `not recorded: ${why}` } : {}) });
           },
           () => undefined,
         ),

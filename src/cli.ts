@@ -10,6 +10,7 @@ import { parseFault } from './faults/spec.js';
 import { redactQuery } from './util/secrets.js';
 import { startServer } from './server.js';
 import { loadEngine } from './app.js';
+import { KEY_RULES } from './modules/index.js';
 import { DEFAULTS, RECORD_MODES, replaySources, type WikitapeOptions } from './options.js';
 import type { WikiProfile } from './wiki/profile.js';
 
@@ -268,7 +269,7 @@ await yargs(hideBin(process.argv))
         process.stdout.write(`${lines.join('\n')}\n`);
         process.exitCode = (e.source === 'cassette' || e.source === 'synthesized') && e.unknown.length === 0 ? 0 : 1;
       } else if (argv.command === 'verify') {
-        const problems = await verifyCassettes(dir);
+        const problems = await verifyCassettes(dir, KEY_RULES);
         for (const p of problems) process.stderr.write(`${p}\n`);
         process.stdout.write(problems.length === 0 ? 'all cassettes are sound\n' : `${problems.length} problems\n`);
         process.exitCode = problems.length === 0 ? 0 : 1;

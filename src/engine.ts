@@ -4,7 +4,7 @@ import { isHtmlFormat } from './api/printer.js';
 import { pageTextsUnknown } from './output/texts.js';
 import { ApiUsageError, apiMessage } from './api/errors.js';
 import { ApiRequest } from './api/request.js';
-import { MODULES } from './modules/index.js';
+import { KEY_RULES, MODULES } from './modules/index.js';
 import { render, type Rendered, type RenderInput } from './output/render.js';
 import { requestParams } from './request/body.js';
 import { parseUrlEncoded, type ParamMap } from './request/params.js';
@@ -198,7 +198,7 @@ export class ReplayEngine {
     if (!this.cassettes || this.cassettes.interactions.size === 0) return null;
     let key = this.hitKeys.get(query);
     if (key === undefined) {
-      const k = canonicalKey(parseUrlEncoded(query));
+      const k = canonicalKey(parseUrlEncoded(query), KEY_RULES);
       key = this.cassettes.interactions.has(k) ? k : null;
       // Bounded by size, not only by count: distinct huge query strings must not pile up.
       const chars = query.length + (key?.length ?? 0);
@@ -339,7 +339,7 @@ export class ReplayEngine {
     const keepCookies = opts.identity !== undefined ? { session: { setCookie: [], sessionId: '' } } : {};
     // A logged-in session's question is looked up among its user's recordings only; anonymous
     // questions never see those (docs/decisions/0006-sessions-are-identities.md).
-    const key = identity === null ? ((post.size === 0 ? this.keyOfQuery(query) : null) ?? canonicalKey(params)) : identityKey(canonicalKey(params), identity);
+    const key = identity === null ? ((post.size === 0 ? this.keyOfQuery(query) : null) ?? canonicalKey(params, KEY_RULES)) : identityKey(canonicalKey(params, KEY_RULES), identity);
     const found = this.cassettes?.interactions.get(key);
     // A recorded list of blocks the clock has since expired is computed instead, so that a hit and
     // the computed pages of the same list agree under any clock.

@@ -3,6 +3,7 @@ import type { ApiContext, CacheMode } from './context.js';
 import type { DebugFacts, DebugInput } from './debug.js';
 import type { ParamSpec, ParamValues } from './param-spec.js';
 import type { Caller, TokenType } from './session.js';
+import type { KeyFacts } from './key-facts.js';
 
 /**
  * A module of `action=`: everything wikitape knows of it, in one place: its parameters, a function
@@ -29,6 +30,8 @@ export interface ActionModule {
   cacheMode?: (values: ParamValues, caller: Caller) => CacheMode | null;
   /** Its queries and debug-log lines (debuginfo), see api/debug.ts; none: the modules it ran tell. */
   debug?(input: DebugInput): DebugFacts;
+  /** What it adds to the cassette key (defaults, sets, titles); none: nothing. */
+  key?: KeyFacts;
 }
 
 /** A module that ran for a request, with what it read: output prints its debuginfo from this. */

@@ -4,6 +4,7 @@ import type { WikiProfile } from '../wiki/profile.js';
 import type { PageSet } from './pageset.js';
 import type { DebugFacts, DebugInput } from './debug.js';
 import type { Caller } from './session.js';
+import type { KeyFacts } from './key-facts.js';
 
 type ModuleGroup = 'list' | 'prop' | 'meta';
 
@@ -29,6 +30,8 @@ export interface QueryModule {
   /** What it asks ApiQuery for (getCacheMode), from its parameters and the caller; ApiQuery takes the strictest. */
   cacheMode: CacheMode | ((values: ParamValues, caller: Caller) => CacheMode);
   execute(ctx: ApiContext, values: ParamValues, pages: PageSet): ModuleOutcome;
+  /** What it adds to the cassette key (defaults, sets, titles); none: nothing. */
+  key?: KeyFacts;
   /** Its queries and debug-log lines (debuginfo), see api/debug.ts. */
   debug(input: DebugInput): DebugFacts;
 }

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { canonicalKey } from '../request/canonical.js';
+import { canonicalKey, type KeyRules } from '../request/canonical.js';
 import { redactJson, redactParams, redactQuery } from '../util/secrets.js';
 import { walkList } from './coverage.js';
 import { identityKey, interactionProblem, type Cassette, type Interaction } from './format.js';
@@ -65,8 +65,8 @@ export async function listCassettes(dir: string): Promise<CassetteSummary[]> {
   return out;
 }
 
-/** Problems found by `wikitape cassettes verify`, every one of each file; empty when every file is sound. */
-export async function verifyCassettes(dir: string): Promise<string[]> {
+/** Problems found by `wikitape cassettes verify` (keys checked under the modules' `rules`), every one of each file; empty when every file is sound. */
+export async function verifyCassettes(dir: string, rules: KeyRules): Promise<string[]> {
   const problems: string[] = [];
   const store = new FileCassetteStore(dir);
   for (const name of await store.list()) {
@@ -87,7 +87,7 @@ export async function verifyCassettes(dir: string): Promise<string[]> {
     // Keys are checked on every interaction whose shape allows it (the others are reported above).
     for (const i of interactions as Interaction[]) {
       if (interactionProblem(i) !== null) continue;
-      const expected = identityKey(canonicalKey(new Map(Object.entries(i.request))), i.user);
+      const expected = identityKey(canonicalKey(new Map(Object.entries(i.request)), rules), i.user);
       if (i.key !== expected) problems.push(`${name}: key "${i.key}" is not canonical; its request gives "${expected}"`);
       if (seen.has(i.key)) problems.push(`${name}: key "${i.key}" is stored twice`);
       seen.add(i.key);

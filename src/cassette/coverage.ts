@@ -1,5 +1,5 @@
 import type { Interaction } from './format.js';
-import { MODULE_DEFAULTS, RENDERING_PARAMS, splitMulti } from '../request/canonical.js';
+import { RENDERING_PARAMS, splitMulti, type KeyRules } from '../request/canonical.js';
 import type { ParamMap } from '../request/params.js';
 
 /**
@@ -153,8 +153,8 @@ export function completeNamespaces(interactions: Iterable<Interaction>): { all: 
   return out;
 }
 
-/** Whether coverage proves the answer to this question (see the rule above). */
-export function isCovered(params: ParamMap, coverage: ReadonlyMap<string, ListCoverage>): boolean {
+/** Whether coverage proves the answer to this question (see the rule above; props the question leaves out are the modules' defaults in `rules`). */
+export function isCovered(params: ParamMap, coverage: ReadonlyMap<string, ListCoverage>, rules: KeyRules): boolean {
   const request = Object.fromEntries(params);
   const list = soleList(request);
   if (!list) return false;
@@ -163,6 +163,6 @@ export function isCovered(params: ParamMap, coverage: ReadonlyMap<string, ListCo
   for (const k of Object.keys(request)) {
     if (!NEUTRAL.has(k) && !RENDERING_PARAMS.has(k) && !list.paging.includes(k) && !list.filters.includes(k)) return false;
   }
-  const props = request[list.prop] ?? MODULE_DEFAULTS[list.module]?.[list.prop] ?? '';
+  const props = request[list.prop] ?? rules.defaults.get(list.module)?.[list.prop] ?? '';
   return splitMulti(props).every((p) => cov.props.has(p));
 }

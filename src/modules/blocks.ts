@@ -25,6 +25,7 @@ export const blocks: QueryModule = {
   group: 'list',
   cacheMode: 'private',
   debug: blocksDebug,
+  key: { defaults: { bkprop: 'by|expiry|flags|id|reason|timestamp|user', bkdir: 'older', bklimit: '10' }, sets: ['bkprop', 'bkshow', 'bkids', 'bkusers'] },
   params: (profile) => ({
     start: { type: 'timestamp' },
     end: { type: 'timestamp' },

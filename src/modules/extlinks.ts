@@ -46,6 +46,7 @@ export const extlinks: QueryModule = {
   group: 'prop',
   cacheMode: 'public',
   debug: extlinksDebug,
+  key: { defaults: { ellimit: '10' } },
   params: (profile) => ({
     limit: LIMIT_PARAM,
     continue: { type: 'string' },

@@ -11,6 +11,7 @@ import { userinfo } from './userinfo.js';
 import { tokens } from './tokens.js';
 import { clientlogin, login, logout } from './login.js';
 import { WRITES } from './writes.js';
+import { keyRules } from '../api/key-facts.js';
 
 /**
  * The modules wikitape implements: a module is one file in this folder (its parameters, execution,
@@ -26,3 +27,6 @@ export const MODULES: ModuleRegistry = {
   query: QUERY,
   actions: [queryAction(QUERY), parse, spamblacklist, login, clientlogin, logout, ...WRITES],
 };
+
+/** The cassette key's rules for these modules (request/canonical.ts): what every key function is given. */
+export const KEY_RULES = keyRules(MODULES);

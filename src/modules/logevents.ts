@@ -28,6 +28,7 @@ export const logevents: QueryModule = {
   cacheMode: (v, caller) =>
     userCanSeeRevDel(caller) ? 'private' : pv.list(v['prop']).includes('parsedcomment') || isAllowed(caller, 'suppressionlog') ? 'anon-public-user-private' : 'public',
   debug: logeventsDebug,
+  key: { defaults: { leprop: 'comment|details|ids|timestamp|title|type|user', ledir: 'older', lelimit: '10' }, sets: ['leprop'], titles: ['letitle'] },
   params: {
     prop: { type: 'enum', multi: true, values: PROPS, default: 'ids|title|type|user|timestamp|comment|details' },
     type: { type: 'enum', values: LOG_TYPES },

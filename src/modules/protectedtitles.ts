@@ -18,6 +18,7 @@ export const protectedtitles: QueryModule = {
   // ApiQueryProtectedTitles::getCacheMode: comments formatted into HTML use the user's language.
   cacheMode: (v) => (pv.list(v['prop']).includes('parsedcomment') ? 'anon-public-user-private' : 'public'),
   debug: protectedtitlesDebug,
+  key: { defaults: { ptprop: 'level|timestamp', ptdir: 'older', ptlimit: '10' }, sets: ['ptprop', 'ptlevel', 'ptnamespace'] },
   params: {
     namespace: { type: 'namespace', multi: true },
     level: { type: 'enum', multi: true, values: ['autoconfirmed', 'sysop'] },

@@ -27,6 +27,7 @@ export const siteinfo: QueryModule = {
   group: 'meta',
   cacheMode: 'public',
   debug: siteinfoDebug,
+  key: { sets: ['siprop'] },
   params: {
     prop: { type: 'enum', multi: true, values: PROPS, default: 'general' },
     filteriw: { type: 'enum', values: ['local', '!local'] },

@@ -21,6 +21,7 @@ export const spamblacklist: ActionModule = {
   // ApiSpamBlacklist sets no cache mode: the answer stays private, and nothing is logged.
   cacheMode: () => null,
   debug: spamblacklistDebug,
+  key: { sets: ['url'] },
 };
 
 /**

@@ -20,6 +20,7 @@ export const userinfo: QueryModule = {
   group: 'meta',
   cacheMode: 'private',
   debug: userinfoDebug,
+  key: { sets: ['uiprop'] },
   params: {
     prop: { type: 'enum', multi: true, values: PROPS, allowAll: true },
     attachedwiki: { type: 'string' },

@@ -1,7 +1,8 @@
 import type { Json, JsonObject } from '../api/result.js';
 import { isObject } from '../api/result.js';
 import type { Harvest } from '../cassette/format.js';
-import { MODULE_DEFAULTS, splitMulti } from '../request/canonical.js';
+import { splitMulti } from '../request/canonical.js';
+import { KEY_RULES } from '../modules/index.js';
 import type { Block, LogEvent, Page, ProtectedTitle } from '../wiki/model.js';
 import { harvestRedirects } from './harvest-redirects.js';
 
@@ -23,7 +24,7 @@ function upsert<T extends { known?: string[] }>(list: T[], item: T, same: (a: T)
 
 /** The props a list question asked for: its own `xxprop`, else the module's default. */
 function propsOf(request: Readonly<Record<string, string>>, module: string, param: string): string[] {
-  return splitMulti(request[param] ?? MODULE_DEFAULTS[module]?.[param] ?? '').sort();
+  return splitMulti(request[param] ?? KEY_RULES.defaults.get(module)?.[param] ?? '').sort();
 }
 
 /**

@@ -10,6 +10,7 @@ import type { JsonObject } from '../api/result.js';
 import { identityKey, sortedKeys, type Cassette, type Interaction } from '../cassette/format.js';
 import { checkName, type CassetteStore } from '../cassette/store.js';
 import { RENDERING_PARAMS, canonicalKey, canonicalParams } from '../request/canonical.js';
+import { KEY_RULES } from '../modules/index.js';
 import { parseBody, readBody } from '../request/body.js';
 import { ARRAY_VALUE, mergeParams, parseUrlEncoded, type ParamMap } from '../request/params.js';
 import { harvest } from './harvest.js';
@@ -229,7 +230,7 @@ export class Recorder {
     const recorded = await this.options.recorded;
     if (recorded && asking) {
       const who = await asking;
-      if ('user' in who && recorded.has(identityKey(canonicalKey(params), who.user))) {
+      if ('user' in who && recorded.has(identityKey(canonicalKey(params, KEY_RULES), who.user))) {
         this.pending.delete(req);
         recorded.answer(req, res, body, who.user);
         return params;
@@ -395,7 +396,7 @@ export class Recorder {
    * file, then a rename).
    */
   private store(params: ParamMap, status: number, headers: IncomingMessage['headers'], answer: Promise<JsonObject | null>, who: Promise<Asking> = Promise.resolve({ user: null, credentials: {} })): void {
-    let key = canonicalKey(params);
+    let key = canonicalKey(params, KEY_RULES);
     const task = (async () => {
       const [db, data, identity] = await Promise.all([this.db, answer, who]);
       if ('refused' in identity) throw new Error(identity.refused);
@@ -423,7 +424,7 @@ export class Recorder {
         const v = headers[h];
         if (typeof v === 'string') kept[h] = v;
       }
-      const interaction: Interaction = { key, request: Object.fromEntries(canonicalParams(params)), status, headers: kept, body, recordedAt: new Date().toISOString(), ...(user !== null ? { user } : {}) };
+      const interaction: Interaction = { key, request: Object.fromEntries(canonicalParams(params, KEY_RULES)), status, headers: kept, body, recordedAt: new Date().toISOString(), ...(user !== null ? { user } : {}) };
       if (existing) c.interactions[at] = interaction;
       else c.interactions.splice(at, 0, interaction);
       // A user with rights to see what readers may not (hidden log entry parts, suppressed blocks)

@@ -1,6 +1,7 @@
 import type { JsonObject } from '../api/result.js';
 import { FileCassetteStore } from '../cassette/store.js';
 import { canonicalKey } from '../request/canonical.js';
+import { KEY_RULES } from '../modules/index.js';
 import { Recorder } from './recorder.js';
 import { recordLinkIds } from './snapshot-link-ids.js';
 
@@ -71,7 +72,7 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotProgre
   const ask = async (params: Record<string, string>): Promise<JsonObject> => {
     progress.requests++;
     const canonical = { format: 'json', formatversion: '2', ...params };
-    const stored = recorded.get(canonicalKey(new Map(Object.entries(canonical))));
+    const stored = recorded.get(canonicalKey(new Map(Object.entries(canonical)), KEY_RULES));
     if (stored) {
       progress.reused++;
       return stored;

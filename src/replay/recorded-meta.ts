@@ -1,6 +1,6 @@
 import type { Interaction } from '../cassette/format.js';
 import { isObject, type JsonObject } from '../api/result.js';
-import { MODULE_DEFAULTS, splitMulti } from '../request/canonical.js';
+import { splitMulti } from '../request/canonical.js';
 import { USERINFO_FIELD_PROP } from '../modules/recorded-meta-answer.js';
 
 /**
@@ -24,7 +24,7 @@ export function recordedMeta(interactions: Iterable<Interaction>): Map<string, M
     if (metas.includes('userinfo') && isObject(q['userinfo']) && i.user === undefined) takeUserInfo(out.get('userinfo')!, q['userinfo'], splitMulti(r['uiprop'] ?? ''));
     if (metas.includes('siteinfo')) {
       const site = out.get('siteinfo')!;
-      for (const p of splitMulti(r['siprop'] ?? MODULE_DEFAULTS['siteinfo']?.['siprop'] ?? 'general')) {
+      for (const p of splitMulti(r['siprop'] ?? 'general')) {
         if (q[p] !== undefined) site.set(p, { [p]: q[p] });
       }
     }

@@ -29,15 +29,6 @@ export const RENDERING_PARAMS: ReadonlySet<string> = new Set([
   'wrappedhtml', // HTML page wrapper
 ]);
 
-/**
- * Multi-value parameters whose value order carries no meaning: MediaWiki reads them as sets
- * (`array_fill_keys`, SQL `IN`, PHP `sort`), so their values are sorted. Module lists
- * (`list`, `prop`, `meta`) and `titles` keep their order: it decides key order and fake page ids.
- */
-const SET_PARAMS: ReadonlySet<string> = new Set([
-  'leprop', 'bkprop', 'ptprop', 'bkshow', 'ptlevel', 'ptnamespace', 'bkids', 'bkusers', 'url', 'siprop', 'uiprop',
-]);
-
 /** The most values of a set parameter the key sorts (ten times the most a module takes, 500). */
 const MAX_SORTED_VALUES = 5000;
 
@@ -54,13 +45,26 @@ function countSeparators(value: string): number {
 /** Multi-value parameters whose duplicates MediaWiki drops (keeping the first). */
 const LIST_PARAMS: ReadonlySet<string> = new Set(['list', 'prop', 'meta', 'titles', 'pageids']);
 
-/** Defaults made explicit, per module: asking for them or leaving them out is the same question. */
-export const MODULE_DEFAULTS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  logevents: { leprop: 'comment|details|ids|timestamp|title|type|user', ledir: 'older', lelimit: '10' },
-  blocks: { bkprop: 'by|expiry|flags|id|reason|timestamp|user', bkdir: 'older', bklimit: '10' },
-  protectedtitles: { ptprop: 'level|timestamp', ptdir: 'older', ptlimit: '10' },
-  extlinks: { ellimit: '10' },
-};
+/**
+ * What the modules fold into a key: the rules that depend on which modules there are. Each module
+ * declares its own (api/registry.ts keyRules); they are handed to the key functions by whoever
+ * holds the registry.
+ */
+export interface KeyRules {
+  /**
+   * Defaults made explicit, per module (by the name `list=` or `prop=` gives it): asking for them
+   * or leaving them out is the same question.
+   */
+  readonly defaults: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  /**
+   * Multi-value parameters whose value order carries no meaning: MediaWiki reads them as sets
+   * (`array_fill_keys`, SQL `IN`, PHP `sort`), so their values are sorted. Module lists (`list`,
+   * `prop`, `meta`) and `titles` keep their order: it decides key order and fake page ids.
+   */
+  readonly sets: ReadonlySet<string>;
+  /** Parameters that hold one title (`letitle`): normalized as `titles` are. */
+  readonly titles: ReadonlySet<string>;
+}
 
 /** Splits a multi-value the way MediaWiki does (U+001F-prefixed values split on U+001F). */
 export function splitMulti(value: string): string[] {
@@ -82,7 +86,7 @@ export interface CanonicalOptions {
  * The canonical parameters of a request, sorted by name. Pure and stable across processes and
  * machines: the same question always gives the same key.
  */
-export function canonicalParams(params: ParamMap, options: CanonicalOptions = { normalizeTitle: foldTitle }): [string, string][] {
+export function canonicalParams(params: ParamMap, rules: KeyRules, options: CanonicalOptions = { normalizeTitle: foldTitle }): [string, string][] {
   const out = new Map<string, string>();
   for (const [name, raw] of params) {
     if (RENDERING_PARAMS.has(name)) continue;
@@ -95,12 +99,12 @@ export function canonicalParams(params: ParamMap, options: CanonicalOptions = { 
     let value = raw;
     // A set of more values than any module takes (MediaWiki refuses it, whatever the order) is not
     // sorted: the key stays the same for recorder and replay, and costs no sort of a huge list.
-    if (SET_PARAMS.has(name) && countSeparators(raw) < MAX_SORTED_VALUES) value = joinMulti([...new Set(splitMulti(raw))].sort());
+    if (rules.sets.has(name) && countSeparators(raw) < MAX_SORTED_VALUES) value = joinMulti([...new Set(splitMulti(raw))].sort());
     else if (LIST_PARAMS.has(name)) {
       let values = splitMulti(raw);
       if (name === 'titles' && options.normalizeTitle) values = values.map((t) => options.normalizeTitle!(t) ?? t);
       value = joinMulti([...new Set(values)]);
-    } else if ((name === 'letitle') && options.normalizeTitle) value = options.normalizeTitle(raw) ?? raw;
+    } else if (rules.titles.has(name) && options.normalizeTitle) value = options.normalizeTitle(raw) ?? raw;
     out.set(name, value);
   }
   // `continue=` on a first page is the same question as no `continue` (verified on 1.39).
@@ -111,15 +115,15 @@ export function canonicalParams(params: ParamMap, options: CanonicalOptions = { 
   if ((out.get('action') ?? 'help') === 'query') {
     const modules = [...splitMulti(out.get('list') ?? ''), ...splitMulti(out.get('prop') ?? '')];
     for (const m of modules) {
-      for (const [k, v] of Object.entries(MODULE_DEFAULTS[m] ?? {})) if (!out.has(k)) out.set(k, v);
+      for (const [k, v] of Object.entries(rules.defaults.get(m) ?? {})) if (!out.has(k)) out.set(k, v);
     }
   }
   return [...out.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** The cassette key: canonical parameters as a query string (RFC 3986 percent-encoding, sorted). */
-export function canonicalKey(params: ParamMap, options: CanonicalOptions = { normalizeTitle: foldTitle }): string {
-  return canonicalParams(params, options)
+export function canonicalKey(params: ParamMap, rules: KeyRules, options: CanonicalOptions = { normalizeTitle: foldTitle }): string {
+  return canonicalParams(params, rules, options)
     .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
     .join('&');
 }

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import type { Cassette } from '../../src/cassette/format.js';
 import { canonicalKey } from '../../src/request/canonical.js';
+import { KEY_RULES } from '../../src/modules/index.js';
 import { NO_CASSETTES } from '../support/app.js';
 
 /**
@@ -23,7 +24,7 @@ const lasting = { ...block, id: 8, user: 'Другой', expiry: 'infinity' };
 const req = { action: 'query', list: 'blocks' };
 const cassette: Cassette = {
   meta: { format: 1, upstream: 'http://wiki.test/w/api.php', recordedAt: '2024-01-05T00:00:00Z', profile: { version: '1.39.17', language: 'ru', scriptPath: '/w', server: 'http://wiki.test', debugInfo: false } },
-  interactions: [{ key: canonicalKey(new Map(Object.entries(req))), request: req, status: 200, headers: { 'cache-control': 'private, must-revalidate, max-age=0' }, body: { batchcomplete: true, query: { blocks: [lasting, block] } }, recordedAt: '2024-01-05T00:00:00Z' }],
+  interactions: [{ key: canonicalKey(new Map(Object.entries(req)), KEY_RULES), request: req, status: 200, headers: { 'cache-control': 'private, must-revalidate, max-age=0' }, body: { batchcomplete: true, query: { blocks: [lasting, block] } }, recordedAt: '2024-01-05T00:00:00Z' }],
   entities: { logevents: [], blocks: [lasting, block], protectedtitles: [], pages: [], missing: [] },
 };
 

@@ -5,10 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { listCassettes, pruneCassettes, readUsage, showInteraction, verifyCassettes } from '../../src/cassette/commands.js';
 import { canonicalKey, canonicalParams } from '../../src/request/canonical.js';
 import { startServer } from '../../src/server.js';
+import { KEY_RULES } from '../../src/modules/index.js';
 
 /** A request as record mode stores it: canonical, defaults explicit. */
-const request = Object.fromEntries(canonicalParams(new Map([['action', 'query'], ['list', 'blocks']])));
-const interaction = { key: canonicalKey(new Map(Object.entries(request))), request, status: 200, headers: {}, body: { batchcomplete: true, query: { blocks: [] } }, recordedAt: '2024-01-01T00:00:00Z' };
+const request = Object.fromEntries(canonicalParams(new Map([['action', 'query'], ['list', 'blocks']]), KEY_RULES));
+const interaction = { key: canonicalKey(new Map(Object.entries(request)), KEY_RULES), request, status: 200, headers: {}, body: { batchcomplete: true, query: { blocks: [] } }, recordedAt: '2024-01-01T00:00:00Z' };
 const cassette = (interactions: unknown[]) => ({ meta: { format: 1, upstream: 'http://wiki.test/w/api.php', recordedAt: '2024-01-01T00:00:00Z', profile: { version: '1.39.17', language: 'ru' } }, interactions, entities: { logevents: [], blocks: [], protectedtitles: [], pages: [], missing: [] } });
 
 describe('wikitape cassettes', () => {
@@ -25,10 +26,10 @@ describe('wikitape cassettes', () => {
   it('verifies that every file loads and every key is canonical', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'wikitape-cmd-'));
     await writeFile(join(dir, 'good.json'), JSON.stringify(cassette([interaction])));
-    expect(await verifyCassettes(dir)).toEqual([]);
+    expect(await verifyCassettes(dir, KEY_RULES)).toEqual([]);
     await writeFile(join(dir, 'broken.json'), '{"meta": ');
     await writeFile(join(dir, 'bad.json'), JSON.stringify(cassette([{ ...interaction, key: 'list=blocks&action=query' }, { ...interaction, body: { debuginfo: {} } }])));
-    const problems = await verifyCassettes(dir);
+    const problems = await verifyCassettes(dir, KEY_RULES);
     expect(problems).toHaveLength(3);
     expect(problems[0]).toMatch(/^bad: key "list=blocks&action=query" is not canonical; its request gives "action=query&bkdir=older/);
     expect(problems[1]).toBe(`bad: "${interaction.key}" stores debuginfo`);
@@ -40,7 +41,7 @@ describe('usage tracking and prune', () => {
   it('keeps what a test run used (and the walks behind synthesized answers) and removes the rest', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'wikitape-prune-'));
     const other = { action: 'query', list: 'protectedtitles', ptlevel: 'sysop' };
-    const otherInteraction = { ...interaction, key: canonicalKey(new Map(Object.entries(other))), request: other, body: { batchcomplete: true, query: { protectedtitles: [] } } };
+    const otherInteraction = { ...interaction, key: canonicalKey(new Map(Object.entries(other)), KEY_RULES), request: other, body: { batchcomplete: true, query: { protectedtitles: [] } } };
     await writeFile(join(dir, 'c.json'), JSON.stringify(cassette([interaction, otherInteraction])));
     const usageFile = join(await mkdtemp(join(tmpdir(), 'wikitape-usage-')), 'usage.json');
     const wiki = await startServer({ cassettes: dir, trackUsage: usageFile });

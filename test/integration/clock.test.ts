@@ -6,6 +6,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { createApp } from '../../src/app.js';
 import type { Cassette } from '../../src/cassette/format.js';
 import { canonicalKey } from '../../src/request/canonical.js';
+import { KEY_RULES } from '../../src/modules/index.js';
 import { startServer } from '../../src/server.js';
 
 /**
@@ -18,7 +19,7 @@ const req = { action: 'query', list: 'protectedtitles', ptlimit: '1' };
 const cassette: Cassette = {
   meta: { format: 1, upstream: 'http://wiki.test/w/api.php', recordedAt: RECORDED, profile: { version: '1.39.17', language: 'ru', scriptPath: '/w', server: 'http://wiki.test', debugInfo: false } },
   interactions: [
-    { key: canonicalKey(new Map(Object.entries(req))), request: req, status: 200, headers: { 'cache-control': 'private, must-revalidate, max-age=0', vary: 'Accept-Encoding, Treat-as-Untrusted, Cookie' }, body: { batchcomplete: true, query: { protectedtitles: [] } }, recordedAt: RECORDED },
+    { key: canonicalKey(new Map(Object.entries(req)), KEY_RULES), request: req, status: 200, headers: { 'cache-control': 'private, must-revalidate, max-age=0', vary: 'Accept-Encoding, Treat-as-Untrusted, Cookie' }, body: { batchcomplete: true, query: { protectedtitles: [] } }, recordedAt: RECORDED },
   ],
   entities: { logevents: [], blocks: [], protectedtitles: [], pages: [], missing: [] },
 };

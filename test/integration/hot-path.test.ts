@@ -5,6 +5,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Cassette } from '../../src/cassette/format.js';
 import { canonicalKey } from '../../src/request/canonical.js';
+import { KEY_RULES } from '../../src/modules/index.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { createWikitape, type WikitapeState } from '../../src/app.js';
 import type { ReplayEngine } from '../../src/engine.js';
@@ -14,7 +15,7 @@ import { stringifyKeepingKeyOrder } from '../../src/util/ordered-json.js';
 // Cassette hits on a running server are printed from a per-request template (replay/hit-template.ts);
 // these tests hold them to what the full printer gives, with fresh values in every answer.
 
-const key = (r: Record<string, string>) => canonicalKey(new Map(Object.entries(r)));
+const key = (r: Record<string, string>) => canonicalKey(new Map(Object.entries(r)), KEY_RULES);
 const headers = { 'cache-control': 'private, must-revalidate, max-age=0', vary: 'Accept-Encoding, Treat-as-Untrusted, Cookie' };
 const block = { id: 1, user: 'Вандал', by: 'Admin', byid: 1, restrictions: [], timestamp: '2024-01-01T00:00:00Z', expiry: '2099-02-01T00:00:00Z', reason: 'спам', automatic: false, anononly: false, nocreate: false, autoblock: false, noemail: false, hidden: false, allowusertalk: false, partial: false };
 const logReq = { action: 'query', list: 'logevents' };

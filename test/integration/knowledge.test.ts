@@ -8,6 +8,7 @@ import { createApp } from '../../src/app.js';
 import { emptyHarvest, type Cassette, type Interaction } from '../../src/cassette/format.js';
 import { harvest } from '../../src/record/harvest.js';
 import { canonicalKey } from '../../src/request/canonical.js';
+import { KEY_RULES } from '../../src/modules/index.js';
 
 /**
  * Knowledge, not defaults (docs/decisions/0005): an answer computed from recordings either is the
@@ -18,7 +19,7 @@ const HEADERS = { 'cache-control': 'private, must-revalidate, max-age=0', vary: 
 
 function recorded(params: Record<string, string>, body: JsonObject): Interaction {
   const req = { action: 'query', ...params };
-  return { key: canonicalKey(new Map(Object.entries(req))), request: req, status: 200, headers: HEADERS, body: { batchcomplete: true, ...body }, recordedAt: '2024-01-05T00:00:00Z' };
+  return { key: canonicalKey(new Map(Object.entries(req)), KEY_RULES), request: req, status: 200, headers: HEADERS, body: { batchcomplete: true, ...body }, recordedAt: '2024-01-05T00:00:00Z' };
 }
 
 const made: string[] = [];

@@ -7,6 +7,7 @@ import { createApp } from '../../src/app.js';
 import type { Cassette } from '../../src/cassette/format.js';
 import type { JsonObject } from '../../src/api/result.js';
 import { canonicalKey } from '../../src/request/canonical.js';
+import { KEY_RULES } from '../../src/modules/index.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { NO_CASSETTES, TEST_CLOCK } from '../support/app.js';
 import { Client } from '../support/cookie-client.js';
@@ -15,7 +16,7 @@ import { Client } from '../support/cookie-client.js';
  * Recordings and the user language: a wiki whose content language is German replays; a recorded
  * answer is printed around in the language it was asked in, and never served to another one.
  */
-const key = (r: Record<string, string>) => canonicalKey(new Map(Object.entries(r)));
+const key = (r: Record<string, string>) => canonicalKey(new Map(Object.entries(r)), KEY_RULES);
 const pt = { title: 'Gesperrt', ns: 0, timestamp: '2024-01-01T00:00:00Z', expiry: 'infinity', level: 'sysop' };
 const q = { action: 'query', list: 'protectedtitles' };
 const recorded = (r: Record<string, string>, body: JsonObject, cacheControl = 'private, must-revalidate, max-age=0') => ({

@@ -6,6 +6,7 @@ import { loadEngine } from '../../src/app.js';
 import type { Cassette } from '../../src/cassette/format.js';
 import type { RequestLogEntry } from '../../src/options.js';
 import { canonicalKey } from '../../src/request/canonical.js';
+import { KEY_RULES } from '../../src/modules/index.js';
 import { startServer } from '../../src/server.js';
 import { cliTest, runCli, startCli } from '../support/cli.js';
 
@@ -13,7 +14,7 @@ import { cliTest, runCli, startCli } from '../support/cli.js';
  * A miss says which recordings come closest and how each differs (in the error, on the log, to
  * the library); `cassettes explain` says how replay would answer a question without serving it.
  */
-const key = (r: Record<string, string>) => canonicalKey(new Map(Object.entries(r)));
+const key = (r: Record<string, string>) => canonicalKey(new Map(Object.entries(r)), KEY_RULES);
 const ext = (title: string, pageid: number, url: string) => {
   const request = { action: 'query', prop: 'extlinks', titles: title };
   return { key: key(request), request, status: 200, headers: {}, body: { batchcomplete: true, query: { pages: [{ pageid, ns: 0, title, extlinks: [{ url }] }] } }, recordedAt: '2024-01-05T00:00:00Z' };

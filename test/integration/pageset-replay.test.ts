@@ -8,6 +8,7 @@ import { emptyHarvest, type Cassette, type Interaction } from '../../src/cassett
 import type { JsonObject } from '../../src/api/result.js';
 import { harvest } from '../../src/record/harvest.js';
 import { canonicalKey, canonicalParams } from '../../src/request/canonical.js';
+import { KEY_RULES } from '../../src/modules/index.js';
 
 /**
  * The page set on a replayed wiki: what a crawl recorded (pages, which are redirects and where
@@ -22,7 +23,7 @@ const ZETA_LINKS = [{ url: '//docs.example.io/page/Zeta/1?q=1' }, { url: 'http:/
 /** An interaction as record mode stores it. */
 function recorded(params: Record<string, string>, body: JsonObject): Interaction {
   const p = new Map(Object.entries(params));
-  return { key: canonicalKey(p), request: Object.fromEntries(canonicalParams(p)), status: 200, headers: { 'cache-control': 'private, must-revalidate, max-age=0' }, body, recordedAt: '2026-11-22T12:00:00Z' };
+  return { key: canonicalKey(p, KEY_RULES), request: Object.fromEntries(canonicalParams(p, KEY_RULES)), status: 200, headers: { 'cache-control': 'private, must-revalidate, max-age=0' }, body, recordedAt: '2026-11-22T12:00:00Z' };
 }
 
 const allpages = (ns: string, pages: typeof ALL, redirects = false) =>

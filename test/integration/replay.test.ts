@@ -6,13 +6,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import type { Cassette } from '../../src/cassette/format.js';
 import { canonicalKey } from '../../src/request/canonical.js';
+import { KEY_RULES } from '../../src/modules/index.js';
 
 /** A cassette as record mode writes it: two logevents pages forming a complete walk. */
 const e = (logid: number, ts: string) => ({ logid, ns: 0, title: `T${logid}`, pageid: logid, logpage: logid, params: {}, type: 'create', action: 'create', user: 'Admin', userid: 1, timestamp: ts, comment: '', tags: [] });
 const events = [e(3, '2024-01-03T00:00:00Z'), e(2, '2024-01-02T00:00:00Z'), e(1, '2024-01-01T00:00:00Z')];
 const strip = ({ tags: _t, ...x }: ReturnType<typeof e>) => x;
 const req = { action: 'query', ledir: 'older', lelimit: '2', leprop: 'comment|details|ids|timestamp|title|type|user', list: 'logevents' };
-const key = (r: Record<string, string>) => canonicalKey(new Map(Object.entries(r)));
+const key = (r: Record<string, string>) => canonicalKey(new Map(Object.entries(r)), KEY_RULES);
 const block = { id: 1, user: 'Вандал', by: 'Admin', byid: 1, restrictions: [], timestamp: '2024-01-01T00:00:00Z', expiry: '2024-02-01T00:00:00Z', reason: '', automatic: false, anononly: false, nocreate: false, autoblock: false, noemail: false, hidden: false, allowusertalk: false, partial: false };
 const cassette: Cassette = {
   meta: { format: 1, upstream: 'http://wiki.test/w/api.php', recordedAt: '2024-01-05T00:00:00Z', profile: { version: '1.39.17', language: 'ru', scriptPath: '/w', server: 'http://wiki.test', debugInfo: true } },

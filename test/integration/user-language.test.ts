@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import type { Cassette } from '../../src/cassette/format.js';
 import { canonicalKey } from '../../src/request/canonical.js';
+import { KEY_RULES } from '../../src/modules/index.js';
 import { MINI_WIKI, NO_CASSETTES, TEST_CLOCK } from '../support/app.js';
 
 /**
@@ -25,7 +26,7 @@ import { MINI_WIKI, NO_CASSETTES, TEST_CLOCK } from '../support/app.js';
 const req = { action: 'query', list: 'logevents', lelimit: '1' };
 /** The same question recorded as asked (uselang is part of it, unless it is `user`). */
 const interaction = (request: Record<string, string>) => ({
-  key: canonicalKey(new Map(Object.entries(request))), request, status: 200,
+  key: canonicalKey(new Map(Object.entries(request)), KEY_RULES), request, status: 200,
   headers: { 'cache-control': 'private, must-revalidate, max-age=0', vary: 'Accept-Encoding, Treat-as-Untrusted, Cookie' },
   body: { batchcomplete: true, continue: { lecontinue: '20240101000000|1', continue: '-||' }, query: { logevents: [{ logid: 2, ns: 0, title: 'Москва', pageid: 2, logpage: 2, params: {}, type: 'create', action: 'create', user: 'Admin', userid: 1, timestamp: '2024-01-02T00:00:00Z', comment: '' }] } },
   recordedAt: '2024-01-05T00:00:00Z',

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { identityKey, type Cassette } from '../../src/cassette/format.js';
+import { KEY_RULES } from '../../src/modules/index.js';
 import { canonicalKey } from '../../src/request/canonical.js';
 import { parseUrlEncoded } from '../../src/request/params.js';
 import { startServer } from '../../src/server.js';
@@ -100,7 +101,7 @@ describe.each(LIVE_VERSIONS)('record mode and identity-blurring requests (MediaW
     // Each variant was recorded, under the identity the wiki answered as.
     const keys = cassette.interactions.map((i) => i.key);
     for (const [i, v] of VARIANTS.entries()) {
-      const key = canonicalKey(parseUrlEncoded(question(i)));
+      const key = canonicalKey(parseUrlEncoded(question(i)), KEY_RULES);
       expect(keys.filter((k) => k === key || k.startsWith(`${key} @`)), v.name).toEqual(v.jsonp ? [] : [identityKey(key, v.strips ? null : user)]);
     }
 

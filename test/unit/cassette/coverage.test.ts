@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Interaction } from '../../../src/cassette/format.js';
 import { computeCoverage, isCovered } from '../../../src/cassette/coverage.js';
 import { parseUrlEncoded } from '../../../src/request/params.js';
+import { KEY_RULES } from '../../../src/modules/index.js';
 
 const page = (request: Record<string, string>, cont?: string): Interaction => ({
   key: new URLSearchParams(request).toString(),
@@ -37,7 +38,7 @@ describe('the coverage rule', () => {
       'action=query&list=logevents&ledir=newer&letype=block&leuser=Admin',
       'action=query&list=logevents&leprop=ids|title',
     ]) {
-      expect(isCovered(parseUrlEncoded(qs), coverage), qs).toBe(true);
+      expect(isCovered(parseUrlEncoded(qs), coverage, KEY_RULES), qs).toBe(true);
     }
   });
 
@@ -50,7 +51,7 @@ describe('the coverage rule', () => {
       'action=query&list=blocks',
       'action=query&list=logevents&foo=1',
     ]) {
-      expect(isCovered(parseUrlEncoded(qs), coverage), qs).toBe(false);
+      expect(isCovered(parseUrlEncoded(qs), coverage, KEY_RULES), qs).toBe(false);
     }
   });
 });

@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { canonicalKey } from '../../../src/request/canonical.js';
+import { KEY_RULES } from '../../../src/modules/index.js';
 import { parseUrlEncoded } from '../../../src/request/params.js';
 
-const key = (qs: string) => canonicalKey(parseUrlEncoded(qs));
+const key = (qs: string) => canonicalKey(parseUrlEncoded(qs), KEY_RULES);
 
 describe('canonicalKey: requests that share a key', () => {
   const base = key('action=query&list=logevents');
@@ -69,5 +71,18 @@ describe('canonicalKey: requests that do not share a key', () => {
     expect(key('action=query&list=blocks&bklimit=5')).toBe(
       'action=query&bkdir=older&bklimit=5&bkprop=by%7Cexpiry%7Cflags%7Cid%7Creason%7Ctimestamp%7Cuser&list=blocks',
     );
+  });
+});
+
+describe('canonicalKey: the rules the modules declare', () => {
+  it('gives every recording of the bundled wiki the key it was stored under', () => {
+    const c = JSON.parse(readFileSync(new URL('../../../cassettes/bundled-wiki.json', import.meta.url), 'utf8')) as { interactions: { key: string; request: Record<string, string> }[] };
+    expect(c.interactions.length).toBeGreaterThan(50);
+    for (const i of c.interactions) expect(canonicalKey(new Map(Object.entries(i.request)), KEY_RULES)).toBe(i.key);
+  });
+
+  it('folds in only what a module declares: without rules, nothing is made explicit or sorted', () => {
+    const none = { defaults: new Map(), sets: new Set<string>(), titles: new Set<string>() };
+    expect(canonicalKey(parseUrlEncoded('action=query&list=blocks&bkprop=user|id'), none)).toBe('action=query&bkprop=user%7Cid&list=blocks');
   });
 });

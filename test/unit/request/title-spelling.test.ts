@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalKey } from '../../../src/request/canonical.js';
+import { KEY_RULES } from '../../../src/modules/index.js';
 import { parseUrlEncoded } from '../../../src/request/params.js';
 import { foldTitle } from '../../../src/request/title-spelling.js';
 
@@ -23,7 +24,7 @@ describe('foldTitle: the spellings one cassette key stands for', () => {
 });
 
 describe('canonicalKey of titles', () => {
-  const key = (qs: string) => canonicalKey(parseUrlEncoded(qs));
+  const key = (qs: string) => canonicalKey(parseUrlEncoded(qs), KEY_RULES);
   it('shares a key only between spellings MediaWiki answers alike but for `normalized`', () => {
     expect(key('action=query&titles=zeta&redirects=1')).toBe(key('action=query&titles=Zeta&redirects=1'));
     expect(key('action=query&titles=Project:О_проекте')).not.toBe(key('action=query&titles=Project:О проекте'));
