@@ -42,7 +42,7 @@ export async function loadEngine(options: WikitapeOptions, only?: readonly strin
   const recorded = () => (identities ??= recordedIdentities(cassettes.interactions.keys(), (k) => cassettes.interactions.get(k)));
   // A user who sees the lists as readers do (no VISIBILITY_RIGHTS, as recorded) teaches replay as readers' answers do.
   const readerView = (key: string) => !isUserKey(key) || !seesMoreThanReaders(recorded().get(decodeURIComponent(key.slice(key.indexOf(' @') + 2)))?.rights ?? null);
-  if (cassettes.interactions.size > 0) learnLazily(model, cassettes, fixtures.model, readerView);
+  const learn = cassettes.interactions.size > 0 ? knowledgeOf(model, cassettes, fixtures.model, readerView) : null;
   // Replay of recordings answers as of the recording, so that it gives the same answers next year
   // (docs/decisions/0005-knowledge-not-defaults.md); fixtures alone follow the real clock.
   const clock = sources.clock ?? (cassettes.recordedAt ? 'recorded' : 'real');
@@ -52,7 +52,7 @@ export async function loadEngine(options: WikitapeOptions, only?: readonly strin
   }
   const finalProfile = makeProfile({ ...profile, ...options.profile });
   const sessions = new OfflineSessions(new AccountBook(fixtures.accounts, recorded), finalProfile.cookiePrefix);
-  const engine = new ReplayEngine(finalProfile, model, fixed === null ? Date.now : () => fixed, cassettes, options.onMiss ?? 'builtin', sessions);
+  const engine = new ReplayEngine(finalProfile, model, fixed === null ? Date.now : () => fixed, cassettes, options.onMiss ?? 'builtin', sessions, learn);
   engine.clockFixed = fixed !== null;
   return engine;
 }
@@ -87,25 +87,21 @@ async function isFolder(dir: string): Promise<boolean> {
 }
 
 /**
- * The model's knowledge (replay/knowledge.ts), worked out when first needed: cassette hits never
- * need it, and it reads every recorded list, extlinks and meta answer. What fixtures list is
- * theirs to declare: a list they give is complete, and so are their pages' links and spam lines.
+ * How the model's knowledge is worked out (replay/knowledge.ts): the engine calls it when a
+ * computed answer first needs it (cassette hits never do; it reads every recorded list, extlinks
+ * and meta answer). What fixtures list is theirs to declare: a list they give is complete, and so
+ * are their pages' links and spam lines.
  */
-function learnLazily(model: WikiModel, cassettes: CassetteIndex, fixtures: WikiModel, readerView: (key: string) => boolean): void {
-  let knows: Knowledge | undefined;
+function knowledgeOf(model: WikiModel, cassettes: CassetteIndex, fixtures: WikiModel, readerView: (key: string) => boolean): () => Knowledge {
   // What readers were shown (and users who see what readers see): others' recordings answer them alone.
   const recorded = () => cassettes.interactions.values((k) => /(?:^|&)(?:list|meta|prop)=/.test(k) && readerView(k));
-  Object.defineProperty(model, 'knows', {
-    enumerable: false,
-    get: () => {
-      if (knows) return knows;
-      knows = buildKnowledge(model, cassettes.missing, recorded);
-      for (const list of ['logevents', 'blocks', 'protectedtitles'] as const) if (fixtures[list].length > 0) knows.completeLists.add(list);
-      for (const p of fixtures.pages) knows.completeLinks.add(p.pageid);
-      knows.spamPatterns = fixtures.spamBlacklist.length > 0 || fixtures.spamWhitelist.length > 0;
-      return knows;
-    },
-  });
+  return () => {
+    const knows = buildKnowledge(model, cassettes.missing, recorded);
+    for (const list of ['logevents', 'blocks', 'protectedtitles'] as const) if (fixtures[list].length > 0) knows.completeLists.add(list);
+    for (const p of fixtures.pages) knows.completeLinks.add(p.pageid);
+    knows.spamPatterns = fixtures.spamBlacklist.length > 0 || fixtures.spamWhitelist.length > 0;
+    return knows;
+  };
 }
 
 /** Adds one model's entities to another (fixtures after harvested entities). */

@@ -9,7 +9,7 @@ import { render, type Rendered, type RenderInput } from './output/render.js';
 import { requestParams } from './request/body.js';
 import { parseUrlEncoded, type ParamMap } from './request/params.js';
 import type { Interaction } from './cassette/format.js';
-import type { WikiModel } from './wiki/model.js';
+import type { Knowledge, WikiModel } from './wiki/model.js';
 import type { WikiProfile } from './wiki/profile.js';
 import type { Language } from './i18n/language.js';
 import type { Source } from './options.js';
@@ -151,7 +151,21 @@ export class ReplayEngine {
     readonly onMiss: 'builtin' | 'error' = 'builtin',
     /** Offline sessions (logins, tokens) and the write log; none: every caller is anonymous. */
     readonly sessions?: OfflineSessions,
+    /** Works out what the recordings prove (replay/knowledge.ts); none: a model of fixtures only, where everything is known. */
+    private readonly learn: (() => Knowledge) | null = null,
   ) {
+  }
+
+  /** The knowledge, once worked out (undefined: not yet asked for). */
+  private knowledge: Knowledge | null | undefined;
+
+  /**
+   * What the recordings prove, handed to the modules with each computed answer: worked out on the
+   * first call, which a cassette hit never makes (it reads every recorded list answer).
+   */
+  knows(): Knowledge | null {
+    if (this.knowledge === undefined) this.knowledge = this.learn?.() ?? null;
+    return this.knowledge;
   }
 
   /** Keys (and `list:<module>` for synthesized answers) that answered, for `--track-usage`. */
@@ -290,9 +304,9 @@ export class ReplayEngine {
     const hook = apiFaultHook(faults, params);
     if (!hook) return null;
     const request = new ApiRequest(params, lossy, { posted: req.method === 'POST', queryNames: new Set(get.keys()) });
-    const outcome = runApi(request, { profile: this.profile, model: this.model, now, actions: MODULES.actions, ...(session ? { session } : {}), fault: hook, faultProbe: true });
+    const outcome = runApi(request, { profile: this.profile, model: this.model, knows: this.knows(), now, actions: MODULES.actions, ...(session ? { session } : {}), fault: hook, faultProbe: true });
     if (outcome.fault === undefined) return null;
-    const rendered = render({ profile: this.profile, model: this.model, outcome, http, now, ...sessionOf(session) });
+    const rendered = render({ profile: this.profile, model: this.model, knows: this.knows(), outcome, http, now, ...sessionOf(session) });
     rendered.headers.push(['X-Wikitape-Fault', outcome.fault]);
     // A fault's text in a language wikitape cannot render is flagged as any answer's.
     const texts = outcome.unknown.filter((u) => u.startsWith('i18n.'));
@@ -360,10 +374,10 @@ export class ReplayEngine {
       if (printed.length > 0) rendered.headers.push(['X-Wikitape-Unknown', printed.join(', ')]);
       return { ...rendered, source: 'cassette', key, usage: key, userLang: outcome.userLang, clocked };
     }
-    const env = { profile: this.profile, model: this.model, now, actions: MODULES.actions, ...(session ? { session } : {}) };
+    // What the recordings prove, worked out before any module reads the entities (replay/knowledge.ts).
+    const knows = this.knows();
+    const env = { profile: this.profile, model: this.model, knows, now, actions: MODULES.actions, ...(session ? { session } : {}) };
     const request = new ApiRequest(params, lossy, { posted: req.method === 'POST', queryNames: new Set(get.keys()) });
-    // Learn what the recordings prove before any module reads the entities (replay/knowledge.ts).
-    const learned = this.model.knows !== undefined;
     let outcome = runApi(request, env);
     const unknown = [...outcome.unknown, ...printerUnknown(params, this.profile, outcome), ...visibilityUnknown(session?.caller, outcome.modules)];
     // Logins and writes are never recorded: what they cannot know is said, never made a miss.
@@ -377,11 +391,11 @@ export class ReplayEngine {
     }
     // Computed from recordings: `synthesized`; from fixtures or the built-in rules: `builtin`. Only an
     // answer that needed nothing unknown may be called exact.
-    const computed = learned && !outcome.isError && unknown.length === 0 && outcome.action === 'query';
+    const computed = knows !== null && !outcome.isError && unknown.length === 0 && outcome.action === 'query';
     const source: Source = miss ? 'miss' : computed ? 'synthesized' : 'builtin';
     const usage = source === 'synthesized' ? usageOf(params) : null;
     if (usage) this.noteUsage(usage);
-    const rendered = render({ profile: this.profile, model: this.model, outcome, http, now, ...(marks ? { marks } : {}), ...sessionOf(session) });
+    const rendered = render({ profile: this.profile, model: this.model, knows, outcome, http, now, ...(marks ? { marks } : {}), ...sessionOf(session) });
     if (unknown.length > 0) rendered.headers.push(['X-Wikitape-Unknown', unknown.join(', ')]);
     // The key is what logs and onRequest show of the question: secrets never reach them.
     return { ...rendered, source, key: redactQuery(key), usage, userLang: outcome.userLang, clocked: true, ...(near.length > 0 ? { nearMisses: near } : {}) };

@@ -1,5 +1,5 @@
 import type { TitleContext } from '../wiki/title.js';
-import type { WikiModel } from '../wiki/model.js';
+import type { Knowledge, WikiModel } from '../wiki/model.js';
 import type { WikiProfile } from '../wiki/profile.js';
 import type { Language } from '../i18n/language.js';
 import type { ErrorFormatter } from './error-formatter.js';
@@ -26,6 +26,11 @@ export interface ApiContext {
   readonly request: ApiRequest;
   readonly profile: WikiProfile;
   readonly model: WikiModel;
+  /**
+   * What the recordings prove about the model (handed down by the engine); null for a model of
+   * fixtures only, which describe the whole wiki (every entity, field and pattern is known).
+   */
+  readonly knows: Knowledge | null;
   /** The clock: milliseconds since the epoch that count as "now" (block expiry, `now`). */
   readonly now: number;
   /** The user language (`uselang`, default the content language for anonymous callers). */

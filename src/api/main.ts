@@ -2,7 +2,7 @@ import type { WikiProfile } from '../wiki/profile.js';
 import { apiUrl, atLeast } from '../wiki/profile.js';
 import { contentLanguage, getLanguage, sanitizeLangCode, userLanguage, type Language } from '../i18n/language.js';
 import { namespacesKnown } from '../wiki/namespaces.js';
-import type { WikiModel } from '../wiki/model.js';
+import type { Knowledge, WikiModel } from '../wiki/model.js';
 import type { ActionModule, RanModule } from './action-module.js';
 import { cacheModeForUselang, type ApiContext, type CacheMode } from './context.js';
 import { ErrorFormatter, ERROR_FORMATS, type ErrorFormat } from './error-formatter.js';
@@ -21,6 +21,8 @@ import { titleContext } from '../wiki/site-tables.js';
 export interface ApiEnvironment {
   profile: WikiProfile;
   model: WikiModel;
+  /** What the recordings prove about the model (see ApiContext.knows); null: a model of fixtures only. */
+  knows: Knowledge | null;
   /** "Now" in milliseconds. */
   now: number;
   actions: readonly ActionModule[];
@@ -95,13 +97,14 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
   const caller = session.caller;
   // A logged-in caller whose rights nobody recorded: limits and rights checks cannot be known.
   if (!caller.anon && caller.rights === null) unknown.add('session.rights');
-  const titles = titleContext(profile, env.model);
+  const titles = titleContext(profile, env.model, env.knows);
   // A content language whose namespace names wikitape cannot all know (a grammar class, variants).
   if (!namespacesKnown(titles)) unknown.add(`i18n.${profile.language}.namespaces`);
   const ctx: ApiContext = {
     request,
     profile,
     model: env.model,
+    knows: env.knows,
     now: env.now,
     userLang,
     titles,

@@ -15,7 +15,7 @@ function processRow(state: PageSetState, title: Title, page: Page | null): void 
 
 /** Whether the model can say that a title names no page (a recording showed it missing, or its whole namespace). */
 function knownMissing(state: PageSetState, t: Title): boolean {
-  const k = state.ctx.model.knows;
+  const k = state.ctx.knows;
   return !k || k.missingTitles.has(`${t.ns}|${t.prefixedText}`) || k.completeNamespaces.has(t.ns);
 }
 
@@ -68,7 +68,7 @@ export function lookUpPageIds(state: PageSetState, ids: readonly number[]): void
     else state.good.push(page);
   }
   state.missingIds = remaining.filter((id) => !found.some((p) => p.pageid === id));
-  if (model.knows && state.missingIds.length > 0) state.ctx.unknown('pages.existence');
+  if (state.ctx.knows && state.missingIds.length > 0) state.ctx.unknown('pages.existence');
 }
 
 /** A page's DB key: its title without the namespace prefix, underscores for spaces. */

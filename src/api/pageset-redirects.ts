@@ -22,7 +22,7 @@ export function redirectOf(state: PageSetState, t: { prefixedText: string }): Re
 export function isRedirectPage(ctx: ApiContext, page: Page): boolean {
   if (page.redirect !== undefined) return page.redirect;
   if (ctx.model.redirects?.some((r) => r.from === page.title)) return true;
-  const k = ctx.model.knows;
+  const k = ctx.knows;
   if (!k || k.completeRedirects.has(page.ns)) return false;
   ctx.unknown('pages.redirect');
   return false;

@@ -72,7 +72,7 @@ function resolvePendingRedirects(state: PageSetState): void {
  * variant, which wikitape does not do.
  */
 function checkVariants(ctx: ApiContext): void {
-  const general = ctx.model.knows?.meta.get('siteinfo')?.get('general')?.['general'] as { lang?: unknown } | undefined;
+  const general = ctx.knows?.meta.get('siteinfo')?.get('general')?.['general'] as { lang?: unknown } | undefined;
   const lang = typeof general?.lang === 'string' ? general.lang : ctx.profile.language;
   if (VARIANT_LANGUAGES.has(lang.split('-')[0]!)) ctx.unknown('pages.converttitles');
 }
@@ -114,7 +114,7 @@ function specialKnown(state: PageSetState, t: Title): boolean {
 export function pageExists(ctx: ApiContext, t: { ns: number; prefixedText: string }): boolean {
   if (t.ns < 0) return t.ns === -1;
   if (ctx.model.pages.some((p) => p.ns === t.ns && p.title === t.prefixedText)) return true;
-  const k = ctx.model.knows;
+  const k = ctx.knows;
   if (k && !k.missingTitles.has(`${t.ns}|${t.prefixedText}`) && !k.completeNamespaces.has(t.ns)) ctx.unknown('pages.existence');
   return false;
 }

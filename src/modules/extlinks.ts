@@ -58,7 +58,7 @@ export const extlinks: QueryModule = {
   execute(ctx, v, pages) {
     if (pages.good.length === 0) return {};
     const modern = atLeast(ctx.profile, '1.43');
-    const knows = ctx.model.knows;
+    const knows = ctx.knows;
     if (knows && pages.good.some((p) => !knows.completeLinks.has(p.pageid))) ctx.unknown('extlinks.entries');
     let rows = collectRows(v, pages.good, modern);
     const multi = pages.good.length > 1;

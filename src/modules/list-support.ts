@@ -153,6 +153,6 @@ export function needProps(ctx: ApiContext, module: string, e: { known?: string[]
 
 /** A list's answer depends on every entry of it: flagged unless the recordings walked it completely. */
 export function needCompleteList(ctx: ApiContext, module: string): void {
-  const k = ctx.model.knows;
+  const k = ctx.knows;
   if (k && !k.completeLists.has(module)) ctx.unknown(`${module}.entries`);
 }

@@ -30,7 +30,7 @@ const CALLER = '127.0.0.1';
  * each prop nobody recorded.
  */
 export function userInfoFromRecordings(ctx: ApiContext, props: readonly string[], builtin: JsonObject): JsonObject | null {
-  const k = ctx.model.knows;
+  const k = ctx.knows;
   if (!k) return null;
   const recorded = k.meta.get('userinfo') ?? new Map<string, Record<string, unknown>>();
   const base = recorded.get('') as JsonObject | undefined;
@@ -54,7 +54,7 @@ export function userInfoFromRecordings(ctx: ApiContext, props: readonly string[]
  * covering the caller; else unknown.
  */
 export function blockInfoFromList(ctx: ApiContext): Record<string, unknown> | undefined {
-  if (ctx.model.knows && !ctx.model.knows.completeLists.has('blocks')) return undefined;
+  if (ctx.knows && !ctx.knows.completeLists.has('blocks')) return undefined;
   const me = parseRange(CALLER)!;
   const covering = ctx.model.blocks.some((b) => {
     if (b.user === undefined || b.automatic || !(b.expiry === 'infinity' || Date.parse(b.expiry) > ctx.now)) return false;
@@ -70,7 +70,7 @@ export function blockInfoFromList(ctx: ApiContext): Record<string, unknown> | un
  * part nobody recorded.
  */
 export function siteInfoFromRecordings(ctx: ApiContext, props: readonly string[]): JsonObject | null {
-  const k = ctx.model.knows;
+  const k = ctx.knows;
   if (!k) return null;
   const recorded = k.meta.get('siteinfo') ?? new Map<string, Record<string, unknown>>();
   const out: JsonObject = {};

@@ -13,7 +13,7 @@ export const spamblacklist: ActionModule = {
   execute(ctx) {
     const v = readParams(ctx, { path: 'spamblacklist', prefix: '', name: 'spamblacklist' }, this.params(ctx.profile));
     // The API never shows the blacklist's lines: a replayed wiki knows them only from fixtures.
-    if (ctx.model.knows && !ctx.model.knows.spamPatterns) ctx.unknown('spamblacklist.patterns');
+    if (ctx.knows && !ctx.knows.spamPatterns) ctx.unknown('spamblacklist.patterns');
     const outcome = matchSpamBlacklist(pv.list(v['url']), ctx.model.spamBlacklist, ctx.model.spamWhitelist);
     ctx.result.add('spamblacklist', outcome as unknown as Json);
     return v;

@@ -8,7 +8,7 @@ import type { WikiProfile } from '../wiki/profile.js';
 import { contentLanguage } from '../i18n/language.js';
 import { buildDebugInfo, debugInfoForFormatVersion, type DebugMarks } from './debuginfo.js';
 import type { DebugFacts } from '../api/debug.js';
-import type { WikiModel } from '../wiki/model.js';
+import type { Knowledge, WikiModel } from '../wiki/model.js';
 import { toHttpDate, toMw } from '../util/timestamp.js';
 import { toFormatVersion1 } from './formatversion.js';
 import { titleContext } from '../wiki/site-tables.js';
@@ -31,6 +31,13 @@ export interface RenderInput {
   profile: WikiProfile;
   /** What the wiki holds (modules' debuginfo traces read it). */
   model: WikiModel;
+  /**
+   * What the recordings prove, for an answer computed from them (the engine worked it out); a
+   * recorded answer is printed without it: its titles are all among its pages, normalized titles,
+   * redirects and interwiki titles, so the order of a formatversion=1 `pages` needs no recorded
+   * site table.
+   */
+  knows?: Knowledge | null;
   outcome: ApiOutcome;
   http: { method: string; url: string; headers: IncomingHttpHeaders; params: ParamMap; startedAt: bigint };
   now: number;
@@ -125,7 +132,7 @@ export function render(input: RenderInput): Rendered {
   if (printer.format !== 'none') {
     let json: Buffer | string | undefined = input.encoded?.get(variant);
     if (json === undefined) {
-      const data: JsonObject = fv === 1 ? toFormatVersion1(outcome.data, { params: input.http.params, titles: titleContext(profile, input.model) }) : outcome.data;
+      const data: JsonObject = fv === 1 ? toFormatVersion1(outcome.data, { params: input.http.params, titles: titleContext(profile, input.model, input.knows ?? null) }) : outcome.data;
       json = stripKeyMarks(encodeWithOrder(data, (v) => encodeJson(v, opts), opts.pretty));
       // Kept as bytes: the debuginfo tail is spliced onto bytes without re-encoding the body.
       if (input.encoded) input.encoded.set(variant, (json = Buffer.from(json)));

@@ -134,16 +134,12 @@ export interface WikiModel {
   redirects?: Redirect[];
   /** The wiki's interwiki table, as a fixture gives it. Absent: a recorded siteinfo's, else a default install's. */
   interwikimap?: InterwikiEntry[];
-  /**
-   * What the model knows for sure, for a model learned from recordings; absent for a model of
-   * fixtures only, which describe the whole wiki (every entity, field and pattern is known).
-   */
-  knows?: Knowledge;
 }
 
 /**
  * Knowledge, not defaults: what recordings proved. An answer that needs anything else says so
- * (`X-Wikitape-Unknown`) instead of inventing it.
+ * (`X-Wikitape-Unknown`) instead of inventing it. Worked out where the engine is built
+ * (replay/knowledge.ts) and handed to the modules with each call (ApiContext.knows).
  */
 export interface Knowledge {
   /** Lists whose every entry is in the model: the recordings hold a complete walk of them. */

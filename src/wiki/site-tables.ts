@@ -1,5 +1,5 @@
 import { defaultInterwikiMap, interwikiMapFromSiteinfo, type InterwikiMap } from './interwiki.js';
-import type { WikiModel } from './model.js';
+import type { Knowledge, WikiModel } from './model.js';
 import type { WikiProfile } from './profile.js';
 import { builtinSpecialPages, specialPagesFromSiteinfo, type SpecialPageTable } from './special-pages.js';
 import type { SiteTable, TitleContext } from './title.js';
@@ -18,22 +18,23 @@ const cache = new WeakMap<WikiModel, Map<string, SiteTables>>();
  * default install's of the profile's version and language. For a wiki learned from recordings the
  * last is a guess (`unknown`); fixtures describe the wiki, a default install where they say nothing.
  */
-function siteTables(profile: WikiProfile, model: WikiModel): SiteTables {
-  const key = `${profile.version} ${profile.language}`;
+function siteTables(profile: WikiProfile, model: WikiModel, knows: Knowledge | null): SiteTables {
+  // Tables made without the recordings' siteinfo (null) are kept apart from those made with it.
+  const key = `${profile.version} ${profile.language} ${knows ? 'recorded' : 'given'}`;
   let byProfile = cache.get(model);
   const hit = byProfile?.get(key);
   if (hit) return hit;
-  const recorded = model.knows?.meta.get('siteinfo');
+  const recorded = knows?.meta.get('siteinfo');
   const unknown: SiteTable[] = [];
   let interwiki = interwikiMapFromSiteinfo(model.interwikimap) ?? interwikiMapFromSiteinfo(recorded?.get('interwikimap')?.['interwikimap']);
   if (!interwiki) {
     interwiki = defaultInterwikiMap(profile.version);
-    if (model.knows) unknown.push('interwikimap');
+    if (knows) unknown.push('interwikimap');
   }
   let special = specialPagesFromSiteinfo(recorded?.get('specialpagealiases')?.['specialpagealiases'], profile.version);
   if (!special) {
     special = builtinSpecialPages(profile.language, profile.version);
-    if (model.knows) unknown.push('specialpagealiases');
+    if (knows) unknown.push('specialpagealiases');
   }
   const tables = { interwiki, special, unknown };
   if (!byProfile) cache.set(model, (byProfile = new Map()));
@@ -42,12 +43,13 @@ function siteTables(profile: WikiProfile, model: WikiModel): SiteTables {
 }
 
 /**
- * How an API request's titles are parsed on this wiki (ApiContext.titles). The tables are looked
- * up when a title first needs them: a question without titles never reads the recordings' siteinfo.
+ * How an API request's titles are parsed on this wiki (ApiContext.titles), given what the
+ * recordings prove (`knows`: the recorded siteinfo's tables; null: fixtures only). The tables are
+ * made when a title first needs them.
  */
-export function titleContext(profile: WikiProfile, model: WikiModel): TitleContext {
+export function titleContext(profile: WikiProfile, model: WikiModel, knows: Knowledge | null): TitleContext {
   let tables: SiteTables | undefined;
-  const get = () => (tables ??= siteTables(profile, model));
+  const get = () => (tables ??= siteTables(profile, model, knows));
   return {
     lang: profile.language,
     metaNamespace: profile.siteName.replace(/ /g, '_'),

@@ -2,9 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { JsonObject } from '../../src/api/result.js';
-import { createApp } from '../../src/app.js';
+import { createApp, loadEngine } from '../../src/app.js';
 import { emptyHarvest, type Cassette, type Interaction } from '../../src/cassette/format.js';
 import { harvest } from '../../src/record/harvest.js';
 import { canonicalKey } from '../../src/request/canonical.js';
@@ -150,5 +150,24 @@ describe('what replay knows from recordings', () => {
     const dir = await cassettes('1.39.17', [walk]);
     const res = await request(createApp({ cassettes: dir })).get('/w/api.php').query({ action: 'query', list: 'blocks', bkprop: 'id', format });
     expect(res.headers['x-wikitape-unknown']).toBe(`format.${format}`);
+  });
+});
+
+describe('knowledge is worked out where the engine is built, and only when needed', () => {
+  it('a cassette hit never works it out; the first computed answer does, once, and hands it to the modules', async () => {
+    const walk = recorded({ list: 'blocks', bkprop: 'id|user|by|timestamp|expiry|reason' }, { query: { blocks: [vandal, range] } });
+    const engine = await loadEngine({ cassettes: await cassettes('1.39.17', [walk]) });
+    const knows = vi.spyOn(engine, 'knows');
+    const get = (q: string) => engine.handle({ method: 'GET', url: `/w/api.php?${q}`, headers: {}, body: Buffer.alloc(0), startedAt: process.hrtime.bigint() });
+    expect(get('action=query&list=blocks&bkprop=id|user|by|timestamp|expiry|reason&format=json').source).toBe('cassette');
+    expect(knows).not.toHaveBeenCalled();
+    const computed = get('action=query&list=blocks&bkprop=id|user&bklimit=1&format=json');
+    expect(computed.source).toBe('synthesized');
+    expect(knows).toHaveBeenCalledTimes(1);
+    const first = knows.mock.results[0]!.value as ReturnType<typeof engine.knows>;
+    expect(first?.completeLists.has('blocks')).toBe(true);
+    get('action=query&list=blocks&bkprop=id|user&bklimit=2&format=json');
+    expect(knows.mock.results[1]!.value).toBe(first);
+    engine.close();
   });
 });
