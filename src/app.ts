@@ -8,12 +8,13 @@ import { ReplayEngine } from './engine.js';
 import { DEFAULTS, replaySources, type Source, type WikitapeOptions } from './options.js';
 import { readBody, requestParams } from './request/body.js';
 import { canonicalKey } from './request/canonical.js';
-import { KEY_RULES } from './modules/index.js';
+import { KEY_RULES, LIST_ENTITIES, MODULES } from './modules/index.js';
 import { redactQuery } from './util/secrets.js';
 import { sendBody } from './output/send.js';
 import { answerLoadPhp } from './output/page-styles.js';
-import { loadFixtures } from './wiki/fixtures.js';
-import type { Knowledge, WikiModel } from './wiki/model.js';
+import { loadFixtures, mergeFixture } from './wiki/fixtures.js';
+import { PAGES, addEntities, emptyModel, entitiesOf, type Knowledge, type WikiModel } from './wiki/model.js';
+import { entityId, ownKinds, type ListModule } from './api/list-module.js';
 import { loadCassettes, type CassetteIndex } from './replay/cassette-index.js';
 import { buildKnowledge } from './replay/knowledge.js';
 import { makeProfile } from './wiki/profile.js';
@@ -32,17 +33,22 @@ export async function loadEngine(options: WikitapeOptions, only?: readonly strin
   // A suite's engine (`only`) reads its cassettes of the folder.
   const sources = only ? { cassettes: options.cassettes ?? DEFAULTS.cassettes, fixtures: options.fixtures ?? [], clock: options.clock } : replaySources(options);
   const store = await cassetteStore(options, sources.cassettes, only ?? options.cassetteNames);
-  const cassettes = await loadCassettes(store);
-  const fixtures = await loadFixtures(sources.fixtures);
+  const lists = MODULES.query.list;
+  const cassettes = await loadCassettes(store, lists);
+  const fixtures = await loadFixtures(sources.fixtures, ownKinds(lists));
   const model = cassettes.model;
-  mergeModel(model, fixtures.model);
+  mergeModel(model, fixtures.model, lists);
   const profile = { ...cassettes.profile, ...fixtures.profile };
-  if (options.model) mergeModel(model, options.model);
+  if (options.model) {
+    const given = emptyModel();
+    mergeFixture(given, options.model, ownKinds(lists), 'the model option');
+    mergeModel(model, given, lists);
+  }
   let identities: Map<string, IdentityFacts> | undefined;
   const recorded = () => (identities ??= recordedIdentities(cassettes.interactions.keys(), (k) => cassettes.interactions.get(k)));
   // A user who sees the lists as readers do (no VISIBILITY_RIGHTS, as recorded) teaches replay as readers' answers do.
   const readerView = (key: string) => !isUserKey(key) || !seesMoreThanReaders(recorded().get(decodeURIComponent(key.slice(key.indexOf(' @') + 2)))?.rights ?? null);
-  const learn = cassettes.interactions.size > 0 ? knowledgeOf(model, cassettes, fixtures.model, readerView) : null;
+  const learn = cassettes.interactions.size > 0 ? knowledgeOf(model, lists, cassettes, fixtures.model, readerView) : null;
   // Replay of recordings answers as of the recording, so that it gives the same answers next year
   // (docs/decisions/0005-knowledge-not-defaults.md); fixtures alone follow the real clock.
   const clock = sources.clock ?? (cassettes.recordedAt ? 'recorded' : 'real');
@@ -60,7 +66,7 @@ export async function loadEngine(options: WikitapeOptions, only?: readonly strin
 /** The cassettes of `folder` (only `names`, when given), or none when there is no folder. */
 async function cassetteStore(options: WikitapeOptions, folder: string | null, names: readonly string[] | undefined): Promise<CassetteStore> {
   if (folder === null) return NO_CASSETTES;
-  const files = new FileCassetteStore(folder);
+  const files = new FileCassetteStore(folder, { entities: LIST_ENTITIES });
   // A folder named on purpose must be there: a typo would otherwise replay nothing, quietly.
   if (options.cassettes !== undefined && !(await isFolder(files.dir))) {
     throw new CassetteError(`no cassettes folder ${files.dir} (replay reads recordings from there; "wikitape record --cassettes ${options.cassettes}" makes it)`);
@@ -92,25 +98,29 @@ async function isFolder(dir: string): Promise<boolean> {
  * and meta answer). What fixtures list is theirs to declare: a list they give is complete, and so
  * are their pages' links and spam lines.
  */
-function knowledgeOf(model: WikiModel, cassettes: CassetteIndex, fixtures: WikiModel, readerView: (key: string) => boolean): () => Knowledge {
+function knowledgeOf(model: WikiModel, lists: readonly ListModule[], cassettes: CassetteIndex, fixtures: WikiModel, readerView: (key: string) => boolean): () => Knowledge {
   // What readers were shown (and users who see what readers see): others' recordings answer them alone.
   const recorded = () => cassettes.interactions.values((k) => /(?:^|&)(?:list|meta|prop)=/.test(k) && readerView(k));
   return () => {
-    const knows = buildKnowledge(model, cassettes.missing, recorded);
-    for (const list of ['logevents', 'blocks', 'protectedtitles'] as const) if (fixtures[list].length > 0) knows.completeLists.add(list);
+    const knows = buildKnowledge(model, lists, recorded);
+    // A fixture that lists a kind of entity lists all of it: every list of that kind, whole, is complete.
+    for (const list of lists) {
+      if (list.walk.scopeParams.length > 0 || entitiesOf(fixtures, list.entity.kind).length === 0) continue;
+      knows.walks.set(list.name, new Set([...(knows.walks.get(list.name) ?? []), '']));
+    }
     for (const p of fixtures.pages) knows.completeLinks.add(p.pageid);
     knows.spamPatterns = fixtures.spamBlacklist.length > 0 || fixtures.spamWhitelist.length > 0;
     return knows;
   };
 }
 
-/** Adds one model's entities to another (fixtures after harvested entities). */
-function mergeModel(into: WikiModel, m: WikiModel): void {
+/** Adds one model's entities to another (fixtures after harvested entities), each kind as its list names its entities. */
+function mergeModel(into: WikiModel, m: WikiModel, lists: readonly ListModule[]): void {
   // An entity both recorded and in a fixture is kept once (the recorded one).
-  into.logevents.push(...m.logevents.filter((e) => !into.logevents.some((x) => x.logid === e.logid)));
-  into.blocks.push(...m.blocks.filter((b) => !into.blocks.some((x) => x.id === b.id)));
-  into.protectedtitles.push(...m.protectedtitles.filter((p) => !into.protectedtitles.some((x) => x.ns === p.ns && x.title === p.title)));
-  into.pages.push(...m.pages.filter((p) => !into.pages.some((x) => x.pageid === p.pageid)));
+  for (const { kind, idFields } of [...ownKinds(lists), { kind: PAGES, idFields: ['pageid'] }]) {
+    const held = new Set(entitiesOf(into, kind).map((e) => entityId(idFields, e)));
+    addEntities(into, kind, entitiesOf(m, kind).filter((e) => !held.has(entityId(idFields, e))));
+  }
   into.spamBlacklist.push(...m.spamBlacklist);
   into.spamWhitelist.push(...m.spamWhitelist);
   if (m.spamBlacklistFile !== undefined) into.spamBlacklistFile = m.spamBlacklistFile;
@@ -423,7 +433,7 @@ function createRecordApp(options: WikitapeOptions): { app: express.Express; stat
   const recorded = mode === 'new' ? recordedAnswers(options, cassette, (e) => (hits = e)) : undefined;
   const recorder = new Recorder({
     upstream: target.href,
-    store: new FileCassetteStore(options.cassettes ?? DEFAULTS.cassettes),
+    store: new FileCassetteStore(options.cassettes ?? DEFAULTS.cassettes, { entities: LIST_ENTITIES }),
     cassette,
     ...(mode === 'all' ? { reRecord: true } : {}),
     ...(recorded ? { recorded, onStored: (i: Interaction) => hits?.cassettes?.interactions.add(i) } : {}),

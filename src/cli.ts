@@ -10,7 +10,7 @@ import { parseFault } from './faults/spec.js';
 import { redactQuery } from './util/secrets.js';
 import { startServer } from './server.js';
 import { loadEngine } from './app.js';
-import { KEY_RULES } from './modules/index.js';
+import { KEY_RULES, LIST_ENTITIES, MODULES } from './modules/index.js';
 import { DEFAULTS, RECORD_MODES, replaySources, type WikitapeOptions } from './options.js';
 import type { WikiProfile } from './wiki/profile.js';
 
@@ -269,7 +269,7 @@ await yargs(hideBin(process.argv))
         process.stdout.write(`${lines.join('\n')}\n`);
         process.exitCode = (e.source === 'cassette' || e.source === 'synthesized') && e.unknown.length === 0 ? 0 : 1;
       } else if (argv.command === 'verify') {
-        const problems = await verifyCassettes(dir, KEY_RULES);
+        const problems = await verifyCassettes(dir, KEY_RULES, LIST_ENTITIES);
         for (const p of problems) process.stderr.write(`${p}\n`);
         process.stdout.write(problems.length === 0 ? 'all cassettes are sound\n' : `${problems.length} problems\n`);
         process.exitCode = problems.length === 0 ? 0 : 1;
@@ -277,7 +277,7 @@ await yargs(hideBin(process.argv))
         if (!argv.usage) throw new Error('prune needs --usage FILE, written by "wikitape replay --track-usage FILE"');
         const usage = await readUsage(argv.usage);
         if (usage.size === 0) throw new Error(`${argv.usage} names no used recordings: run your tests against "wikitape replay --cassettes ${argv.cassettes} --track-usage ${argv.usage}" first`);
-        for (const r of await pruneCassettes(dir, usage, argv['dry-run'])) {
+        for (const r of await pruneCassettes(dir, usage, MODULES.query.list, argv['dry-run'])) {
           process.stdout.write(`${r.name}: ${argv['dry-run'] ? 'would remove' : 'removed'} ${r.removed}, kept ${r.kept}\n`);
           for (const key of r.removedKeys) process.stdout.write(`  - ${redactQuery(key)}\n`);
         }

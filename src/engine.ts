@@ -9,6 +9,7 @@ import { render, type Rendered, type RenderInput } from './output/render.js';
 import { requestParams } from './request/body.js';
 import { parseUrlEncoded, type ParamMap } from './request/params.js';
 import type { Interaction } from './cassette/format.js';
+import type { JsonObject } from './api/result.js';
 import type { Knowledge, WikiModel } from './wiki/model.js';
 import type { WikiProfile } from './wiki/profile.js';
 import type { Language } from './i18n/language.js';
@@ -80,21 +81,33 @@ const TEMPLATE_MAX_BYTES = 4 << 20;
 /** The most characters of query strings and keys the hit-key memo holds (about 16 MB as UTF-16). */
 const HIT_KEYS_CHARS = 8 << 20;
 
-/** The blocks a recorded answer lists with an expiry (none: the answer never changes with the clock). */
-function recordedBlocks(i: Interaction): { expiry?: unknown }[] {
+/** The lists whose entries expire (ListModule.expiry): a recorded answer showing one changes with the clock. */
+const EXPIRING = MODULES.query.list.filter((l) => l.expiry !== undefined);
+
+/** When each entry a recorded answer lists stops being shown (none: the answer never changes with the clock). */
+function recordedExpiries(i: Interaction): string[] {
   const q = i.body['query'];
-  const b = q && typeof q === 'object' && !Array.isArray(q) ? (q as Record<string, unknown>)['blocks'] : undefined;
-  return Array.isArray(b) ? (b as { expiry?: unknown }[]) : [];
+  if (!q || typeof q !== 'object' || Array.isArray(q)) return [];
+  const out: string[] = [];
+  for (const list of EXPIRING) {
+    const rows = (q as Record<string, unknown>)[list.name];
+    if (!Array.isArray(rows)) continue;
+    for (const row of rows) {
+      const at = row && typeof row === 'object' && !Array.isArray(row) ? list.expiry!(row as JsonObject) : null;
+      if (at !== null) out.push(at);
+    }
+  }
+  return out;
 }
 
-/** Whether a recorded answer lists a block whose expiry is at or before `now`. */
+/** Whether a recorded answer lists an entry (a block) whose expiry is at or before `now`. */
 function expiredSince(i: Interaction, now: number): boolean {
-  return recordedBlocks(i).some((b) => typeof b.expiry === 'string' && b.expiry !== 'infinity' && Date.parse(b.expiry) <= now);
+  return recordedExpiries(i).some((at) => Date.parse(at) <= now);
 }
 
-/** Whether a recorded answer will change when the clock passes one of its blocks' expiry. */
+/** Whether a recorded answer will change when the clock passes one of its entries' expiry. */
 function expiring(i: Interaction): boolean {
-  return recordedBlocks(i).some((b) => typeof b.expiry === 'string' && b.expiry !== 'infinity');
+  return recordedExpiries(i).length > 0;
 }
 
 /**
@@ -126,6 +139,9 @@ function sessionOf(session: RequestSession | undefined): { session?: { setCookie
   return { session: { setCookie: session.setCookie, sessionId: session.sessionId ?? '' } };
 }
 
+/** The lists a caller with rights readers lack sees more of (ListModule.widerForRights), as the modules that ran are named. */
+const WIDER_FOR_RIGHTS: ReadonlySet<string> = new Set(MODULES.query.list.filter((l) => l.widerForRights).map((l) => `query+${l.name}`));
+
 /**
  * A logged-in caller with rights to see what readers may not (hidden log entry parts, the
  * suppression log, hidden blocks; see VISIBILITY_RIGHTS): a list computed for them from what
@@ -134,7 +150,7 @@ function sessionOf(session: RequestSession | undefined): { session?: { setCookie
  */
 function visibilityUnknown(caller: Caller | undefined, modules: readonly { path: string }[]): string[] {
   if (!caller || caller.anon || caller.rights === null || !seesMoreThanReaders(caller.rights)) return [];
-  return modules.some((m) => m.path === 'query+logevents' || m.path === 'query+blocks') ? ['session.visibility'] : [];
+  return modules.some((m) => WIDER_FOR_RIGHTS.has(m.path)) ? ['session.visibility'] : [];
 }
 
 /**

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { WikiModel } from './wiki/model.js';
+import type { FixtureFile } from './wiki/fixtures.js';
 import type { WikiProfile } from './wiki/profile.js';
 
 export const MODES = ['replay', 'record'] as const;
@@ -25,8 +25,8 @@ export interface WikitapeOptions {
    * fixtures, cassettes nor a model, replay serves the spec's wiki (DEFAULTS.wiki).
    */
   fixtures?: string[];
-  /** A wiki model given directly (merged after the fixture files). Default none. */
-  model?: WikiModel;
+  /** Wiki data given directly, in a fixture file's shape (merged after the fixture files). Default none. */
+  model?: FixtureFile;
   /** Profile fields that override what cassettes and fixtures say. Default none. */
   profile?: Partial<WikiProfile>;
   /**

@@ -5,6 +5,7 @@ import { pv, type ParamSpec } from './param-spec.js';
 import { buildPageSet } from './pageset.js';
 import { writePageInfo } from './page-info.js';
 import type { QueryModule } from './query-module.js';
+import type { ListModule } from './list-module.js';
 import type { JsonObject } from './result.js';
 import type { ActionModule, RanModule } from './action-module.js';
 import { apiClass, mainDbKey, sqlQuote, type DebugFacts, type DebugInput } from './debug.js';
@@ -19,7 +20,8 @@ const KNOWN = {
 /** The modules wikitape implements, by group. */
 export interface QueryModules {
   prop: readonly QueryModule[];
-  list: readonly QueryModule[];
+  /** Lists describe themselves in full (api/list-module.ts). */
+  list: readonly ListModule[];
   meta: readonly QueryModule[];
 }
 

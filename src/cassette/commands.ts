@@ -3,7 +3,8 @@ import { canonicalKey, type KeyRules } from '../request/canonical.js';
 import { redactJson, redactParams, redactQuery } from '../util/secrets.js';
 import { walkList } from './coverage.js';
 import { identityKey, interactionProblem, type Cassette, type Interaction } from './format.js';
-import { cassetteProblems } from './problems.js';
+import { cassetteProblems, type EntityShape } from './problems.js';
+import type { ListModule } from '../api/list-module.js';
 import { CassetteError, FileCassetteStore, notACassette } from './store.js';
 
 /** What `wikitape cassettes list` shows of one cassette. */
@@ -65,8 +66,11 @@ export async function listCassettes(dir: string): Promise<CassetteSummary[]> {
   return out;
 }
 
-/** Problems found by `wikitape cassettes verify` (keys checked under the modules' `rules`), every one of each file; empty when every file is sound. */
-export async function verifyCassettes(dir: string, rules: KeyRules): Promise<string[]> {
+/**
+ * Problems found by `wikitape cassettes verify`, every one of each file (keys checked under the
+ * modules' `rules`, the list modules' `entities` field by field); empty when every file is sound.
+ */
+export async function verifyCassettes(dir: string, rules: KeyRules, entities: readonly EntityShape[]): Promise<string[]> {
   const problems: string[] = [];
   const store = new FileCassetteStore(dir);
   for (const name of await store.list()) {
@@ -79,7 +83,7 @@ export async function verifyCassettes(dir: string, rules: KeyRules): Promise<str
       problems.push(`${name}: cassette file ${file} cannot be read: ${why}`);
       continue;
     }
-    const structure = cassetteProblems(c);
+    const structure = cassetteProblems(c, entities);
     for (const p of structure) problems.push(`${name}: cassette file ${file} is not a cassette: ${p}`);
     const interactions = (c as { interactions?: unknown }).interactions;
     if (!Array.isArray(interactions)) continue;
@@ -128,16 +132,16 @@ export async function readUsage(file: string): Promise<Set<string>> {
 
 /**
  * `wikitape cassettes prune --usage FILE`: removes interactions no test used. Pages of complete
- * walks stay while their list synthesized answers (removing them would break the coverage).
- * Entities stay: the built-in fallback answers from them.
+ * walks of the `lists` stay while their list synthesized answers (removing them would break the
+ * coverage). Entities stay: the built-in fallback answers from them.
  */
-export async function pruneCassettes(dir: string, usage: ReadonlySet<string>, dryRun = false): Promise<{ name: string; removed: number; kept: number; removedKeys: string[] }[]> {
+export async function pruneCassettes(dir: string, usage: ReadonlySet<string>, lists: readonly ListModule[], dryRun = false): Promise<{ name: string; removed: number; kept: number; removedKeys: string[] }[]> {
   const out: { name: string; removed: number; kept: number; removedKeys: string[] }[] = [];
   const store = new FileCassetteStore(dir);
   for (const name of await store.list()) {
     const db = await store.open(name, '');
     if (!Array.isArray(db.data?.interactions)) continue; // not a cassette: `verify` reports it
-    const keep = db.data.interactions.filter((i) => usage.has(i.key) || usage.has(`list:${walkList(i)}`));
+    const keep = db.data.interactions.filter((i) => usage.has(i.key) || usage.has(`list:${walkList(i, lists)}`));
     const kept = new Set(keep);
     out.push({ name, removed: db.data.interactions.length - keep.length, kept: keep.length, removedKeys: db.data.interactions.filter((i) => !kept.has(i)).map((i) => i.key) });
     if (!dryRun && keep.length !== db.data.interactions.length) {

@@ -1,87 +1,96 @@
 import type { Interaction } from './format.js';
-import { RENDERING_PARAMS, splitMulti, type KeyRules } from '../request/canonical.js';
+import type { ListModule } from '../api/list-module.js';
+import { RENDERING_PARAMS, splitMulti } from '../request/canonical.js';
 import type { ParamMap } from '../request/params.js';
 
 /**
  * The coverage rule: which questions the recordings answer exactly though nobody asked them.
  *
- * A list is *covered* when the cassettes hold a complete walk of it: a first page (no
- * `xxcontinue`) without filters, and, following each page's `continue` to a recorded page, a last
- * page without `continue`. Its entities are then every entry of the list at recording time, with
- * the props the walk asked for. Any question about that list alone, with any limit, continuation
- * point, direction, time window or filter, and props among the recorded ones, is then a
- * computation over those entities: the built-in module does it, and the answer is called
- * `synthesized`. Anything else is `builtin` (a best effort over what was seen).
+ * A list (or the part of it a walk's scope names, see ListWalk) is *covered* when the cassettes
+ * hold a complete walk of it: a first page (no continuation) without filters, and, following each
+ * page's `continue` to a recorded page, a last page without `continue`. Its entities are then
+ * every entry of that list at recording time, with the props the walk asked for. Any question
+ * about that list alone, with any limit, continuation point, direction, time window or filter,
+ * and props among the recorded ones, is then a computation over those entities: the built-in
+ * module does it, and the answer is called `synthesized`. Anything else is `builtin` (a best
+ * effort over what was seen). What is a filter, what pages and what picks a part is each list
+ * module's to say (api/list-module.ts): the lists are given to each function here.
  */
 export interface ListCoverage {
   /** Props the complete walk recorded (a question may ask for these or fewer). */
   props: Set<string>;
 }
 
-interface ListInfo {
-  module: string;
-  prefix: string;
-  /** Parameters that change *which* entries a question sees (a complete walk has none of these). */
-  filters: readonly string[];
-  /** Parameters that only page through or shape the same entries. */
-  paging: readonly string[];
-  /** The prop parameter. */
-  prop: string;
-}
-
-const LISTS: readonly ListInfo[] = [
-  { module: 'logevents', prefix: 'le', filters: ['letype', 'leaction', 'leuser', 'letitle', 'lenamespace', 'leprefix', 'letag', 'lestart', 'leend'], paging: ['lelimit', 'lecontinue', 'ledir', 'leprop'], prop: 'leprop' },
-  { module: 'blocks', prefix: 'bk', filters: ['bkids', 'bkusers', 'bkip', 'bkshow', 'bkstart', 'bkend'], paging: ['bklimit', 'bkcontinue', 'bkdir', 'bkprop'], prop: 'bkprop' },
-  { module: 'protectedtitles', prefix: 'pt', filters: ['ptnamespace', 'ptlevel', 'ptstart', 'ptend'], paging: ['ptlimit', 'ptcontinue', 'ptdir', 'ptprop'], prop: 'ptprop' },
-];
-
 /** Parameters that do not change which data a question asks for. */
 const NEUTRAL = new Set(['action', 'list', 'continue', 'uselang', 'errorformat', 'errorlang']);
 
 /** The list a question is about, when it asks about exactly one list and nothing else. */
-function soleList(request: Record<string, string>): ListInfo | null {
+function soleList(request: Record<string, string>, lists: readonly ListModule[]): ListModule | null {
   if (request['action'] !== 'query' || request['prop'] || request['meta'] || request['titles'] || request['pageids']) return null;
-  const lists = splitMulti(request['list'] ?? '');
-  if (lists.length !== 1) return null;
-  return LISTS.find((l) => l.module === lists[0]) ?? null;
+  const names = splitMulti(request['list'] ?? '');
+  if (names.length !== 1) return null;
+  return lists.find((l) => l.name === names[0]) ?? null;
+}
+
+/** A list's paging parameters (limit, continue, direction, props), prefixed. */
+function pagingOf(list: ListModule): string[] {
+  const { limit, continue: cont, dir, prop } = list.roles;
+  return [limit, cont, dir, prop].filter((r): r is string => r !== null).map((r) => list.prefix + r);
+}
+
+/** The list and part an interaction can be a page of a complete walk of (unfiltered, successful), or null. */
+function walkOf(i: Interaction, lists: readonly ListModule[]): { list: ListModule; scope: string } | null {
+  const list = soleList(i.request, lists);
+  if (!list || i.status !== 200 || i.headers['mediawiki-api-error']) return null;
+  const allowed = new Set([...NEUTRAL, ...pagingOf(list), ...list.walk.scopeParams.map((p) => list.prefix + p)]);
+  if (Object.keys(i.request).some((k) => !allowed.has(k))) return null;
+  const scope = list.walk.scope(i.request);
+  return scope === null ? null : { list, scope };
 }
 
 /** The list an interaction can be a page of a complete walk of (unfiltered, successful), or null. */
-export function walkList(i: Interaction): string | null {
-  const list = soleList(i.request);
-  if (!list || i.status !== 200 || i.headers['mediawiki-api-error']) return null;
-  if (Object.keys(i.request).some((k) => list.filters.includes(k) || (!NEUTRAL.has(k) && !list.paging.includes(k)))) return null;
-  return list.module;
+export function walkList(i: Interaction, lists: readonly ListModule[]): string | null {
+  return walkOf(i, lists)?.list.name ?? null;
 }
 
-/** Complete walks in the recorded interactions, by list module. */
-export function computeCoverage(interactions: Iterable<Interaction>): Map<string, ListCoverage> {
-  const byGroup = new Map<string, Interaction[]>();
+/** Complete walks in the recorded interactions: by list module, then by the part walked ('' : the whole list). */
+export function computeCoverage(interactions: Iterable<Interaction>, lists: readonly ListModule[]): Map<string, Map<string, ListCoverage>> {
+  const byGroup = new Map<string, { list: ListModule; scope: string; pages: Interaction[] }>();
   for (const i of interactions) {
-    if (walkList(i) === null) continue;
-    const list = soleList(i.request)!;
-    // One walk: same list, limit, direction and props.
-    const group = `${list.module}|${i.request[`${list.prefix}limit`]}|${i.request[`${list.prefix}dir`]}|${i.request[list.prop]}`;
-    byGroup.set(group, [...(byGroup.get(group) ?? []), i]);
+    const w = walkOf(i, lists);
+    if (!w) continue;
+    const { list, scope } = w;
+    // One walk: same list and part, limit, direction and props.
+    const r = i.request;
+    const group = JSON.stringify([list.name, scope, r[list.prefix + list.roles.limit], list.roles.dir && r[list.prefix + list.roles.dir], list.roles.prop && r[list.prefix + list.roles.prop]]);
+    const g = byGroup.get(group) ?? { list, scope, pages: [] };
+    g.pages.push(i);
+    byGroup.set(group, g);
   }
-  const covered = new Map<string, ListCoverage>();
-  for (const [group, pages] of byGroup) {
-    const list = LISTS.find((l) => l.module === group.split('|')[0])!;
-    const contKey = `${list.prefix}continue`;
+  const covered = new Map<string, Map<string, ListCoverage>>();
+  for (const { list, scope, pages } of byGroup.values()) {
+    const contKey = list.prefix + list.roles.continue;
     const byCont = new Map(pages.map((p) => [p.request[contKey] ?? '', p]));
     let page = byCont.get('');
     for (let steps = 0; page && steps <= pages.length; steps++) {
       const next = (page.body['continue'] as Record<string, string> | undefined)?.[contKey];
       if (next === undefined) {
-        const props = new Set(splitMulti(page.request[list.prop] ?? ''));
-        const before = covered.get(list.module);
-        if (!before || props.size > before.props.size) covered.set(list.module, { props });
+        const props = new Set(list.roles.prop === null ? [] : splitMulti(page.request[list.prefix + list.roles.prop] ?? ''));
+        const parts = covered.get(list.name) ?? new Map<string, ListCoverage>();
+        const before = parts.get(scope);
+        if (!before || props.size > before.props.size) parts.set(scope, { props });
+        covered.set(list.name, parts);
         break;
       }
       page = byCont.get(next);
     }
   }
   return covered;
+}
+
+/** The parts of each list the recordings walked completely (Knowledge.walks). */
+export function completeWalks(interactions: Iterable<Interaction>, lists: readonly ListModule[]): Map<string, Set<string>> {
+  return new Map([...computeCoverage(interactions, lists)].map(([name, parts]) => [name, new Set(parts.keys())]));
 }
 
 /**
@@ -153,16 +162,23 @@ export function completeNamespaces(interactions: Iterable<Interaction>): { all: 
   return out;
 }
 
-/** Whether coverage proves the answer to this question (see the rule above; props the question leaves out are the modules' defaults in `rules`). */
-export function isCovered(params: ParamMap, coverage: ReadonlyMap<string, ListCoverage>, rules: KeyRules): boolean {
+/**
+ * Whether coverage proves the answer to this question (see the rule above): it asks about one
+ * list alone, of a part walked completely, with paging, filters and props the walk covers (props
+ * the question leaves out are the module's defaults).
+ */
+export function isCovered(params: ParamMap, coverage: ReadonlyMap<string, ReadonlyMap<string, ListCoverage>>, lists: readonly ListModule[]): boolean {
   const request = Object.fromEntries(params);
-  const list = soleList(request);
+  const list = soleList(request, lists);
   if (!list) return false;
-  const cov = coverage.get(list.module);
+  const scope = list.walk.scope(request);
+  const cov = scope === null ? undefined : coverage.get(list.name)?.get(scope);
   if (!cov) return false;
+  const allowed = new Set([...pagingOf(list), ...[...list.filters, ...list.walk.scopeParams].map((p) => list.prefix + p)]);
   for (const k of Object.keys(request)) {
-    if (!NEUTRAL.has(k) && !RENDERING_PARAMS.has(k) && !list.paging.includes(k) && !list.filters.includes(k)) return false;
+    if (!NEUTRAL.has(k) && !RENDERING_PARAMS.has(k) && !allowed.has(k)) return false;
   }
-  const props = request[list.prop] ?? rules.defaults.get(list.module)?.[list.prop] ?? '';
-  return splitMulti(props).every((p) => cov.props.has(p));
+  if (list.roles.prop === null) return true;
+  const param = list.prefix + list.roles.prop;
+  return splitMulti(request[param] ?? list.key.defaults[param] ?? '').every((p) => cov.props.has(p));
 }

@@ -1,5 +1,5 @@
 import type { Json, JsonObject } from '../api/result.js';
-import type { Block, LogEvent, Page, ProtectedTitle, Redirect } from '../wiki/model.js';
+import type { MissingTitle, Page, Redirect } from '../wiki/model.js';
 import type { WikiProfile } from '../wiki/profile.js';
 
 /** Version of the cassette file layout. */
@@ -39,16 +39,18 @@ export function isUserKey(key: string): boolean {
   return key.includes(' @');
 }
 
-/** Entities seen in recorded answers, each stored once. */
+/**
+ * Entities seen in recorded answers, each stored once: each list module's under its kind
+ * (`logevents`, `blocks` …, in the shape the module declares, api/list-module.ts), then the wiki's
+ * pages and the titles it said are missing.
+ */
 export interface Harvest {
-  logevents: LogEvent[];
-  blocks: Block[];
-  protectedtitles: ProtectedTitle[];
   pages: Page[];
   /** Titles the wiki said are missing. */
-  missing: { ns: number; title: string }[];
+  missing: MissingTitle[];
   /** Redirects and their targets, as answers' `query.redirects` showed them (absent in older cassettes). */
   redirects?: Redirect[];
+  [kind: string]: object[] | undefined;
 }
 
 interface CassetteMeta {
@@ -68,12 +70,16 @@ export interface Cassette {
   entities: Harvest;
 }
 
-export function emptyHarvest(): Harvest {
-  return { logevents: [], blocks: [], protectedtitles: [], pages: [], missing: [], redirects: [] };
+/** No entities: a list for each of these kinds (in this order, as every cassette lists them), pages, missing titles and redirects. */
+export function emptyHarvest(kinds: readonly string[] = []): Harvest {
+  const h: Record<string, object[]> = {};
+  for (const k of kinds) h[k] = [];
+  return { ...h, pages: [], missing: [], redirects: [] };
 }
 
-export function emptyCassette(upstream: string, now: Date): Cassette {
-  return { meta: { format: CASSETTE_FORMAT, upstream, recordedAt: now.toISOString(), profile: {} }, interactions: [], entities: emptyHarvest() };
+/** A new cassette, with an empty list of entities of each of these kinds. */
+export function emptyCassette(upstream: string, now: Date, kinds: readonly string[] = []): Cassette {
+  return { meta: { format: CASSETTE_FORMAT, upstream, recordedAt: now.toISOString(), profile: {} }, interactions: [], entities: emptyHarvest(kinds) };
 }
 
 /** Sorts objects' keys recursively where order carries no meaning (meta, request, headers). */

@@ -1,3 +1,4 @@
+import { PAGE_FIELD_TYPES, type FieldType, type FieldTypes } from '../api/list-module.js';
 import { interactionProblem, isObject } from './format.js';
 
 /**
@@ -6,9 +7,7 @@ import { interactionProblem, isObject } from './format.js';
  * entity of the wrong type (`"logid": "x"`) would be served as if the wiki had shown it.
  */
 
-/** The JSON types an entity field may have. */
-type FieldType = 'integer' | 'string' | 'boolean' | 'object' | 'strings' | 'list';
-
+/** The JSON types an entity field may have (FieldType, api/list-module.ts). */
 const TYPES: Record<FieldType, { test: (v: unknown) => boolean; name: string }> = {
   integer: { test: (v) => Number.isSafeInteger(v), name: 'a whole number' },
   string: { test: (v) => typeof v === 'string', name: 'a string' },
@@ -18,26 +17,23 @@ const TYPES: Record<FieldType, { test: (v: unknown) => boolean; name: string }> 
   list: { test: Array.isArray, name: 'a list' },
 };
 
-/** Each entity list's fields: those that name an entity are required, the others typed when present (a walk may not have asked for them). */
-const ENTITY_FIELDS: Record<'logevents' | 'blocks' | 'protectedtitles' | 'pages' | 'missing', { required: Record<string, FieldType>; optional: Record<string, FieldType> }> = {
-  logevents: {
-    required: { logid: 'integer' },
-    optional: { ns: 'integer', title: 'string', pageid: 'integer', logpage: 'integer', revid: 'integer', params: 'object', type: 'string', action: 'string', user: 'string', userid: 'integer', timestamp: 'string', comment: 'string', parsedcomment: 'string', tags: 'strings', deleted: 'integer', known: 'strings' },
-  },
-  blocks: {
-    required: { id: 'integer' },
-    optional: { user: 'string', userid: 'integer', by: 'string', byid: 'integer', timestamp: 'string', expiry: 'string', reason: 'string', parsedreason: 'string', rangestart: 'string', rangeend: 'string', automatic: 'boolean', anononly: 'boolean', nocreate: 'boolean', autoblock: 'boolean', noemail: 'boolean', hidden: 'boolean', allowusertalk: 'boolean', partial: 'boolean', known: 'strings' },
-  },
-  protectedtitles: {
-    required: { ns: 'integer', title: 'string' },
-    optional: { timestamp: 'string', user: 'string', userid: 'integer', comment: 'string', parsedcomment: 'string', expiry: 'string', level: 'string', known: 'strings' },
-  },
-  pages: { required: { pageid: 'integer', ns: 'integer', title: 'string', extlinks: 'list' }, optional: { redirect: 'boolean' } },
-  missing: { required: { ns: 'integer', title: 'string' }, optional: {} },
-};
+/**
+ * A kind of entity a cassette may list (`entities.<kind>`), with its fields' types: a list
+ * module's own kind (ListEntity: the module declares them), or the wiki's pages and missing titles.
+ */
+export interface EntityShape {
+  readonly kind: string;
+  readonly fieldTypes: FieldTypes;
+}
+
+/** The wiki's own kinds: always there (but `missing`, absent in older cassettes). */
+const CORE: readonly EntityShape[] = [
+  { kind: 'pages', fieldTypes: PAGE_FIELD_TYPES },
+  { kind: 'missing', fieldTypes: { required: { ns: 'integer', title: 'string' }, optional: {} } },
+];
 
 /** The problems of one entity (`entities.logevents[3]`). */
-function entityProblems(where: string, x: unknown, fields: (typeof ENTITY_FIELDS)[keyof typeof ENTITY_FIELDS], out: string[]): void {
+function entityProblems(where: string, x: unknown, fields: FieldTypes, out: string[]): void {
   if (!isObject(x)) return void out.push(`"${where}" is not an object`);
   for (const [k, t] of Object.entries(fields.required)) {
     if (!TYPES[t].test(x[k])) out.push(`"${where}.${k}" is ${x[k] === undefined ? 'missing' : JSON.stringify(x[k])}, not ${TYPES[t].name}`);
@@ -54,36 +50,43 @@ function linkProblems(where: string, l: unknown, out: string[]): void {
   for (const k of ['id', 'idMin', 'idMax', 'httpsId']) if (l[k] !== undefined && !Number.isSafeInteger(l[k])) out.push(`"${where}.${k}" is ${JSON.stringify(l[k])}, not a whole number`);
 }
 
-/** The problems of a cassette's `entities`, at most `limit` of them. */
-function harvestProblems(e: unknown, out: string[], limit: number): void {
+/**
+ * The problems of a cassette's `entities`, at most `limit` of them: each kind the `lists` declare
+ * (absent in a cassette recorded before its list was added), then the wiki's own.
+ */
+function harvestProblems(e: unknown, lists: readonly EntityShape[], out: string[], limit: number): void {
   if (!isObject(e)) return void out.push('"entities" is not an object');
   const redirects = e['redirects'];
   if (redirects !== undefined && (!Array.isArray(redirects) || !redirects.every((r) => isObject(r) && typeof r['from'] === 'string' && typeof r['to'] === 'string'))) {
     out.push('"entities.redirects" is not a list of {from, to}');
   }
-  for (const list of Object.keys(ENTITY_FIELDS) as (keyof typeof ENTITY_FIELDS)[]) {
-    const items = e[list];
-    if (list === 'missing' && items === undefined) continue;
+  for (const { kind, fieldTypes } of [...lists, ...CORE]) {
+    const items = e[kind];
+    if (kind !== 'pages' && items === undefined) continue;
     if (!Array.isArray(items)) {
-      out.push(`"entities.${list}" is not a list`);
+      out.push(`"entities.${kind}" is not a list`);
       continue;
     }
     for (let n = 0; n < items.length && out.length < limit; n++) {
-      entityProblems(`entities.${list}[${n}]`, items[n], ENTITY_FIELDS[list], out);
-      const links = list === 'pages' && isObject(items[n]) ? items[n]['extlinks'] : undefined;
+      entityProblems(`entities.${kind}[${n}]`, items[n], fieldTypes, out);
+      const links = kind === 'pages' && isObject(items[n]) ? items[n]['extlinks'] : undefined;
       if (Array.isArray(links)) for (let k = 0; k < links.length && out.length < limit; k++) linkProblems(`entities.pages[${n}].extlinks[${k}]`, links[k], out);
     }
   }
 }
 
-/** Every problem of a parsed cassette file (at most `limit`), in file order; empty when it is sound. */
-export function cassetteProblems(c: unknown, limit = Infinity): string[] {
+/**
+ * Every problem of a parsed cassette file (at most `limit`), in file order; empty when it is
+ * sound. The entities of the `lists`' kinds are checked field by field (none given: only the
+ * wiki's own).
+ */
+export function cassetteProblems(c: unknown, lists: readonly EntityShape[] = [], limit = Infinity): string[] {
   if (!isObject(c)) return ['it is not a JSON object'];
   const out: string[] = [];
   if (!Array.isArray(c['interactions'])) out.push('"interactions" is not a list');
   if (!isObject(c['meta'])) out.push('"meta" is missing');
   if (c['entities'] === undefined || c['entities'] === null) out.push('"entities" is missing');
-  else harvestProblems(c['entities'], out, limit);
+  else harvestProblems(c['entities'], lists, out, limit);
   // $wgLanguageCode: a code of the form MediaWiki's languages have (LanguageNameUtils::isValidBuiltInCode).
   const language = isObject(c['meta']) && isObject(c['meta']['profile']) ? c['meta']['profile']['language'] : undefined;
   if (language !== undefined && (typeof language !== 'string' || !/^[a-z0-9-]{2,}$/.test(language))) {

@@ -5,7 +5,7 @@ import { Low } from 'lowdb';
 import { DataFile } from 'lowdb/node';
 import { parseKeepingKeyOrder, stringifyKeepingKeyOrder } from '../util/ordered-json.js';
 import { type Cassette, emptyCassette } from './format.js';
-import { cassetteProblems } from './problems.js';
+import { cassetteProblems, type EntityShape } from './problems.js';
 
 /** Error for a cassette name or file that cannot be used; says what to do. */
 export class CassetteError extends Error {
@@ -43,11 +43,23 @@ export function checkName(name: string): string {
   return name;
 }
 
+/** What a store makes new cassettes with, and checks the cassettes it opens against. */
+interface StoreOptions {
+  /**
+   * The list modules' kinds of entity (ListEntity: kind and field types), in registry order: a new
+   * cassette lists them so, and an opened one's entities of these kinds are checked field by
+   * field. A kind not listed is added when first harvested. Default none.
+   */
+  entities?: readonly EntityShape[];
+}
+
 /** Cassettes as pretty JSON files `<dir>/<name>.json`, written atomically by lowdb (temp file + rename). */
 export class FileCassetteStore implements CassetteStore {
   readonly dir: string;
-  constructor(dir: string) {
+  private readonly entities: readonly EntityShape[];
+  constructor(dir: string, options: StoreOptions = {}) {
     this.dir = resolve(dir);
+    this.entities = options.entities ?? [];
   }
 
   async list(): Promise<string[]> {
@@ -124,14 +136,14 @@ export class FileCassetteStore implements CassetteStore {
         throw e;
       }
     };
-    const db = new Low<Cassette>(adapter, emptyCassette(upstream, new Date()));
+    const db = new Low<Cassette>(adapter, emptyCassette(upstream, new Date(), this.entities.map((e) => e.kind)));
     try {
       await db.read();
     } catch (e) {
       const why = e instanceof SyntaxError ? `it is not JSON (${e.message})` : (e as Error).message;
       throw new CassetteError(`cassette file ${file} cannot be read: ${why}`);
     }
-    const problem = notACassette(db.data);
+    const problem = notACassette(db.data, this.entities);
     if (problem) throw new CassetteError(`cassette file ${file} is not a cassette: ${problem}`);
     return db;
   }
@@ -148,6 +160,6 @@ function processAlive(pid: number): boolean {
 }
 
 /** What makes a parsed file no cassette (its first problem), or null: the members every reader relies on. */
-export function notACassette(c: unknown): string | null {
-  return cassetteProblems(c, 1)[0] ?? null;
+export function notACassette(c: unknown, entities: readonly EntityShape[] = []): string | null {
+  return cassetteProblems(c, entities, 1)[0] ?? null;
 }

@@ -1,14 +1,14 @@
 import type { ApiContext } from '../api/context.js';
 import { ApiUsageError, apiMessage } from '../api/errors.js';
 import { DIR_PARAM, LIMIT_PARAM, pv, type ParamValues } from '../api/param-spec.js';
-import type { QueryModule } from '../api/query-module.js';
+import { learnProp, mergeKnown, type ListModule } from '../api/list-module.js';
 import type { JsonObject } from '../api/result.js';
 import { formatBlockDuration } from '../i18n/duration.js';
 import { formatHex, isValid, isValidRange, parseRange } from '../util/ip.js';
-import type { Block } from '../wiki/model.js';
+import { entitiesOf, entityKind } from '../wiki/model.js';
 import { atLeast } from '../wiki/profile.js';
 import { requireMaxOneParameter } from './checks.js';
-import { compareKeys, listWindow, takePage, memoKey, needCompleteList, needProps } from './list-support.js';
+import { compareKeys, deriveUserId, fixtureEntry, listWindow, takePage, memoKey, needCompleteList, needProps } from './list-support.js';
 import { isoToMw } from '../util/timestamp.js';
 import { apiClass, continueCondition, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
 
@@ -18,14 +18,77 @@ const SHOW = ['account', '!account', 'temp', '!temp', 'ip', '!ip', 'range', '!ra
 /** $wgBlockCIDRLimit defaults. */
 const CIDR_LIMIT = { IPv4: 16, IPv6: 19 } as const;
 
+/** One block, as `list=blocks` shows it with every prop (formatversion=2). */
+export interface Block {
+  id: number;
+  /** Absent for autoblocks. */
+  user?: string;
+  userid?: number;
+  by: string;
+  byid: number;
+  timestamp: string;
+  /** `infinity` or ISO 8601. */
+  expiry: string;
+  reason: string;
+  parsedreason?: string;
+  rangestart?: string;
+  rangeend?: string;
+  automatic: boolean;
+  anononly: boolean;
+  nocreate: boolean;
+  autoblock: boolean;
+  noemail: boolean;
+  hidden: boolean;
+  allowusertalk: boolean;
+  partial: boolean;
+  /** `[]` for sitewide blocks; partial blocks: `{pages?, namespaces?, actions?}`. */
+  restrictions: unknown;
+  /** The props recordings showed this entity with; absent: every field is known. */
+  known?: string[];
+}
+
+/** The kind blocks are kept as. */
+export const BLOCKS = entityKind<Block>('blocks');
+
 /** list=blocks (ApiQueryBlocks). The prop list grows `parsedreason` in 1.44; see `blocksParams`. */
-export const blocks: QueryModule = {
+export const blocks: ListModule<Block> = {
   name: 'blocks',
   prefix: 'bk',
   group: 'list',
   cacheMode: 'private',
   debug: blocksDebug,
   key: { defaults: { bkprop: 'by|expiry|flags|id|reason|timestamp|user', bkdir: 'older', bklimit: '10' }, sets: ['bkprop', 'bkshow', 'bkids', 'bkusers'] },
+  roles: { limit: 'limit', continue: 'continue', dir: 'dir', prop: 'prop' },
+  filters: ['ids', 'users', 'ip', 'show', 'start', 'end'],
+  walk: { scopeParams: [], scope: () => '' },
+  props: PROPS_139,
+  snapshot: [{ bklimit: 'max', bkprop: PROPS_139.join('|') }],
+  // Hidden blocks show to those with `hideuser`.
+  widerForRights: true,
+  // An expired block is not listed (ApiQueryBlocks: bl_expiry > now).
+  expiry: (row) => (typeof row['expiry'] === 'string' && row['expiry'] !== 'infinity' ? row['expiry'] : null),
+  entity: {
+    kind: BLOCKS,
+    idFields: ['id'],
+    fromRow: (row, props) => (typeof row['id'] === 'number' ? ({ ...row, known: [...props] } as unknown as Block) : null),
+    merge: mergeKnown,
+    fieldTypes: {
+      required: { id: 'integer' },
+      optional: { user: 'string', userid: 'integer', by: 'string', byid: 'integer', timestamp: 'string', expiry: 'string', reason: 'string', parsedreason: 'string', rangestart: 'string', rangeend: 'string', automatic: 'boolean', anononly: 'boolean', nocreate: 'boolean', autoblock: 'boolean', noemail: 'boolean', hidden: 'boolean', allowusertalk: 'boolean', partial: 'boolean', known: 'strings' },
+    },
+    fromFixture: (e) => fixtureEntry<Block>(e, { id: 'number' }),
+    propFields: { id: 'id', user: 'user', userid: 'userid', by: 'by', byid: 'byid', timestamp: 'timestamp', expiry: 'expiry', reason: 'reason', parsedreason: 'parsedreason', range: 'rangestart', flags: 'automatic', restrictions: 'restrictions' },
+    *users(b) {
+      yield [b.by, b.byid];
+      if (!b.automatic && b.user !== undefined && !isValid(b.user) && !isValidRange(b.user)) yield [b.user, b.userid];
+    },
+    derive: deriveBlock,
+  },
+  order: {
+    key: (b) => key(b),
+    continueValue: (b) => `${isoToMw(b.timestamp)}|${b.id}`,
+    continueTypes: ['timestamp', 'int'],
+  },
   params: (profile) => ({
     start: { type: 'timestamp' },
     end: { type: 'timestamp' },
@@ -41,7 +104,7 @@ export const blocks: QueryModule = {
   }),
   execute(ctx, v) {
     requireMaxOneParameter(this.prefix, v, ['users', 'ip']);
-    needCompleteList(ctx, 'blocks');
+    needCompleteList(ctx, this);
     const rows = filterRows(ctx, v);
     const newer = v['dir'] === 'newer';
     rows.sort((a, b) => compareKeys(key(a), key(b)) * (newer ? 1 : -1));
@@ -50,7 +113,7 @@ export const blocks: QueryModule = {
     const props = new Set(pv.list(v['prop']));
     for (const b of page) needProps(ctx, 'blocks', b, props);
     ctx.result.query()['blocks'] = page.map((b) => blockInfo(ctx, b, props));
-    return next ? { continueValue: `${isoToMw(next.timestamp)}|${next.id}` } : {};
+    return next ? { continueValue: this.order.continueValue(next) } : {};
   },
 };
 
@@ -64,9 +127,10 @@ const key = memoKey((b: Block) => [isoToMw(b.timestamp), b.id] as const);
 function filterRows(ctx: ApiContext, v: ParamValues): Block[] {
   // Every block's expiry, and the target and flags any filter reads, decide which rows show.
   const read = ['id', 'timestamp', 'expiry', ...(v['users'] !== null || v['ip'] !== null || v['show'] !== null ? ['user', 'flags'] : [])];
-  for (const b of ctx.model.blocks) needProps(ctx, 'blocks', b, read);
+  const all = entitiesOf(ctx.model, BLOCKS);
+  for (const b of all) needProps(ctx, 'blocks', b, read);
   // Expired and hidden blocks never show to a caller without `hideuser`.
-  let rows = ctx.model.blocks.filter((b) => !b.hidden && (b.expiry === 'infinity' || Date.parse(b.expiry) > ctx.now));
+  let rows = all.filter((b) => !b.hidden && (b.expiry === 'infinity' || Date.parse(b.expiry) > ctx.now));
   rows = listWindow(ctx, v, rows, key, ['timestamp', 'int']);
   // addWhereFld adds no condition for an empty list (`bkids=`, `bkusers=`): every block shows.
   const ids = pv.nums(v['ids']);
@@ -140,6 +204,36 @@ function filterIp(rows: Block[], ip: string): Block[] {
     const have = parseRange(b.user);
     return have !== null && have.start.length === want.start.length && have.start <= want.start && have.end >= want.end;
   });
+}
+
+/**
+ * What follows from a block's known props: the blocker's id from any answer that showed it, the
+ * target's id (an address: 0), an address block's range from its target (an account block has
+ * none), a sitewide block's empty restrictions.
+ */
+function deriveBlock(b: Block, ids: ReadonlyMap<string, number>): void {
+  const k = b.known;
+  if (!k) return;
+  if (!k.includes('byid') && k.includes('by') && ids.has(b.by)) {
+    b.byid = ids.get(b.by)!;
+    learnProp(b, 'byid');
+  }
+  const target = k.includes('user') || k.includes('flags') ? b.user : undefined;
+  if (target !== undefined && !b.automatic) deriveUserId(b, 'userid', target, ids);
+  if (!k.includes('range') && target !== undefined) {
+    // An IP block's range is its target's; an account block has none (blockInfo prints each
+    // version's form of "none").
+    const range = isValid(target) || isValidRange(target) ? parseRange(target) : null;
+    if (range) {
+      b.rangestart = formatHex(range.start);
+      b.rangeend = formatHex(range.end);
+    }
+    learnProp(b, 'range');
+  }
+  if (!k.includes('restrictions') && k.includes('flags') && b.partial === false) {
+    b.restrictions = [];
+    learnProp(b, 'restrictions');
+  }
 }
 
 /** An address block's bounds: as recorded, else from its target (IPUtils::formatHex of the parsed range). */

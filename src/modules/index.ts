@@ -12,6 +12,7 @@ import { tokens } from './tokens.js';
 import { clientlogin, login, logout } from './login.js';
 import { WRITES } from './writes.js';
 import { keyRules } from '../api/key-facts.js';
+import { ownKinds } from '../api/list-module.js';
 
 /**
  * The modules wikitape implements: a module is one file in this folder (its parameters, execution,
@@ -30,3 +31,9 @@ export const MODULES: ModuleRegistry = {
 
 /** The cassette key's rules for these modules (request/canonical.ts): what every key function is given. */
 export const KEY_RULES = keyRules(MODULES);
+
+/** The kinds of entity the lists keep of their own (with their fields' types), in the order every cassette lists them (`entities.<kind>`). */
+export const LIST_ENTITIES = ownKinds(MODULES.query.list);
+
+/** Their names. */
+export const ENTITY_KINDS: readonly string[] = LIST_ENTITIES.map((e) => e.kind);

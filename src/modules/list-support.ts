@@ -1,11 +1,10 @@
 import { ApiUsageError, apiMessage } from '../api/errors.js';
 import type { ApiContext } from '../api/context.js';
+import { learnProp, type ContinueType, type ListModule, type SortKey } from '../api/list-module.js';
 import { pv, type ParamValues } from '../api/param-spec.js';
+import { isValid, isValidRange } from '../util/ip.js';
 import { isoToMw, parseTimestamp, toMw } from '../util/timestamp.js';
 import { atLeast, type WikiProfile } from '../wiki/profile.js';
-
-/** A key that orders a list (timestamp, then ids), compared lexicographically. */
-export type SortKey = readonly (string | number)[];
 
 export function compareKeys(a: SortKey, b: SortKey): number {
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
@@ -60,7 +59,7 @@ function internalTimestampError(value: string): ApiUsageError {
 function parseTimestampContinue(
   profile: WikiProfile,
   value: string,
-  types: readonly ('timestamp' | 'int' | 'string')[],
+  types: readonly ContinueType[],
   toMw: (v: string) => string | null,
 ): (string | number)[] {
   const parts = value.split('|');
@@ -122,7 +121,7 @@ export function listWindow<T extends { timestamp: string }>(
   v: ParamValues,
   rows: T[],
   key: (row: T) => SortKey,
-  continueTypes: readonly ('timestamp' | 'int' | 'string')[],
+  continueTypes: readonly ContinueType[],
 ): T[] {
   const newer = v['dir'] === 'newer';
   const start = pv.str(v['start']);
@@ -151,8 +150,41 @@ export function needProps(ctx: ApiContext, module: string, e: { known?: string[]
   for (const p of props) if (!e.known.includes(p)) ctx.unknown(`${module}.${p}`);
 }
 
-/** A list's answer depends on every entry of it: flagged unless the recordings walked it completely. */
-export function needCompleteList(ctx: ApiContext, module: string): void {
+/**
+ * A list's answer depends on every entry of it (of the part `scope` names, see ListWalk): flagged
+ * unless the recordings walked it completely.
+ */
+export function needCompleteList(ctx: ApiContext, list: Pick<ListModule, 'name'>, scope = ''): void {
   const k = ctx.knows;
-  if (k && !k.completeLists.has(module)) ctx.unknown(`${module}.entries`);
+  if (k && !k.walks.get(list.name)?.has(scope)) ctx.unknown(`${list.name}.entries`);
+}
+
+/** A user id that follows from a name: anonymous (IP) actors have id 0, accounts what an answer showed. */
+function idOf(name: unknown, ids: ReadonlyMap<string, number>): number | undefined {
+  if (typeof name !== 'string') return undefined;
+  if (isValid(name) || isValidRange(name)) return 0;
+  return ids.get(name);
+}
+
+/**
+ * An entity's user id (`idProp`, also its field) that follows from a user name its recordings
+ * showed, when no recording showed the id: `known` gains `idProp`.
+ */
+export function deriveUserId<E extends { known?: string[] }>(e: E, idProp: string, name: unknown, ids: ReadonlyMap<string, number>): void {
+  if (!e.known || e.known.includes(idProp)) return;
+  const id = idOf(name, ids);
+  if (id === undefined) return;
+  (e as Record<string, unknown>)[idProp] = id;
+  learnProp(e, idProp);
+}
+
+/**
+ * A fixture's entry checked (its id fields of these types) and normalized, or what is wrong
+ * with it (ListEntity.fromFixture).
+ */
+export function fixtureEntry<E extends object>(entry: Record<string, unknown>, ids: Readonly<Record<string, 'number' | 'string'>>, normalize: (e: E) => E = (e) => e): E | string {
+  for (const [field, type] of Object.entries(ids)) {
+    if (typeof entry[field] !== type) return `every entry needs "${field}" (a ${type})`;
+  }
+  return normalize(entry as unknown as E);
 }

@@ -1,6 +1,6 @@
 import type { ApiContext } from '../api/context.js';
 import { formatBlockDuration } from '../i18n/duration.js';
-import type { LogEvent } from '../wiki/model.js';
+import type { LogEvent } from './logevents.js';
 import { atLeast } from '../wiki/profile.js';
 
 const BLOCK_ACTIONS = new Set(['block/block', 'block/reblock', 'suppress/block', 'suppress/reblock']);

@@ -1,15 +1,15 @@
 import type { ApiContext } from '../api/context.js';
 import { ApiUsageError, apiMessage } from '../api/errors.js';
 import { DIR_PARAM, LIMIT_PARAM, pv, type ParamValues } from '../api/param-spec.js';
-import type { QueryModule } from '../api/query-module.js';
+import { mergeKnown, type ListModule } from '../api/list-module.js';
 import type { Json, JsonObject } from '../api/result.js';
-import type { LogEvent } from '../wiki/model.js';
+import { entitiesOf, entityKind } from '../wiki/model.js';
 import { atLeast } from '../wiki/profile.js';
 import { escapeWikiText, htmlspecialchars } from '../util/escape.js';
 import { parseTitle } from '../wiki/title.js';
 import { requireMaxOneParameter } from './checks.js';
 import { LOG_ACTIONS, LOG_TYPES, HIDDEN_LOG_TYPES } from './log-types.js';
-import { compareKeys, listWindow, takePage, memoKey, needCompleteList, needProps } from './list-support.js';
+import { compareKeys, deriveUserId, fixtureEntry, listWindow, takePage, memoKey, needCompleteList, needProps } from './list-support.js';
 import { isoToMw } from '../util/timestamp.js';
 import { isAllowed, userCanSeeRevDel } from '../api/session.js';
 import { formatLogParams } from './log-params.js';
@@ -17,8 +17,38 @@ import { apiClass, continueCondition, fetchedRows, genderCacheLookup, sqlLimit, 
 
 const PROPS = ['ids', 'title', 'type', 'user', 'userid', 'timestamp', 'comment', 'parsedcomment', 'details', 'tags'];
 
+/** One row of `logging`, as `list=logevents` shows it with every prop. */
+export interface LogEvent {
+  logid: number;
+  ns: number;
+  title: string;
+  /** Id of the page currently at the title, 0 if none. */
+  pageid: number;
+  /** Page id at log time. */
+  logpage: number;
+  /** Associated revision (1.43+ output only). */
+  revid?: number;
+  /** Type-specific parameters in formatversion=2 form (booleans real). */
+  params: Record<string, unknown>;
+  type: string;
+  action: string;
+  user: string;
+  userid: number;
+  /** ISO 8601 `YYYY-MM-DDTHH:MM:SSZ`. */
+  timestamp: string;
+  comment: string;
+  parsedcomment?: string;
+  tags: string[];
+  /** log_deleted bits: 1 action, 2 comment, 4 user, 8 restricted. */
+  deleted?: number;
+  /** The props recordings showed this entity with; absent: every field is known. */
+  known?: string[];
+}
+
+const LOG_EVENTS = entityKind<LogEvent>('logevents');
+
 /** list=logevents (ApiQueryLogEvents). */
-export const logevents: QueryModule = {
+export const logevents: ListModule<LogEvent> = {
   name: 'logevents',
   prefix: 'le',
   group: 'list',
@@ -29,6 +59,42 @@ export const logevents: QueryModule = {
     userCanSeeRevDel(caller) ? 'private' : pv.list(v['prop']).includes('parsedcomment') || isAllowed(caller, 'suppressionlog') ? 'anon-public-user-private' : 'public',
   debug: logeventsDebug,
   key: { defaults: { leprop: 'comment|details|ids|timestamp|title|type|user', ledir: 'older', lelimit: '10' }, sets: ['leprop'], titles: ['letitle'] },
+  roles: { limit: 'limit', continue: 'continue', dir: 'dir', prop: 'prop' },
+  filters: ['type', 'action', 'user', 'title', 'namespace', 'prefix', 'tag', 'start', 'end'],
+  walk: { scopeParams: [], scope: () => '' },
+  props: PROPS,
+  snapshot: [{ lelimit: 'max', leprop: PROPS.join('|') }],
+  // Hidden parts and the suppression log show to those with the rights (LogEventsList::userCan).
+  widerForRights: true,
+  entity: {
+    kind: LOG_EVENTS,
+    idFields: ['logid'],
+    fromRow(row, props) {
+      if (typeof row['logid'] !== 'number') return null;
+      const { actionhidden: _a, commenthidden: _c, userhidden: _u, suppressed: _s, ...rest } = row;
+      const deleted = deletedBits(row);
+      return { tags: [], params: {}, ...rest, ...(deleted ? { deleted } : {}), known: [...props] } as unknown as LogEvent;
+    },
+    merge: mergeKnown,
+    fieldTypes: {
+      required: { logid: 'integer' },
+      optional: { ns: 'integer', title: 'string', pageid: 'integer', logpage: 'integer', revid: 'integer', params: 'object', type: 'string', action: 'string', user: 'string', userid: 'integer', timestamp: 'string', comment: 'string', parsedcomment: 'string', tags: 'strings', deleted: 'integer', known: 'strings' },
+    },
+    // A fixture written as the API shows it (a crawl, the bundled wiki) may mark hidden parts too.
+    fromFixture: (e) => fixtureEntry<LogEvent>(e, { logid: 'number' }, (x) => ({ ...x, params: x.params ?? {}, tags: x.tags ?? [], ...(x.deleted === undefined && deletedBits(e) ? { deleted: deletedBits(e) } : {}) })),
+    propFields: { ids: 'pageid', title: 'title', type: 'action', user: 'user', userid: 'userid', timestamp: 'timestamp', comment: 'comment', parsedcomment: 'parsedcomment', details: 'params', tags: 'tags' },
+    *users(e) {
+      if (!((e.deleted ?? 0) & 4)) yield [e.user, e.userid];
+    },
+    derive(e, ids) {
+      if (e.known?.includes('user') && !((e.deleted ?? 0) & 4)) deriveUserId(e, 'userid', e.user, ids);
+    },
+  },
+  order: {
+    key: (e) => key(e),
+    continueValue: (e) => `${isoToMw(e.timestamp)}|${e.logid}`,
+    continueTypes: ['timestamp', 'int'],
+  },
   params: {
     prop: { type: 'enum', multi: true, values: PROPS, default: 'ids|title|type|user|timestamp|comment|details' },
     type: { type: 'enum', values: LOG_TYPES },
@@ -46,7 +112,7 @@ export const logevents: QueryModule = {
   },
   execute(ctx, v) {
     requireMaxOneParameter(this.prefix, v, ['title', 'prefix', 'namespace']);
-    needCompleteList(ctx, 'logevents');
+    needCompleteList(ctx, this);
     const rows = filterRows(ctx, v);
     const newer = v['dir'] === 'newer';
     rows.sort((a, b) => compareKeys(key(a), key(b)) * (newer ? 1 : -1));
@@ -56,9 +122,17 @@ export const logevents: QueryModule = {
     for (const e of page) needProps(ctx, 'logevents', e, props);
     ctx.result.query()['logevents'] = page.map((e) => extractRowInfo(ctx, e, props));
     const fetched = next ? [...page, next] : page;
-    return next ? { continueValue: `${isoToMw(next.timestamp)}|${next.logid}`, fetched } : { fetched };
+    return next ? { continueValue: this.order.continueValue(next), fetched } : { fetched };
   },
 };
+
+/**
+ * Revision-deleted parts of an entry as the API marks them (`actionhidden`, `commenthidden`,
+ * `userhidden`, `suppressed`), as MediaWiki's log_deleted bits, which the model keeps.
+ */
+function deletedBits(row: Record<string, unknown>): number {
+  return (row['actionhidden'] ? 1 : 0) | (row['commenthidden'] ? 2 : 0) | (row['userhidden'] ? 4 : 0) | (row['suppressed'] ? 8 : 0);
+}
 
 /** The title without its namespace prefix (namespace names contain no colon). */
 const mainText = (e: LogEvent) => (e.ns === 0 ? e.title : e.title.slice(e.title.indexOf(':') + 1));
@@ -70,8 +144,9 @@ const FILTER_PROPS: Record<string, string> = { type: 'type', action: 'type', use
 
 function filterRows(ctx: ApiContext, v: ParamValues): LogEvent[] {
   const read = ['type', 'timestamp', 'ids', ...Object.entries(FILTER_PROPS).filter(([f]) => v[f] !== null).map(([, p]) => p)];
-  for (const e of ctx.model.logevents) needProps(ctx, 'logevents', e, read);
-  let rows = ctx.model.logevents.filter((e) => !HIDDEN_LOG_TYPES.includes(e.type));
+  const all = entitiesOf(ctx.model, LOG_EVENTS);
+  for (const e of all) needProps(ctx, 'logevents', e, read);
+  let rows = all.filter((e) => !HIDDEN_LOG_TYPES.includes(e.type));
   const tag = pv.str(v['tag']);
   if (tag !== null) rows = rows.filter((e) => e.tags.includes(tag));
   const action = pv.str(v['action']);
@@ -234,7 +309,7 @@ function shownEvents(input: DebugInput): { type: string | undefined }[] {
   if (!Array.isArray(rows)) return [];
   return rows.map((r) => {
     const o = (r ?? {}) as JsonObject;
-    const type = typeof o['type'] === 'string' ? o['type'] : input.model.logevents.find((e) => e.logid === o['logid'])?.type;
+    const type = typeof o['type'] === 'string' ? o['type'] : entitiesOf(input.model, LOG_EVENTS).find((e) => e.logid === o['logid'])?.type;
     return { type };
   });
 }
@@ -247,6 +322,6 @@ function rowAfter(input: DebugInput): { ns: number; title: string }[] {
   const cont = (input.answer['continue'] as JsonObject | undefined)?.['lecontinue'];
   if (typeof cont !== 'string') return [];
   const id = Number(cont.split('|')[1]);
-  const e = input.model.logevents.find((x) => x.logid === id);
+  const e = entitiesOf(input.model, LOG_EVENTS).find((x) => x.logid === id);
   return e ? [{ ns: e.ns, title: e.title }] : [];
 }

@@ -1,17 +1,34 @@
 import type { ApiContext } from '../api/context.js';
 import { DIR_PARAM, LIMIT_PARAM, pv, type ParamValues } from '../api/param-spec.js';
-import type { QueryModule } from '../api/query-module.js';
+import { mergeKnown, type ListModule } from '../api/list-module.js';
 import type { JsonObject } from '../api/result.js';
-import type { ProtectedTitle } from '../wiki/model.js';
-import { compareKeys, listWindow, takePage, memoKey, needCompleteList, needProps } from './list-support.js';
+import { entitiesOf, entityKind } from '../wiki/model.js';
+import { compareKeys, deriveUserId, fixtureEntry, listWindow, takePage, memoKey, needCompleteList, needProps } from './list-support.js';
 import { isoToMw } from '../util/timestamp.js';
 import { apiClass, fetchedRows, genderCacheLookup, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
 import { atLeast } from '../wiki/profile.js';
 
 const PROPS = ['timestamp', 'user', 'userid', 'comment', 'parsedcomment', 'expiry', 'level'];
 
+/** One create-protected title, as `list=protectedtitles` shows it with every prop. */
+export interface ProtectedTitle {
+  ns: number;
+  title: string;
+  timestamp: string;
+  user: string;
+  userid: number;
+  comment: string;
+  parsedcomment?: string;
+  expiry: string;
+  level: string;
+  /** The props recordings showed this entity with; absent: every field is known. */
+  known?: string[];
+}
+
+const PROTECTED_TITLES = entityKind<ProtectedTitle>('protectedtitles');
+
 /** list=protectedtitles (ApiQueryProtectedTitles). Expired rows are not filtered, as in MediaWiki. */
-export const protectedtitles: QueryModule = {
+export const protectedtitles: ListModule<ProtectedTitle> = {
   name: 'protectedtitles',
   prefix: 'pt',
   group: 'list',
@@ -19,6 +36,35 @@ export const protectedtitles: QueryModule = {
   cacheMode: (v) => (pv.list(v['prop']).includes('parsedcomment') ? 'anon-public-user-private' : 'public'),
   debug: protectedtitlesDebug,
   key: { defaults: { ptprop: 'level|timestamp', ptdir: 'older', ptlimit: '10' }, sets: ['ptprop', 'ptlevel', 'ptnamespace'] },
+  roles: { limit: 'limit', continue: 'continue', dir: 'dir', prop: 'prop' },
+  filters: ['namespace', 'level', 'start', 'end'],
+  walk: { scopeParams: [], scope: () => '' },
+  props: PROPS,
+  snapshot: [{ ptlimit: 'max', ptprop: PROPS.join('|') }],
+  widerForRights: false,
+  entity: {
+    kind: PROTECTED_TITLES,
+    idFields: ['ns', 'title'],
+    fromRow: (row, props) => ({ ...row, known: [...props] }) as unknown as ProtectedTitle,
+    merge: mergeKnown,
+    fieldTypes: {
+      required: { ns: 'integer', title: 'string' },
+      optional: { timestamp: 'string', user: 'string', userid: 'integer', comment: 'string', parsedcomment: 'string', expiry: 'string', level: 'string', known: 'strings' },
+    },
+    fromFixture: (e) => fixtureEntry<ProtectedTitle>(e, { ns: 'number', title: 'string' }),
+    propFields: { timestamp: 'timestamp', user: 'user', userid: 'userid', comment: 'comment', parsedcomment: 'parsedcomment', expiry: 'expiry', level: 'level' },
+    *users(p) {
+      yield [p.user, p.userid];
+    },
+    derive(p, ids) {
+      if (p.known?.includes('user')) deriveUserId(p, 'userid', p.user, ids);
+    },
+  },
+  order: {
+    key: (p) => key(p),
+    continueValue: (p) => key(p).join('|'),
+    continueTypes: ['timestamp', 'int', 'string'],
+  },
   params: {
     namespace: { type: 'namespace', multi: true },
     level: { type: 'enum', multi: true, values: ['autoconfirmed', 'sysop'] },
@@ -30,7 +76,7 @@ export const protectedtitles: QueryModule = {
     continue: { type: 'string' },
   },
   execute(ctx, v) {
-    needCompleteList(ctx, 'protectedtitles');
+    needCompleteList(ctx, this);
     const rows = filterRows(ctx, v);
     const newer = v['dir'] === 'newer';
     rows.sort((a, b) => compareKeys(key(a), key(b)) * (newer ? 1 : -1));
@@ -42,9 +88,7 @@ export const protectedtitles: QueryModule = {
     for (const p of page) needProps(ctx, 'protectedtitles', p, shown);
     ctx.result.query()['protectedtitles'] = page.map((p) => titleInfo(p, props));
     const fetched = next ? [...page, next] : page;
-    if (!next) return { fetched };
-    const [ts, ns, dbkey] = key(next);
-    return { continueValue: `${ts}|${ns}|${dbkey}`, fetched };
+    return next ? { continueValue: this.order.continueValue(next), fetched } : { fetched };
   },
 };
 
@@ -61,8 +105,9 @@ function filterRows(ctx: ApiContext, v: ParamValues): ProtectedTitle[] {
   // warning (`ptlevel=superuser`) filters nothing.
   const ns = v['namespace'] !== null ? pv.nums(v['namespace']) : [];
   const levels = v['level'] !== null ? pv.list(v['level']) : [];
-  for (const p of ctx.model.protectedtitles) needProps(ctx, 'protectedtitles', p, levels.length > 0 ? ['timestamp', 'level'] : ['timestamp']);
-  let rows = [...ctx.model.protectedtitles];
+  const all = entitiesOf(ctx.model, PROTECTED_TITLES);
+  for (const p of all) needProps(ctx, 'protectedtitles', p, levels.length > 0 ? ['timestamp', 'level'] : ['timestamp']);
+  let rows = [...all];
   if (ns.length > 0) rows = rows.filter((p) => ns.includes(p.ns));
   if (levels.length > 0) rows = rows.filter((p) => levels.includes(p.level));
   return listWindow(ctx, v, rows, key, ['timestamp', 'int', 'string']);

@@ -2,6 +2,8 @@ import type { ApiContext } from '../api/context.js';
 import type { JsonObject } from '../api/result.js';
 import { toIso } from '../util/timestamp.js';
 import { isValid, parseRange } from '../util/ip.js';
+import { entitiesOf } from '../wiki/model.js';
+import { BLOCKS, blocks } from './blocks.js';
 
 /** Which uiprop shows each field of ApiQueryUserInfo::getCurrentUserInfo. */
 export const USERINFO_FIELD_PROP: Readonly<Record<string, string>> = {
@@ -54,9 +56,9 @@ export function userInfoFromRecordings(ctx: ApiContext, props: readonly string[]
  * covering the caller; else unknown.
  */
 export function blockInfoFromList(ctx: ApiContext): Record<string, unknown> | undefined {
-  if (ctx.knows && !ctx.knows.completeLists.has('blocks')) return undefined;
+  if (ctx.knows && !ctx.knows.walks.get(blocks.name)?.has('')) return undefined;
   const me = parseRange(CALLER)!;
-  const covering = ctx.model.blocks.some((b) => {
+  const covering = entitiesOf(ctx.model, BLOCKS).some((b) => {
     if (b.user === undefined || b.automatic || !(b.expiry === 'infinity' || Date.parse(b.expiry) > ctx.now)) return false;
     const r = isValid(b.user) || b.user.includes('/') ? parseRange(b.user) : null;
     return r !== null && r.start.length === me.start.length && r.start <= me.start && r.end >= me.end;

@@ -7,6 +7,8 @@ import type { JsonObject } from '../api/result.js';
 import { Recorder } from './recorder.js';
 import { notRecordable } from './policy.js';
 import { Upstream, type UpstreamOptions } from './upstream.js';
+import { entityId, ownKinds, type ListModule } from '../api/list-module.js';
+import { MODULES } from '../modules/index.js';
 
 /**
  * `wikitape cassettes diff --upstream URL`: every recorded question asked of the live wiki again
@@ -186,11 +188,19 @@ function stable(text: string): string {
   return text.replace(/<!--\s*(?:NewPP limit report|Transclusion expansion time report|Saved in (?:parser|RevisionOutput) cache)[\s\S]*?-->\n?/g, '');
 }
 
+/**
+ * What may name the elements of a list in an answer: each list's entity id (ListEntity.idFields),
+ * a page's id, a title, a link's URL; fewer fields first (a page row also has a title).
+ */
+const IDENTITIES: readonly (readonly string[])[] = [...MODULES.query.list.map((l) => l.entity.idFields), ['pageid'], ['ns', 'title'], ['url']]
+  .filter((f, n, all) => all.findIndex((g) => g.join('|') === f.join('|')) === n)
+  .sort((a, b) => a.length - b.length);
+
 /** The fields that name each element of both lists (and name each once), if any do. */
-function identityOf(was: unknown[], now: unknown[]): string[] | null {
+function identityOf(was: unknown[], now: unknown[]): readonly string[] | null {
   const all = [...was, ...now];
   if (all.length === 0 || !all.every(isObject)) return null;
-  for (const fields of [['logid'], ['id'], ['pageid'], ['ns', 'title'], ['url']]) {
+  for (const fields of IDENTITIES) {
     const unique = (list: unknown[]) => {
       const seen = new Set(list.map((v) => fields.map((f) => JSON.stringify((v as Record<string, unknown>)[f])).join('|')));
       return seen.size === list.length;
@@ -204,27 +214,25 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** The lists whose entities a cassette keeps, and what names each entity. */
-const ENTITY_LISTS = { logevents: (e: Record<string, unknown>) => `${String(e['logid'])}`, blocks: (e: Record<string, unknown>) => `${String(e['id'])}`, protectedtitles: (e: Record<string, unknown>) => `${String(e['ns'])}|${String(e['title'])}` } as const;
-
-function entityNames(body: unknown, list: keyof typeof ENTITY_LISTS): string[] {
-  const rows = isObject(body) && isObject(body['query']) ? body['query'][list] : undefined;
-  return Array.isArray(rows) ? rows.filter(isObject).map(ENTITY_LISTS[list]) : [];
+/** The ids (ListEntity.idFields) of the entities a list shows in an answer. */
+function entityNames(body: unknown, list: ListModule): string[] {
+  const rows = isObject(body) && isObject(body['query']) ? body['query'][list.name] : undefined;
+  return Array.isArray(rows) ? rows.filter(isObject).map((r) => entityId(list.entity.idFields, r)) : [];
 }
 
 /**
- * After recording again: an entity the old answers showed and no answer shows now (a block since
- * lifted) leaves the cassette's entities, so that no page replay computes still shows it.
+ * After recording again: an entity of a list's own kind the old answers showed and no answer shows
+ * now (a block since lifted) leaves the cassette's entities, so that no page replay computes still
+ * shows it. (Pages stay: other answers than lists show them too.)
  */
 function dropVanished(c: Cassette, oldBodies: readonly unknown[]): void {
-  for (const list of Object.keys(ENTITY_LISTS) as (keyof typeof ENTITY_LISTS)[]) {
+  const kinds = new Set(ownKinds(MODULES.query.list).map((e) => e.kind));
+  for (const list of MODULES.query.list.filter((l) => kinds.has(l.entity.kind))) {
     const gone = new Set(oldBodies.flatMap((b) => entityNames(b, list)));
     if (gone.size === 0) continue;
     for (const i of c.interactions) for (const n of entityNames(i.body, list)) gone.delete(n);
-    if (gone.size === 0) continue;
-    const name = ENTITY_LISTS[list];
-    const kept = (c.entities[list] as unknown as Record<string, unknown>[]).filter((e) => !gone.has(name(e)));
-    (c.entities as unknown as Record<string, unknown>)[list] = kept;
+    if (gone.size === 0 || !c.entities[list.entity.kind]) continue;
+    c.entities[list.entity.kind] = c.entities[list.entity.kind]!.filter((e) => !gone.has(entityId(list.entity.idFields, e)));
   }
 }
 

@@ -2,7 +2,8 @@ import { closeSync, openSync } from 'node:fs';
 import type { Cassette, Interaction } from '../cassette/format.js';
 import { readInteraction, scanCassette, type ScannedInteraction } from '../cassette/scan.js';
 import { CassetteError, notACassette, type CassetteStore } from '../cassette/store.js';
-import { emptyModel, type WikiModel } from '../wiki/model.js';
+import { entityId, ownKinds, type ListModule } from '../api/list-module.js';
+import { PAGES, emptyModel, entityKind, type WikiModel } from '../wiki/model.js';
 import type { WikiProfile } from '../wiki/profile.js';
 
 /** Where an interaction not yet parsed is: its cassette file (kept open) and its place in it. */
@@ -80,8 +81,6 @@ export interface CassetteIndex {
   recordedAt: string | null;
   /** The wiki the cassettes were recorded from. */
   upstream: string | null;
-  /** Titles the recordings showed to be missing. */
-  missing: { ns: number; title: string }[];
 }
 
 /** Appends to `into` the items whose key was not seen yet. */
@@ -94,18 +93,28 @@ function addUnseen<T, K>(items: readonly T[], seen: Set<K>, keyOf: (x: T) => K, 
   }
 }
 
+/** The kinds of entity cassettes keep, each with the fields that name one: the lists' own kinds, pages, missing titles, redirects. */
+function entityKinds(lists: readonly ListModule[]): { kind: string; idFields: readonly string[] }[] {
+  return [...ownKinds(lists), { kind: PAGES as string, idFields: ['pageid'] }, { kind: 'missing', idFields: ['ns', 'title'] }, { kind: 'redirects', idFields: ['from'] }];
+}
+
 /**
  * Loads all cassettes of a store (data only: JSON is parsed, never evaluated). Files in
  * wikitape's own layout are scanned (cassette/scan.ts): their interactions are read when used.
+ * Their entities go into one model, each kept once (the first cassette's), by the `lists`' kinds.
  */
-export async function loadCassettes(store: CassetteStore): Promise<CassetteIndex> {
-  const index: CassetteIndex = { interactions: new InteractionTable(), model: emptyModel(), profile: {}, recordedAt: null, upstream: null, missing: [] };
-  const missing = new Set<string>();
-  const logids = new Set<number>();
-  const blockids = new Set<number>();
-  const ptitles = new Set<string>();
-  const pageids = new Set<number>();
-  const redirects = new Set<string>();
+export async function loadCassettes(store: CassetteStore, lists: readonly ListModule[]): Promise<CassetteIndex> {
+  const index: CassetteIndex = { interactions: new InteractionTable(), model: emptyModel(), profile: {}, recordedAt: null, upstream: null };
+  const kinds = entityKinds(lists);
+  const seen = new Map(kinds.map((k) => [k.kind, new Set<string>()]));
+  const into = (kind: string): object[] => {
+    if (kind === PAGES) return index.model.pages;
+    if (kind === 'missing') return index.model.missing;
+    if (kind === 'redirects') return (index.model.redirects ??= []);
+    let list = index.model.entities.get(kind);
+    if (!list) index.model.entities.set(entityKind(kind), (list = []));
+    return list;
+  };
   for (const name of await store.list()) {
     let c: Partial<Cassette> | undefined;
     const file = store.fileOf?.(name);
@@ -124,7 +133,7 @@ export async function loadCassettes(store: CassetteStore): Promise<CassetteIndex
       }
       if (scanned) {
         // What replay reads at once is checked at once; each interaction when it is first read.
-        const problem = notACassette({ ...scanned.rest, interactions: [] });
+        const problem = notACassette({ ...scanned.rest, interactions: [] }, ownKinds(lists));
         if (problem) {
           closeSync(fd);
           throw new CassetteError(`cassette file ${file} is not a cassette: ${problem}`);
@@ -145,12 +154,7 @@ export async function loadCassettes(store: CassetteStore): Promise<CassetteIndex
     if (c.meta?.recordedAt && (index.recordedAt === null || c.meta.recordedAt > index.recordedAt)) index.recordedAt = c.meta.recordedAt;
     const e = c.entities;
     if (!e) continue;
-    addUnseen(e.logevents, logids, (x) => x.logid, index.model.logevents);
-    addUnseen(e.blocks, blockids, (x) => x.id, index.model.blocks);
-    addUnseen(e.protectedtitles, ptitles, (x) => `${x.ns}|${x.title}`, index.model.protectedtitles);
-    addUnseen(e.pages, pageids, (x) => x.pageid, index.model.pages);
-    addUnseen(e.missing ?? [], missing, (x) => `${x.ns}|${x.title}`, index.missing);
-    addUnseen(e.redirects ?? [], redirects, (x) => x.from, (index.model.redirects ??= []));
+    for (const { kind, idFields } of kinds) addUnseen(e[kind] ?? [], seen.get(kind)!, (x) => entityId(idFields, x), into(kind));
   }
   // A link whose el_id no continuation token named keeps id 0: unknown (see wiki/model.ts ExtLink).
   return index;

@@ -1,16 +1,15 @@
 import { JSONFile } from 'lowdb/node';
-import { type Block, type ExtLink, type InterwikiEntry, type LogEvent, type Page, type ProtectedTitle, type Redirect, type WikiModel, emptyModel } from './model.js';
+import { type ExtLink, type InterwikiEntry, type Page, type Redirect, type WikiModel, addEntities, emptyModel, entityKind } from './model.js';
 import type { WikiProfile } from './profile.js';
 
 /**
  * A fixture file: a wiki model and, optionally, the profile of the wiki it describes. Pages
- * may list external links as plain URLs; they get `el_id`s in file order.
+ * may list external links as plain URLs; they get `el_id`s in file order. Each list module's
+ * entities are listed under its kind (`logevents`, `blocks`, `protectedtitles` …), written as the
+ * API shows them (see FixtureKind).
  */
 export interface FixtureFile {
   profile?: Partial<WikiProfile>;
-  logevents?: LogEvent[];
-  blocks?: Block[];
-  protectedtitles?: ProtectedTitle[];
   pages?: Array<Omit<Page, 'extlinks'> & { extlinks?: Array<ExtLink | string> }>;
   spamBlacklist?: string[];
   spamWhitelist?: string[];
@@ -27,6 +26,17 @@ export interface FixtureFile {
    * all the accounts there are: another name fails to log in, as on the wiki.
    */
   accounts?: FixtureAccountData[];
+  [kind: string]: unknown;
+}
+
+/**
+ * A kind of entity fixtures may list, as its list module declares it (api/list-module.ts
+ * ListEntity): the name it is listed under and how an entry is read into the model.
+ */
+export interface FixtureKind {
+  readonly kind: string;
+  /** The entry as the model keeps it, or what is wrong with it. */
+  fromFixture(entry: Record<string, unknown>): object | string;
 }
 
 /** An account of a fixture file (see FixtureFile.accounts). */
@@ -48,8 +58,11 @@ class FixtureError extends Error {
   }
 }
 
-/** Reads fixture files (data only: JSON is parsed, never evaluated) and merges them into one model. */
-export async function loadFixtures(files: readonly string[]): Promise<{ model: WikiModel; profile: Partial<WikiProfile>; accounts: FixtureAccountData[] }> {
+/**
+ * Reads fixture files (data only: JSON is parsed, never evaluated) and merges them into one model;
+ * `kinds` are the list modules' kinds of entity a file may list.
+ */
+export async function loadFixtures(files: readonly string[], kinds: readonly FixtureKind[]): Promise<{ model: WikiModel; profile: Partial<WikiProfile>; accounts: FixtureAccountData[] }> {
   const model = emptyModel();
   let profile: Partial<WikiProfile> = {};
   const accounts: FixtureAccountData[] = [];
@@ -61,7 +74,7 @@ export async function loadFixtures(files: readonly string[]): Promise<{ model: W
       throw new FixtureError(file, `not readable JSON (${(e as Error).message})`);
     }
     if (data === null) throw new FixtureError(file, 'no such file');
-    mergeFixture(model, data, file);
+    mergeFixture(model, data, kinds, file);
     const p = (data as FixtureFile).profile;
     if (p) profile = { ...profile, ...p };
     accounts.push(...readAccounts(data as FixtureFile, file));
@@ -69,16 +82,22 @@ export async function loadFixtures(files: readonly string[]): Promise<{ model: W
   return { model, profile, accounts };
 }
 
-/** Adds one fixture document to a model, checking the shape of each list. */
-function mergeFixture(model: WikiModel, data: unknown, file = '<fixture>'): void {
+/** Adds one fixture document (a file's, or a model given directly) to a model, checking the shape of each list. */
+export function mergeFixture(model: WikiModel, data: unknown, kinds: readonly FixtureKind[], file = '<fixture>'): void {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new FixtureError(file, 'the top level must be an object');
   const f = data as FixtureFile;
-  for (const key of ['logevents', 'blocks', 'protectedtitles', 'pages', 'spamBlacklist', 'spamWhitelist', 'redirects', 'interwikimap'] as const) {
+  for (const key of [...kinds.map((k) => k.kind), 'pages', 'spamBlacklist', 'spamWhitelist', 'redirects', 'interwikimap']) {
     if (f[key] !== undefined && !Array.isArray(f[key])) throw new FixtureError(file, `"${key}" must be a list`);
   }
-  model.logevents.push(...(f.logevents ?? []).map((e) => ({ ...e, params: e.params ?? {}, tags: e.tags ?? [], ...hiddenBits(e) })));
-  model.blocks.push(...(f.blocks ?? []));
-  model.protectedtitles.push(...(f.protectedtitles ?? []));
+  for (const k of kinds) {
+    const entries = (f[k.kind] ?? []) as unknown[];
+    const read = entries.map((e, n) => {
+      const r = typeof e === 'object' && e !== null && !Array.isArray(e) ? k.fromFixture(e as Record<string, unknown>) : 'it is not an object';
+      if (typeof r === 'string') throw new FixtureError(file, `"${k.kind}[${n}]": ${r}`);
+      return r;
+    });
+    addEntities(model, entityKind(k.kind), read);
+  }
   let nextId = Math.max(0, ...model.pages.flatMap((p) => p.extlinks.map((l) => l.id))) + 1;
   for (const p of f.pages ?? []) {
     if (typeof p.title !== 'string' || typeof p.pageid !== 'number') throw new FixtureError(file, 'every page needs "pageid" and "title"');
@@ -115,15 +134,4 @@ function readAccounts(f: FixtureFile, file: string): FixtureAccountData[] {
     }
   }
   return f.accounts;
-}
-
-/**
- * A log event written as the API shows it (a crawl of the wiki, the bundled wiki) marks hidden
- * parts (`actionhidden`, `commenthidden`, `userhidden`, `suppressed`): the model keeps them as
- * MediaWiki's log_deleted bits, as record/harvest.ts does for recordings.
- */
-function hiddenBits(e: LogEvent): { deleted?: number } {
-  const m = e as LogEvent & { actionhidden?: boolean; commenthidden?: boolean; userhidden?: boolean; suppressed?: boolean };
-  const deleted = (m.actionhidden ? 1 : 0) | (m.commenthidden ? 2 : 0) | (m.userhidden ? 4 : 0) | (m.suppressed ? 8 : 0);
-  return deleted !== 0 && e.deleted === undefined ? { deleted } : {};
 }

@@ -1,79 +1,20 @@
 /**
  * The wiki model: the entities the built-in modules answer from. Each entity is kept in the
  * shape the API shows it with formatversion=2 and every prop on, so recorded answers can be
- * harvested into it and fixtures read like API output.
+ * harvested into it and fixtures read like API output. Pages (and titles known to be missing) are
+ * the wiki's own; every other kind of entity belongs to the list module that shows it, which
+ * declares its shape (api/list-module.ts): the model keeps those by kind.
  */
 
-/** One row of `logging`, as `list=logevents` shows it with every prop. */
-export interface LogEvent {
-  logid: number;
-  ns: number;
-  title: string;
-  /** Id of the page currently at the title, 0 if none. */
-  pageid: number;
-  /** Page id at log time. */
-  logpage: number;
-  /** Associated revision (1.43+ output only). */
-  revid?: number;
-  /** Type-specific parameters in formatversion=2 form (booleans real). */
-  params: Record<string, unknown>;
-  type: string;
-  action: string;
-  user: string;
-  userid: number;
-  /** ISO 8601 `YYYY-MM-DDTHH:MM:SSZ`. */
-  timestamp: string;
-  comment: string;
-  parsedcomment?: string;
-  tags: string[];
-  /** log_deleted bits: 1 action, 2 comment, 4 user, 8 restricted. */
-  deleted?: number;
-  /** The props recordings showed this entity with (see `Known`); absent: every field is known. */
-  known?: string[];
-}
+/**
+ * A kind of entity the model keeps (`logevents`, `blocks` …): the name it is kept under (also the
+ * cassette's `entities.<name>`), typed with the shape its list module declares for it.
+ */
+export type EntityKind<E extends object> = string & { readonly __entity?: E };
 
-/** One block, as `list=blocks` shows it with every prop (formatversion=2). */
-export interface Block {
-  id: number;
-  /** Absent for autoblocks. */
-  user?: string;
-  userid?: number;
-  by: string;
-  byid: number;
-  timestamp: string;
-  /** `infinity` or ISO 8601. */
-  expiry: string;
-  reason: string;
-  parsedreason?: string;
-  rangestart?: string;
-  rangeend?: string;
-  automatic: boolean;
-  anononly: boolean;
-  nocreate: boolean;
-  autoblock: boolean;
-  noemail: boolean;
-  hidden: boolean;
-  allowusertalk: boolean;
-  partial: boolean;
-  /** `[]` for sitewide blocks; partial blocks: `{pages?, namespaces?, actions?}`. */
-  restrictions: unknown;
-  /** The props recordings showed this entity with (see `Known`); absent: every field is known. */
-  known?: string[];
-}
-
-/** One create-protected title, as `list=protectedtitles` shows it with every prop. */
-export interface ProtectedTitle {
-  ns: number;
-  title: string;
-  timestamp: string;
-  user: string;
-  userid: number;
-  comment: string;
-  parsedcomment?: string;
-  expiry: string;
-  level: string;
-  /** The props recordings showed this entity with (see `Known`); absent: every field is known. */
-  known?: string[];
+/** A kind of entity, named (the list module that shows it declares it; see api/list-module.ts). */
+export function entityKind<E extends object>(name: string): EntityKind<E> {
+  return name as EntityKind<E>;
 }
 
 /**
@@ -119,11 +60,22 @@ export interface InterwikiEntry {
   url: string;
 }
 
+/** The wiki's own kind of entity: its pages (`model.pages`, the cassette's `entities.pages`). */
+export const PAGES = entityKind<Page>('pages');
+
+/** A title the wiki said is missing. */
+export interface MissingTitle {
+  ns: number;
+  /** The prefixed title (`Участник:X`). */
+  title: string;
+}
+
 export interface WikiModel {
-  logevents: LogEvent[];
-  blocks: Block[];
-  protectedtitles: ProtectedTitle[];
+  /** The entities of the list modules, by kind (see EntityKind): each in the shape its module declares. */
+  entities: Map<string, object[]>;
   pages: Page[];
+  /** Titles recordings showed to be missing. */
+  missing: MissingTitle[];
   /** Lines of MediaWiki:Spam-blacklist (and shared lists). */
   spamBlacklist: string[];
   /** Lines of MediaWiki:Spam-whitelist. */
@@ -142,11 +94,15 @@ export interface WikiModel {
  * (replay/knowledge.ts) and handed to the modules with each call (ApiContext.knows).
  */
 export interface Knowledge {
-  /** Lists whose every entry is in the model: the recordings hold a complete walk of them. */
-  completeLists: Set<string>;
+  /**
+   * Complete walks: for each list module, the parts of it (its walk's scope, see
+   * api/list-module.ts; '' is the whole list) whose every entry is in the model, because the
+   * recordings hold a walk of it from its first page to its last.
+   */
+  walks: Map<string, Set<string>>;
   /** Pages whose every external link is in the model (a complete walk of their links), by page id. */
   completeLinks: Set<number>;
-  /** Titles recordings showed to be missing (`<ns>|<prefixed title>`). */
+  /** Titles recordings showed to be missing (`<ns>|<prefixed title>`; see WikiModel.missing). */
   missingTitles: Set<string>;
   /** Namespaces whose every page the model holds (a complete `list=allpages` walk): other titles are missing. */
   completeNamespaces: Set<number>;
@@ -159,5 +115,20 @@ export interface Knowledge {
 }
 
 export function emptyModel(): WikiModel {
-  return { logevents: [], blocks: [], protectedtitles: [], pages: [], spamBlacklist: [], spamWhitelist: [] };
+  return { entities: new Map(), pages: [], missing: [], spamBlacklist: [], spamWhitelist: [] };
+}
+
+const NONE: readonly never[] = Object.freeze([]);
+
+/** The model's entities of a kind (its pages for PAGES), as the modules read them. */
+export function entitiesOf<E extends object>(model: WikiModel, kind: EntityKind<E>): readonly E[] {
+  if (kind === PAGES) return model.pages as unknown as readonly E[];
+  return (model.entities.get(kind) ?? NONE) as readonly E[];
+}
+
+/** Adds entities of a kind to the model (its pages for PAGES). */
+export function addEntities<E extends object>(model: WikiModel, kind: EntityKind<E>, items: readonly E[]): void {
+  const list = kind === PAGES ? (model.pages as unknown as E[]) : ((model.entities.get(kind) as E[] | undefined) ?? []);
+  for (const x of items) list.push(x);
+  if (kind !== PAGES) model.entities.set(kind, list);
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { listCassettes, pruneCassettes, readUsage, showInteraction, verifyCassettes } from '../../src/cassette/commands.js';
 import { canonicalKey, canonicalParams } from '../../src/request/canonical.js';
 import { startServer } from '../../src/server.js';
-import { KEY_RULES } from '../../src/modules/index.js';
+import { KEY_RULES, LIST_ENTITIES, MODULES } from '../../src/modules/index.js';
 
 /** A request as record mode stores it: canonical, defaults explicit. */
 const request = Object.fromEntries(canonicalParams(new Map([['action', 'query'], ['list', 'blocks']]), KEY_RULES));
@@ -26,10 +26,10 @@ describe('wikitape cassettes', () => {
   it('verifies that every file loads and every key is canonical', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'wikitape-cmd-'));
     await writeFile(join(dir, 'good.json'), JSON.stringify(cassette([interaction])));
-    expect(await verifyCassettes(dir, KEY_RULES)).toEqual([]);
+    expect(await verifyCassettes(dir, KEY_RULES, LIST_ENTITIES)).toEqual([]);
     await writeFile(join(dir, 'broken.json'), '{"meta": ');
     await writeFile(join(dir, 'bad.json'), JSON.stringify(cassette([{ ...interaction, key: 'list=blocks&action=query' }, { ...interaction, body: { debuginfo: {} } }])));
-    const problems = await verifyCassettes(dir, KEY_RULES);
+    const problems = await verifyCassettes(dir, KEY_RULES, LIST_ENTITIES);
     expect(problems).toHaveLength(3);
     expect(problems[0]).toMatch(/^bad: key "list=blocks&action=query" is not canonical; its request gives "action=query&bkdir=older/);
     expect(problems[1]).toBe(`bad: "${interaction.key}" stores debuginfo`);
@@ -52,11 +52,11 @@ describe('usage tracking and prune', () => {
     const usage = await readUsage(usageFile);
     expect([...usage].sort()).toEqual([interaction.key, 'list:blocks']);
     // A dry run says what would go, by key.
-    expect(await pruneCassettes(dir, usage, true)).toEqual([{ name: 'c', removed: 1, kept: 1, removedKeys: [otherInteraction.key] }]);
+    expect(await pruneCassettes(dir, usage, MODULES.query.list, true)).toEqual([{ name: 'c', removed: 1, kept: 1, removedKeys: [otherInteraction.key] }]);
     expect((await listCassettes(dir))[0]!.interactions).toBe(2);
-    await pruneCassettes(dir, usage);
+    await pruneCassettes(dir, usage, MODULES.query.list);
     expect((await listCassettes(dir))[0]!.interactions).toBe(1);
     // A run that only synthesized from the walk keeps the walk.
-    expect(await pruneCassettes(dir, new Set(['list:blocks']), true)).toEqual([{ name: 'c', removed: 0, kept: 1, removedKeys: [] }]);
+    expect(await pruneCassettes(dir, new Set(['list:blocks']), MODULES.query.list, true)).toEqual([{ name: 'c', removed: 0, kept: 1, removedKeys: [] }]);
   });
 });

@@ -151,7 +151,8 @@ describe('cassettes edited into something else', () => {
     ['an interaction that is null', (c: Cassette) => void ((c.interactions as unknown[])[0] = null), /interaction 0: it is not a JSON object/],
     ['a body that is a string', (c: Cassette) => void ((c.interactions[0] as unknown as Record<string, unknown>)['body'] = 'x'), /"body" is not a JSON object/],
     ['a status of 999', (c: Cassette) => void (c.interactions[0]!.status = 999), /"status" is not an HTTP status from 200 to 599/],
-    ['entities without lists', (c: Cassette) => void ((c as unknown as Record<string, unknown>)['entities'] = {}), /"entities.logevents" is not a list/],
+    ['entities without lists', (c: Cassette) => void ((c as unknown as Record<string, unknown>)['entities'] = {}), /"entities.pages" is not a list/],
+    ['a list of log events that is an object', (c: Cassette) => void ((c as unknown as { entities: Record<string, unknown> }).entities['logevents'] = {}), /"entities.logevents" is not a list/],
     ['a log event that is null', (c: Cassette) => void ((c.entities.logevents as unknown[])[0] = null), /"entities.logevents\[0\]" is not an object/],
     ['a profile language that is no language code', (c: Cassette) => void ((c.meta.profile as Record<string, unknown>)['language'] = 'Deutsch!'), /"meta.profile.language" is "Deutsch!": not a language code/],
   ])('%s: verify names the file and the fault (exit 1); replay says it in MediaWiki\'s error shape, never as a stack trace', cliTest(1), async (_what, edit, why) => {

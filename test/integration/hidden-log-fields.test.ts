@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
-import type { LogEvent } from '../../src/wiki/model.js';
+import type { LogEvent } from '../../src/modules/logevents.js';
 import { MINI_WIKI, NO_CASSETTES, TEST_CLOCK } from '../support/app.js';
 
 /**

@@ -44,7 +44,7 @@ beforeAll(async () => {
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(START);
   dir = await mkdtemp(join(tmpdir(), 'wikitape-hot-'));
-  cassette.entities.blocks.push(soon);
+  cassette.entities['blocks']!.push(soon);
   await writeFile(join(dir, 'wiki.json'), `${stringifyKeepingKeyOrder(cassette, 2)}\n`);
   server = await startServer({ cassettes: dir, clock: 'real' });
 });

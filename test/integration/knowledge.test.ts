@@ -165,7 +165,7 @@ describe('knowledge is worked out where the engine is built, and only when neede
     expect(computed.source).toBe('synthesized');
     expect(knows).toHaveBeenCalledTimes(1);
     const first = knows.mock.results[0]!.value as ReturnType<typeof engine.knows>;
-    expect(first?.completeLists.has('blocks')).toBe(true);
+    expect(first?.walks.get('blocks')?.has('')).toBe(true);
     get('action=query&list=blocks&bkprop=id|user&bklimit=2&format=json');
     expect(knows.mock.results[1]!.value).toBe(first);
     engine.close();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { verifyCassettes } from '../../src/cassette/commands.js';
-import { KEY_RULES } from '../../src/modules/index.js';
+import { KEY_RULES, LIST_ENTITIES } from '../../src/modules/index.js';
 import { startServer } from '../../src/server.js';
 
 /** `cassettes verify` reports every problem of a file, entities of the wrong type included; replay refuses such a file. */
@@ -31,7 +31,7 @@ describe('cassettes verify', () => {
         }),
       ),
     );
-    const problems = await verifyCassettes(dir, KEY_RULES);
+    const problems = await verifyCassettes(dir, KEY_RULES, LIST_ENTITIES);
     const prefix = `bad: cassette file ${file} is not a cassette: `;
     expect(problems).toEqual([
       `${prefix}"entities.logevents[1].logid" is "x", not a whole number`,

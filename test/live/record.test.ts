@@ -126,10 +126,10 @@ describe.each(LIVE_VERSIONS)('wikitape record against a live MediaWiki %s', (ver
 
   it('harvests every entity it saw and learns the profile of the wiki', async () => {
     const c = await cassette('walk');
-    expect(c.entities.logevents).toHaveLength(await liveCount('logevents', 'le'));
-    expect(c.entities.logevents.length).toBeGreaterThan(80);
-    expect(c.entities.protectedtitles).toHaveLength(14);
-    expect(c.entities.blocks.length).toBeGreaterThanOrEqual(14);
+    expect(c.entities['logevents']).toHaveLength(await liveCount('logevents', 'le'));
+    expect(c.entities['logevents']!.length).toBeGreaterThan(80);
+    expect(c.entities['protectedtitles']).toHaveLength(14);
+    expect(c.entities['blocks']!.length).toBeGreaterThanOrEqual(14);
     const list = c.entities.pages.find((p) => p.title === 'Список ссылок')!;
     expect(list.extlinks).toHaveLength(37);
     expect(c.entities.missing).toEqual([{ ns: 0, title: 'Несуществующая' }]);

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Interaction } from '../../../src/cassette/format.js';
 import { computeCoverage, isCovered } from '../../../src/cassette/coverage.js';
 import { parseUrlEncoded } from '../../../src/request/params.js';
-import { KEY_RULES } from '../../../src/modules/index.js';
+import { MODULES } from '../../../src/modules/index.js';
+
+const LISTS = MODULES.query.list;
 
 const page = (request: Record<string, string>, cont?: string): Interaction => ({
   key: new URLSearchParams(request).toString(),
@@ -17,33 +19,33 @@ const walk = [page(base, 'A|2'), page({ ...base, lecontinue: 'A|2' }, 'B|1'), pa
 
 describe('the coverage rule', () => {
   it('covers a list when a walk runs from the first page to a page without continue', () => {
-    expect([...computeCoverage(walk).keys()]).toEqual(['logevents']);
+    expect([...computeCoverage(walk, LISTS).keys()]).toEqual(['logevents']);
   });
 
   it('does not cover a list whose walk has a gap or stops early', () => {
-    expect(computeCoverage([walk[0]!, walk[2]!]).size).toBe(0);
-    expect(computeCoverage([walk[0]!, walk[1]!]).size).toBe(0);
+    expect(computeCoverage([walk[0]!, walk[2]!], LISTS).size).toBe(0);
+    expect(computeCoverage([walk[0]!, walk[1]!], LISTS).size).toBe(0);
   });
 
   it('does not take a filtered walk for the whole list', () => {
     const filtered = walk.map((i) => page({ ...i.request, letype: 'block' }, (i.body['continue'] as Record<string, string> | undefined)?.['lecontinue']));
-    expect(computeCoverage(filtered).size).toBe(0);
+    expect(computeCoverage(filtered, LISTS).size).toBe(0);
   });
 
   it('answers other limits, continuation points, directions, filters and prop subsets of a covered list', () => {
-    const coverage = computeCoverage(walk);
+    const coverage = computeCoverage(walk, LISTS);
     for (const qs of [
       'action=query&list=logevents&lelimit=7&format=json',
       'action=query&list=logevents&lecontinue=X|9&continue=-||&formatversion=2',
       'action=query&list=logevents&ledir=newer&letype=block&leuser=Admin',
       'action=query&list=logevents&leprop=ids|title',
     ]) {
-      expect(isCovered(parseUrlEncoded(qs), coverage, KEY_RULES), qs).toBe(true);
+      expect(isCovered(parseUrlEncoded(qs), coverage, LISTS), qs).toBe(true);
     }
   });
 
   it('does not answer props the walk did not record, other modules, or other lists', () => {
-    const coverage = computeCoverage(walk);
+    const coverage = computeCoverage(walk, LISTS);
     for (const qs of [
       'action=query&list=logevents&leprop=ids|tags',
       'action=query&list=logevents&meta=siteinfo',
@@ -51,7 +53,7 @@ describe('the coverage rule', () => {
       'action=query&list=blocks',
       'action=query&list=logevents&foo=1',
     ]) {
-      expect(isCovered(parseUrlEncoded(qs), coverage, KEY_RULES), qs).toBe(false);
+      expect(isCovered(parseUrlEncoded(qs), coverage, LISTS), qs).toBe(false);
     }
   });
 });

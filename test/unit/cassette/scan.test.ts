@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Cassette, Interaction } from '../../../src/cassette/format.js';
 import { emptyCassette } from '../../../src/cassette/format.js';
+import { MODULES } from '../../../src/modules/index.js';
 import { readInteraction, scanCassette } from '../../../src/cassette/scan.js';
 import { FileCassetteStore } from '../../../src/cassette/store.js';
 import { loadCassettes } from '../../../src/replay/cassette-index.js';
@@ -71,7 +72,7 @@ describe('scanning a cassette file', () => {
     for (const text of [JSON.stringify(c), stringifyKeepingKeyOrder(c, 4), stringifyKeepingKeyOrder({ ...c, interactions: c.interactions.map(({ request, ...i }) => ({ request, ...i })) }, 2)]) {
       const dir = await written(text);
       expect(scan(dir).s).toBeNull();
-      const index = await loadCassettes(new FileCassetteStore(dir));
+      const index = await loadCassettes(new FileCassetteStore(dir), MODULES.query.list);
       expect([...index.interactions.keys()]).toEqual(c.interactions.map((i) => i.key));
       const inFile = (parseKeepingKeyOrder(text) as Cassette).interactions[1];
       expect(stringifyKeepingKeyOrder(index.interactions.get(c.interactions[1]!.key))).toBe(stringifyKeepingKeyOrder(inFile));
@@ -81,12 +82,22 @@ describe('scanning a cassette file', () => {
   it('loads a scanned cassette lazily: the same interactions as a whole parse, read when asked for', async () => {
     const c = cassetteOf(30);
     const dir = await written(`${stringifyKeepingKeyOrder(c, 2)}\n`);
-    const index = await loadCassettes(new FileCassetteStore(dir));
+    const index = await loadCassettes(new FileCassetteStore(dir), MODULES.query.list);
     expect(index.interactions.size).toBe(30);
     expect(index.upstream).toBe('http://wiki.test/w/api.php');
     for (const i of c.interactions) expect(stringifyKeepingKeyOrder(index.interactions.get(i.key))).toBe(stringifyKeepingKeyOrder(i));
     expect([...index.interactions.values((k) => k.endsWith('=7'))].map((i) => i.key)).toEqual(['action=query&list=logevents&lelimit=7']);
     expect(index.interactions.get('action=query&list=blocks')).toBeUndefined();
+    index.interactions.close();
+  });
+
+  it('keeps the entities of each kind a cassette lists, and takes a kind it lacks (recorded before its list was added) as none', async () => {
+    const c = cassetteOf(2);
+    c.entities['blocks'] = [{ id: 3, user: 'Вандал' }];
+    const index = await loadCassettes(new FileCassetteStore(await written(`${stringifyKeepingKeyOrder(c, 2)}\n`)), MODULES.query.list);
+    expect(index.model.entities.get('blocks')).toEqual([{ id: 3, user: 'Вандал' }]);
+    expect(index.model.entities.get('logevents') ?? []).toEqual([]);
+    expect(index.model.missing).toEqual([{ ns: 0, title: 'Нет' }]);
     index.interactions.close();
   });
 });

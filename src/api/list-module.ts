@@ -1,0 +1,154 @@
+import { PAGES, type EntityKind, type Knowledge } from '../wiki/model.js';
+import type { KeyFacts } from './key-facts.js';
+import type { QueryModule } from './query-module.js';
+import type { JsonObject } from './result.js';
+
+/** A key that orders a list (timestamp, then ids), compared lexicographically. */
+export type SortKey = readonly (string | number)[];
+
+/** The JSON types an entity's field may have in a cassette (`cassettes verify` checks them). */
+export type FieldType = 'integer' | 'string' | 'boolean' | 'object' | 'strings' | 'list';
+
+/** An entity's fields as a cassette keeps them: those that name it are required, the others typed when present (a walk may not have asked for them). */
+export interface FieldTypes {
+  readonly required: Readonly<Record<string, FieldType>>;
+  readonly optional: Readonly<Record<string, FieldType>>;
+}
+
+/** A page's fields (the wiki's own kind, which list=allpages shows). */
+export const PAGE_FIELD_TYPES: FieldTypes = {
+  required: { pageid: 'integer', ns: 'integer', title: 'string', extlinks: 'list' },
+  optional: { redirect: 'boolean', length: 'integer', protection: 'list', langlinks: 'list' },
+};
+
+/** The types of a continuation value's `|`-separated parts (ApiBase::parseContinueParamOrDie's). */
+export type ContinueType = 'timestamp' | 'int' | 'string';
+
+/**
+ * A list module (`list=`), as MediaWiki's module class describes itself, and everything else
+ * wikitape needs to know of the list, declared once in the module's file: its key facts, which
+ * parameters filter and which page, its entities (kind, id, how an answer shows them, how they
+ * merge, what shows a prop, what follows from what is known), what a walk of it proves, its
+ * order, what a snapshot records of it, and, as every query module, its parameters, execution,
+ * cache mode and debuginfo trace. Keys, coverage, knowledge, harvest, snapshot, diff, fixtures and
+ * the model ask the registry (modules/index.ts) for these; no other file names a list.
+ */
+export interface ListModule<E extends object = object> extends QueryModule {
+  readonly group: 'list';
+  /** What it folds into the cassette key; `defaults` spelled as the key spells them (sets sorted). */
+  readonly key: Required<Pick<KeyFacts, 'defaults' | 'sets'>> & KeyFacts;
+  /** Its parameters by role (unprefixed names). */
+  readonly roles: ListRoles;
+  /** Parameters (unprefixed) that change which entries a question sees: a complete walk has none. */
+  readonly filters: readonly string[];
+  /** What a walk of the list (its first page to its last, following continuation) proves. */
+  readonly walk: ListWalk;
+  /** Its entities. */
+  readonly entity: ListEntity<E>;
+  /** The order of its entries. */
+  readonly order: ListOrder<E>;
+  /** Every prop it shows on every supported version (values of its prop parameter; none: it has no prop parameter). */
+  readonly props: readonly string[];
+  /** The walks `wikitape snapshot` records of it, each to its end: the parameters besides `action` and `list`. */
+  readonly snapshot: readonly Readonly<Record<string, string>>[];
+  /**
+   * A caller with rights readers lack (hidden log entry parts, the suppression log, hidden blocks:
+   * VISIBILITY_RIGHTS) sees more of it than readers' recordings show.
+   */
+  readonly widerForRights: boolean;
+  /**
+   * When an entry an answer shows stops being shown (a block's expiry, ISO 8601), or null: a
+   * recorded answer with one passed is computed afresh. Absent: entries never expire.
+   */
+  expiry?(row: JsonObject): string | null;
+}
+
+/** A list module's parameters by role, unprefixed (`limit`, `continue`, `dir`, `prop`). */
+interface ListRoles {
+  readonly limit: string;
+  readonly continue: string;
+  /** Its direction parameter, or null. */
+  readonly dir: string | null;
+  /** Its prop parameter, or null (a list without props). */
+  readonly prop: string | null;
+}
+
+/** What a walk of a list proves (cassette/coverage.ts finds the walks, replay/knowledge.ts keeps what they prove). */
+interface ListWalk {
+  /**
+   * Parameters (unprefixed) whose value picks the part of the list a walk covers (allpages: the
+   * namespace and `filterredir`); none: the list is one whole.
+   */
+  readonly scopeParams: readonly string[];
+  /**
+   * The part of the list a walk asked with these canonical parameters covers ('' : the whole
+   * list), or null when such a walk proves nothing.
+   */
+  scope(request: Readonly<Record<string, string>>): string | null;
+  /** What complete walks of these parts teach beyond the list's own entries (allpages: which titles exist). */
+  learn?(scopes: ReadonlySet<string>, knows: Knowledge): void;
+}
+
+/** The entities of a list: how the model and the cassette keep them. */
+export interface ListEntity<E extends object> {
+  /** The kind they are kept as (`entities.<kind>`): the list's own, or the wiki's own (PAGES). */
+  readonly kind: EntityKind<E>;
+  /**
+   * The fields that name one entity, in the model and in an answer's rows: harvest merges by them,
+   * `cassettes diff` matches rows by them.
+   */
+  readonly idFields: readonly string[];
+  /**
+   * The entity one row of an answer shows, for a question with these canonical parameters that
+   * asked for `props` (kept as `known`); null for a row that is none.
+   */
+  fromRow(row: JsonObject, props: readonly string[], request: Readonly<Record<string, string>>): E | null;
+  /** Merges an entity seen again into the one held: later answers add what earlier ones lacked. */
+  merge(held: E, seen: E): E;
+  /** Its fields' JSON types as a cassette keeps them: an entity of the wrong type would be served as if the wiki had shown it. */
+  readonly fieldTypes: FieldTypes;
+  /** A fixture's entry as the model keeps it (what fixtures may leave out filled in), or what is wrong with it. */
+  fromFixture(entry: Record<string, unknown>): E | string;
+  /**
+   * For each prop, the field whose presence shows that an answer asked for it: `known` of entities
+   * recorded before `known` was kept is inferred from these.
+   */
+  readonly propFields: Readonly<Record<string, string>>;
+  /** The users an entity names with their ids (`[name, id]`): a name's id then follows in every list. */
+  users?(e: E): Iterable<readonly [unknown, unknown]>;
+  /** Fills in the fields that follow from what is known (a user id from a name, a range from a target). */
+  derive?(e: E, ids: ReadonlyMap<string, number>): void;
+}
+
+/** The order of a list's entries: what a sorted index of it holds. */
+interface ListOrder<E extends object> {
+  /** Its entries' key, ascending (the `dir` that reads backwards reverses it). */
+  key(e: E): SortKey;
+  /** The continuation value that makes `e` the first entry of the next page. */
+  continueValue(e: E): string;
+  /** The types of the continuation's parts: it parses to the last parts of `key` (the scope fixes the others). */
+  readonly continueTypes: readonly ContinueType[];
+}
+
+/** Merges an entity seen again (ListEntity.merge): its fields over the held one's, `known` the union of both. */
+export function mergeKnown<E extends { known?: string[] }>(held: E, seen: E): E {
+  const known = held.known === undefined || seen.known === undefined ? undefined : [...new Set([...held.known, ...seen.known])].sort();
+  return { ...held, ...seen, ...(known ? { known } : {}) };
+}
+
+/** The name an entity (or an answer's row) has among its kind: its id fields' values. */
+export function entityId(idFields: readonly string[], e: object): string {
+  return idFields.map((f) => String((e as Record<string, unknown>)[f])).join('|');
+}
+
+/** Marks a prop known for an entity (a derivation filled in its field). */
+export function learnProp(e: { known?: string[] }, prop: string): void {
+  if (e.known && !e.known.includes(prop)) e.known = [...e.known, prop].sort();
+}
+
+/** The kinds of entity lists keep of their own (not the wiki's pages), each once, in the lists' order. */
+export function ownKinds(lists: readonly ListModule[]): ListEntity<object>[] {
+  const out: ListEntity<object>[] = [];
+  for (const l of lists) if (l.entity.kind !== PAGES && !out.some((e) => e.kind === l.entity.kind)) out.push(l.entity);
+  return out;
+}
