@@ -129,40 +129,6 @@ export function completeLinkPages(interactions: Iterable<Interaction>): Set<numb
 }
 
 /**
- * Namespaces whose every page (`all`) or every redirect (`redirects`) the recordings list: a
- * complete walk of `list=allpages` for one namespace, unfiltered but for `apfilterredir`.
- */
-export function completeNamespaces(interactions: Iterable<Interaction>): { all: Set<number>; redirects: Set<number> } {
-  const byWalk = new Map<string, Map<string, Interaction>>();
-  const paging = new Set(['action', 'list', 'apnamespace', 'apfilterredir', 'aplimit', 'apcontinue', 'continue', 'apdir']);
-  for (const i of interactions) {
-    const r = i.request;
-    if (r['action'] !== 'query' || r['list'] !== 'allpages' || r['prop'] || r['meta'] || r['generator']) continue;
-    if (Object.keys(r).some((k) => !paging.has(k)) || i.status !== 200 || i.headers['mediawiki-api-error']) continue;
-    const { apcontinue, continue: _c, ...rest } = r;
-    const walk = JSON.stringify(Object.entries(rest).sort());
-    const pages = byWalk.get(walk) ?? new Map<string, Interaction>();
-    pages.set(apcontinue ?? '', i);
-    byWalk.set(walk, pages);
-  }
-  const out = { all: new Set<number>(), redirects: new Set<number>() };
-  for (const pages of byWalk.values()) {
-    let page = pages.get('');
-    const r = page?.request;
-    const into = r?.['apfilterredir'] === 'redirects' ? out.redirects : (r?.['apfilterredir'] ?? 'all') === 'all' ? out.all : null;
-    for (let steps = 0; page && into && steps <= pages.size; steps++) {
-      const next = (page.body['continue'] as Record<string, string> | undefined)?.['apcontinue'];
-      if (next === undefined) {
-        into.add(Number(r!['apnamespace'] ?? '0'));
-        break;
-      }
-      page = pages.get(next);
-    }
-  }
-  return out;
-}
-
-/**
  * Whether coverage proves the answer to this question (see the rule above): it asks about one
  * list alone, of a part walked completely, with paging, filters and props the walk covers (props
  * the question leaves out are the module's defaults).

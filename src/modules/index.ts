@@ -1,5 +1,6 @@
 import { queryAction } from '../api/query.js';
 import type { ModuleRegistry } from '../api/registry.js';
+import { allpages } from './allpages.js';
 import { blocks } from './blocks.js';
 import { extlinks } from './extlinks.js';
 import { logevents } from './logevents.js';
@@ -20,7 +21,7 @@ import { ownKinds } from '../api/list-module.js';
  */
 const QUERY = {
   prop: [extlinks],
-  list: [logevents, blocks, protectedtitles],
+  list: [logevents, blocks, protectedtitles, allpages],
   meta: [userinfo, siteinfo, tokens],
 };
 

@@ -1,7 +1,8 @@
 import type { JsonObject } from '../api/result.js';
 import { FileCassetteStore } from '../cassette/store.js';
 import { canonicalKey } from '../request/canonical.js';
-import { KEY_RULES } from '../modules/index.js';
+import { KEY_RULES, LIST_ENTITIES, MODULES } from '../modules/index.js';
+import { PAGES, type Page } from '../wiki/model.js';
 import { Recorder } from './recorder.js';
 import { recordLinkIds } from './snapshot-link-ids.js';
 
@@ -32,12 +33,6 @@ const SITEINFO_PROPS = 'general|namespaces|namespacealiases|specialpagealiases|m
 /** Every userinfo prop of an anonymous caller but `options`, which holds a secret token. */
 const USERINFO_PROPS = 'blockinfo|hasmsg|groups|groupmemberships|implicitgroups|rights|changeablegroups|editcount|ratelimits|theoreticalratelimits|email|realname|acceptlang|registrationdate|unreadcount|centralids|latestcontrib|cancreateaccount';
 
-const LISTS = [
-  { list: 'logevents', prefix: 'le', props: 'ids|title|type|user|userid|timestamp|comment|parsedcomment|details|tags' },
-  { list: 'blocks', prefix: 'bk', props: 'id|user|userid|by|byid|timestamp|expiry|reason|range|flags|restrictions' },
-  { list: 'protectedtitles', prefix: 'pt', props: 'timestamp|user|userid|comment|parsedcomment|expiry|level' },
-] as const;
-
 /**
  * Where each redirect leads: `titles=…&redirects=1`, fifty titles a question (what an anonymous
  * caller may ask at once); the answers' `query.redirects` are harvested (record/harvest-redirects.ts).
@@ -47,16 +42,17 @@ async function askTargets(ask: (p: Record<string, string>) => Promise<JsonObject
 }
 
 /**
- * `wikitape snapshot`: a complete cassette of a wiki. Every list is walked to its end at the
- * maximum limit with every prop (so replay can synthesize any page of it), then every page of
- * every namespace, its redirects and where they lead, and its external links. Each question is
- * asked and stored by a recorder in this process; one already in the cassette is answered from
- * it, so an interrupted snapshot resumes where it stopped.
+ * `wikitape snapshot`: a complete cassette of a wiki. Every list is walked to its end as its
+ * module says (ListModule.snapshot: the maximum limit, every prop; list=allpages for every
+ * namespace, and its redirects), so replay can synthesize any page of it; then where each
+ * redirect leads, and the external links of every page the lists showed. Each question is asked
+ * and stored by a recorder in this process; one already in the cassette is answered from it, so
+ * an interrupted snapshot resumes where it stopped.
  */
 export async function snapshot(options: SnapshotOptions): Promise<SnapshotProgress> {
   const cassettes = options.cassettes ?? './cassettes';
   const name = options.cassette ?? 'snapshot';
-  const store = new FileCassetteStore(cassettes);
+  const store = new FileCassetteStore(cassettes, { entities: LIST_ENTITIES });
   const db = await store.open(name, options.upstream);
   const recorded = new Map(db.data.interactions.map((i) => [i.key, i.body]));
   // The recorder in this process: each question goes straight to the wiki and into the cassette.
@@ -97,21 +93,21 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotProgre
   const query = (b: JsonObject) => (b['query'] ?? {}) as Record<string, unknown[]>;
 
   try {
-    for (const l of LISTS) {
-      progress.step = `list=${l.list}`;
-      await walk({ list: l.list, [`${l.prefix}limit`]: 'max', [`${l.prefix}prop`]: l.props }, (b) => query(b)[l.list] ?? []);
-    }
-    progress.step = 'pages';
-    const titles: string[] = [];
-    for (let ns = 0; ns <= 15; ns++) {
-      const pages = (await walk({ list: 'allpages', apnamespace: String(ns), aplimit: 'max' }, (b) => query(b)['allpages'] ?? [])) as { title: string }[];
-      titles.push(...pages.map((p) => p.title));
-    }
-    progress.step = 'redirects';
+    // Every page a list shows (list=allpages), in the order shown, once; the redirects among them.
+    const titles = new Set<string>();
     const redirects: string[] = [];
-    for (let ns = 0; ns <= 15; ns++) {
-      const pages = (await walk({ list: 'allpages', apnamespace: String(ns), aplimit: 'max', apfilterredir: 'redirects' }, (b) => query(b)['allpages'] ?? [])) as { title: string }[];
-      redirects.push(...pages.map((p) => p.title));
+    for (const list of MODULES.query.list) {
+      progress.step = `list=${list.name}`;
+      for (const params of list.snapshot) {
+        const rows = (await walk({ list: list.name, ...params }, (b) => query(b)[list.name] ?? [])) as JsonObject[];
+        if (list.entity.kind !== PAGES) continue;
+        for (const row of rows) {
+          const page = list.entity.fromRow(row, [], { action: 'query', list: list.name, ...params }) as Page | null;
+          if (!page) continue;
+          titles.add(page.title);
+          if (page.redirect) redirects.push(page.title);
+        }
+      }
     }
     await askTargets(ask, redirects);
     progress.step = 'extlinks';

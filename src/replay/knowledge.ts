@@ -1,7 +1,7 @@
 import type { Interaction } from '../cassette/format.js';
 import type { ListModule } from '../api/list-module.js';
 import { entitiesOf, type Knowledge, type WikiModel } from '../wiki/model.js';
-import { completeLinkPages, completeNamespaces, completeWalks } from '../cassette/coverage.js';
+import { completeLinkPages, completeWalks } from '../cassette/coverage.js';
 import { learnLinkIds } from './link-ids.js';
 import { recordedMeta } from './recorded-meta.js';
 
@@ -23,13 +23,12 @@ export function buildKnowledge(model: WikiModel, lists: readonly ListModule[], r
   learnLinkIds(model, () => links);
   const ids = userIds(model, lists);
   for (const list of lists) deriveAll(model, list, ids);
-  const namespaces = completeNamespaces(recorded);
   const knows: Knowledge = {
     walks: completeWalks(recorded, lists),
     completeLinks: completeLinkPages(recorded),
     missingTitles: new Set(model.missing.map((m) => `${m.ns}|${m.title}`)),
-    completeNamespaces: namespaces.all,
-    completeRedirects: namespaces.redirects,
+    completeNamespaces: new Set(),
+    completeRedirects: new Set(),
     spamPatterns: false,
     meta: recordedMeta(recorded),
   };

@@ -99,10 +99,10 @@ export function mergeFixture(model: WikiModel, data: unknown, kinds: readonly Fi
     addEntities(model, entityKind(k.kind), read);
   }
   let nextId = Math.max(0, ...model.pages.flatMap((p) => p.extlinks.map((l) => l.id))) + 1;
-  for (const p of f.pages ?? []) {
-    if (typeof p.title !== 'string' || typeof p.pageid !== 'number') throw new FixtureError(file, 'every page needs "pageid" and "title"');
-    const links = (p.extlinks ?? []).map((l) => (typeof l === 'string' ? { id: nextId++, url: l } : l));
-    model.pages.push({ ...p, ns: p.ns ?? 0, extlinks: links });
+  for (const p of (f.pages ?? []) as unknown[]) {
+    const page = typeof p === 'object' && p !== null ? readFixturePage(p as Record<string, unknown>, () => nextId++) : 'every page needs "pageid" and "title"';
+    if (typeof page === 'string') throw new FixtureError(file, page);
+    model.pages.push(page);
   }
   model.spamBlacklist.push(...(f.spamBlacklist ?? []));
   model.spamWhitelist.push(...(f.spamWhitelist ?? []));
@@ -119,6 +119,17 @@ function mergeRedirects(model: WikiModel, f: FixtureFile, file: string): void {
   if (f.interwikimap === undefined) return;
   if (!f.interwikimap.every((e) => typeof e?.prefix === 'string' && typeof e.url === 'string')) throw new FixtureError(file, 'every interwikimap entry needs "prefix" and "url"');
   model.interwikimap = f.interwikimap;
+}
+
+/**
+ * A fixture's page as the model keeps it (namespace 0 unless given; links given as plain URLs
+ * numbered by `nextLinkId`), or what is wrong with it.
+ */
+export function readFixturePage(p: Record<string, unknown>, nextLinkId: () => number): Page | string {
+  if (typeof p['title'] !== 'string' || typeof p['pageid'] !== 'number') return 'every page needs "pageid" and "title"';
+  const given = Array.isArray(p['extlinks']) ? (p['extlinks'] as Array<ExtLink | string>) : [];
+  const links = given.map((l) => (typeof l === 'string' ? { id: nextLinkId(), url: l } : l));
+  return { ...(p as unknown as Page), ns: (p['ns'] as number | undefined) ?? 0, extlinks: links };
 }
 
 /** The accounts of a fixture file, each checked: a name, and passwords that are strings. */

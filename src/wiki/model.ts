@@ -31,7 +31,12 @@ export interface ExtLink {
   httpsId?: number;
 }
 
-/** A page: identity, existence and external links. */
+/**
+ * A page: identity, existence and external links; what `prop=info` would show of it where a
+ * fixture gives it (no recording does). A field absent is unknown for a page recordings showed,
+ * and the wiki's default (no redirect, no protection, no language links) for a model of fixtures
+ * only, which describe the whole wiki; `length` is never defaulted.
+ */
 export interface Page {
   pageid: number;
   ns: number;
@@ -39,6 +44,24 @@ export interface Page {
   extlinks: ExtLink[];
   /** Whether the page is a redirect (its target: `WikiModel.redirects`); absent: not known (see Knowledge.completeRedirects). */
   redirect?: boolean;
+  /** page_len: the size of its latest revision in bytes. */
+  length?: number;
+  /** Its protections (page_restrictions), as `prop=info&inprop=protection` shows them. */
+  protection?: PageProtection[];
+  /** Its language links, as `prop=langlinks` shows them (`{ lang, title }`). */
+  langlinks?: { lang: string; title: string }[];
+}
+
+/** One protection of a page (a page_restrictions row). */
+interface PageProtection {
+  /** `edit`, `move`, `upload`. */
+  type: string;
+  /** `autoconfirmed`, `sysop` … */
+  level: string;
+  /** `infinity` or ISO 8601. */
+  expiry: string;
+  /** A cascading protection (`pr_cascade`). */
+  cascade?: boolean;
 }
 
 /**
