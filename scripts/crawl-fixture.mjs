@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Crawls a live wiki's api.php into a wikitape fixture file (every prop, formatversion=2):
 // log events, blocks, protected titles, pages with their external links, redirects and the
-// interwiki table.
+// interwiki table, and what list=allpages filters on (redirect, length, protections, language links).
 // Usage: node scripts/crawl-fixture.mjs API_URL OUT.json [spam-blacklist.txt]
 import { readFileSync, writeFileSync } from 'node:fs';
 
@@ -47,6 +47,19 @@ for (let i = 0; i < redirectPages.length; i += 50) {
   redirects.push(...(j.query.redirects ?? []));
 }
 for (const p of redirectPages) pageIndex.get(p.pageid).redirect = true;
+// What prop=info and prop=langlinks show of each page: list=allpages filters on it.
+const byId = [...pageIndex.values()];
+for (let i = 0; i < byId.length; i += 50) {
+  const batch = byId.slice(i, i + 50);
+  const info = await walk({ prop: 'info|langlinks', inprop: 'protection', lllimit: 'max', pageids: batch.map((p) => p.pageid).join('|') }, (j) => j.query.pages);
+  for (const p of info) {
+    const page = pageIndex.get(p.pageid);
+    page.redirect = p.redirect === true;
+    page.length = p.length;
+    page.protection = (p.protection ?? []).map((r) => ({ type: r.type, level: r.level, expiry: r.expiry, ...(r.cascade ? { cascade: true } : {}) }));
+    page.langlinks = [...(page.langlinks ?? []), ...(p.langlinks ?? []).map((l) => ({ lang: l.lang, title: l.title }))];
+  }
+}
 // External links with their el_id: the API shows ids only in `elcontinue`, so each page is walked
 // one link at a time (the continue value names the next link's id); a page's first id comes from
 // a two-page query whose limit stops right before it. The very first page's first id is a guess.

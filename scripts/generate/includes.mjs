@@ -25,6 +25,7 @@ export const REQUESTS = {
   logevents: { action: 'query', list: 'logevents' },
   blocks: { action: 'query', list: 'blocks' },
   protectedtitles: { action: 'query', list: 'protectedtitles' },
+  allpages: { action: 'query', list: 'allpages' },
   extlinks: { action: 'query', prop: 'extlinks', titles: 'Заглавная страница' },
   parse: { action: 'parse', summary: 'Hello' },
   parselinks: { action: 'parse', summary: '[[Foo]]' },

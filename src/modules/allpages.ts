@@ -282,8 +282,8 @@ function allpagesDebug(input: DebugInput): DebugFacts {
   const tail = `${straight ? 'GROUP BY page_title ' : ''}ORDER BY page_title${desc ? ' DESC' : ''} LIMIT ${sqlLimit(params, 'aplimit')}  `;
   const fn = `${apiClass(profile, 'ApiQueryAllPages')}::run`;
   const query = { query: { sql: `${select}${from}WHERE ${where.join(' AND ')}  ${tail}`, function: fn, time: 0.001 } };
-  // GenderCache::doQuery over every fetched title (the row past the limit too); 1.43 names only the caller.
-  const gender = ns === 2 || ns === 3 ? genderCacheLookup(profile, fetchedOf(input), fn).map((e) => (v143 && typeof e === 'object' && 'query' in e ? { query: { ...e.query, function: fn } } : e)) : [];
+  // GenderCache::doQuery over every fetched title (the row past the limit too).
+  const gender = ns === 2 || ns === 3 ? genderCacheLookup(profile, fetchedOf(input), fn) : [];
   const setup = v143 ? ['[MessageCache] MessageCache using store SqlBagOStuff', 'MediaWiki\\Parser\\ParserFactory: using default preprocessor'] : [];
   return { includes: 'allpages', setup, entries: [query, ...gender] };
 }

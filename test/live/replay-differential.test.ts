@@ -56,6 +56,12 @@ async function unrecordedQuestions(liveUrl: string): Promise<string[]> {
     { list: 'blocks', bklimit: '2', bkprop: 'id|user|range|restrictions|flags' },
     { list: 'protectedtitles', ptlimit: '4', ptdir: 'older' },
     { list: 'protectedtitles', ptlimit: '2', ptdir: 'newer', ptprop: 'user|comment|expiry|level' },
+    { list: 'allpages', aplimit: '3' },
+    { list: 'allpages', aplimit: '4', apdir: 'descending' },
+    { list: 'allpages', apnamespace: '6', aplimit: '2' },
+    { list: 'allpages', apprefix: 'Н', aplimit: '1' },
+    { list: 'allpages', apfrom: 'Delta', apto: 'Казань', aplimit: '2', apdir: 'ascending' },
+    { list: 'allpages', aplimit: '5', apfilterredir: 'nonredirects' },
     { prop: 'extlinks', titles: 'Список ссылок|Beta|Alpha', ellimit: '4' },
     { prop: 'extlinks', titles: 'Список ссылок', ellimit: '7', elprotocol: 'https' },
   ];
