@@ -56,7 +56,7 @@ function internalTimestampError(value: string): ApiUsageError {
  * 1.39 checks loosely (PHP `!=` on the id, timestamps through Database::timestamp), 1.43+
  * with ApiBase::parseContinueParamOrDie (exact forms, everything else `badcontinue`).
  */
-function parseTimestampContinue(
+export function parseTimestampContinue(
   profile: WikiProfile,
   value: string,
   types: readonly ContinueType[],
