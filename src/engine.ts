@@ -9,7 +9,6 @@ import { render, type Rendered, type RenderInput } from './output/render.js';
 import { requestParams } from './request/body.js';
 import { parseUrlEncoded, type ParamMap } from './request/params.js';
 import type { Interaction } from './cassette/format.js';
-import type { JsonObject } from './api/result.js';
 import type { Knowledge, WikiModel } from './wiki/model.js';
 import type { WikiProfile } from './wiki/profile.js';
 import type { Language } from './i18n/language.js';
@@ -27,7 +26,8 @@ import type { OfflineSessions, RequestSession } from './replay/sessions.js';
 import { apiFaultHook } from './faults/api.js';
 import { describeNearMisses, nearMisses, type NearMiss } from './replay/near-miss.js';
 import type { ArmedFault } from './faults/spec.js';
-import { ANONYMOUS, lacksSameOriginSecurity, seesMoreThanReaders, type Caller } from './api/session.js';
+import { ANONYMOUS, lacksSameOriginSecurity } from './api/session.js';
+import { expiredSince, expiring, visibilityUnknown } from './replay/recorded-lists.js';
 
 /** One HTTP request to api.php, as the engine needs it. */
 export interface HttpRequest {
@@ -81,35 +81,6 @@ const TEMPLATE_MAX_BYTES = 4 << 20;
 /** The most characters of query strings and keys the hit-key memo holds (about 16 MB as UTF-16). */
 const HIT_KEYS_CHARS = 8 << 20;
 
-/** The lists whose entries expire (ListModule.expiry): a recorded answer showing one changes with the clock. */
-const EXPIRING = MODULES.query.list.filter((l) => l.expiry !== undefined);
-
-/** When each entry a recorded answer lists stops being shown (none: the answer never changes with the clock). */
-function recordedExpiries(i: Interaction): string[] {
-  const q = i.body['query'];
-  if (!q || typeof q !== 'object' || Array.isArray(q)) return [];
-  const out: string[] = [];
-  for (const list of EXPIRING) {
-    const rows = (q as Record<string, unknown>)[list.name];
-    if (!Array.isArray(rows)) continue;
-    for (const row of rows) {
-      const at = row && typeof row === 'object' && !Array.isArray(row) ? list.expiry!(row as JsonObject) : null;
-      if (at !== null) out.push(at);
-    }
-  }
-  return out;
-}
-
-/** Whether a recorded answer lists an entry (a block) whose expiry is at or before `now`. */
-function expiredSince(i: Interaction, now: number): boolean {
-  return recordedExpiries(i).some((at) => Date.parse(at) <= now);
-}
-
-/** Whether a recorded answer will change when the clock passes one of its entries' expiry. */
-function expiring(i: Interaction): boolean {
-  return recordedExpiries(i).length > 0;
-}
-
 /**
  * What the printer cannot print as the wiki does: `format=rawfm` shows ApiResult's internal
  * structure (metadata, every boolean), and XML and PHP serialization need the metadata too (tag
@@ -137,20 +108,6 @@ const UNRECORDABLE: ReadonlySet<string> = new Set(MODULES.actions.filter((a) => 
 function sessionOf(session: RequestSession | undefined): { session?: { setCookie: string[]; sessionId: string } } {
   if (!session || (!session.active && session.setCookie.length === 0)) return {};
   return { session: { setCookie: session.setCookie, sessionId: session.sessionId ?? '' } };
-}
-
-/** The lists a caller with rights readers lack sees more of (ListModule.widerForRights), as the modules that ran are named. */
-const WIDER_FOR_RIGHTS: ReadonlySet<string> = new Set(MODULES.query.list.filter((l) => l.widerForRights).map((l) => `query+${l.name}`));
-
-/**
- * A logged-in caller with rights to see what readers may not (hidden log entry parts, the
- * suppression log, hidden blocks; see VISIBILITY_RIGHTS): a list computed for them from what
- * readers were shown may lack what they would see, and is flagged. (Unknown rights are flagged
- * as `session.rights` already.)
- */
-function visibilityUnknown(caller: Caller | undefined, modules: readonly { path: string }[]): string[] {
-  if (!caller || caller.anon || caller.rights === null || !seesMoreThanReaders(caller.rights)) return [];
-  return modules.some((m) => WIDER_FOR_RIGHTS.has(m.path)) ? ['session.visibility'] : [];
 }
 
 /**
