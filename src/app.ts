@@ -13,7 +13,7 @@ import { redactQuery } from './util/secrets.js';
 import { sendBody } from './output/send.js';
 import { answerLoadPhp } from './output/page-styles.js';
 import { loadFixtures, mergeFixture } from './wiki/fixtures.js';
-import { PAGES, addEntities, emptyModel, entitiesOf, type Knowledge, type WikiModel } from './wiki/model.js';
+import { PAGES, addEntities, emptyModel, entitiesOf, mergePage, type Knowledge, type WikiModel } from './wiki/model.js';
 import { entityId, ownKinds, type ListModule } from './api/list-module.js';
 import { loadCassettes, type CassetteIndex } from './replay/cassette-index.js';
 import { buildKnowledge } from './replay/knowledge.js';
@@ -120,6 +120,12 @@ function mergeModel(into: WikiModel, m: WikiModel, lists: readonly ListModule[])
   for (const { kind, idFields } of [...ownKinds(lists), { kind: PAGES, idFields: ['pageid'] }]) {
     const held = new Set(entitiesOf(into, kind).map((e) => entityId(idFields, e)));
     addEntities(into, kind, entitiesOf(m, kind).filter((e) => !held.has(entityId(idFields, e))));
+  }
+  // A page in both keeps what only the fixture says of it (a redirect, its length …: mergePage).
+  const at = new Map(into.pages.map((p, i) => [p.pageid, i]));
+  for (const p of m.pages) {
+    const i = at.get(p.pageid);
+    if (i !== undefined) into.pages[i] = mergePage(into.pages[i]!, p);
   }
   into.spamBlacklist.push(...m.spamBlacklist);
   into.spamWhitelist.push(...m.spamWhitelist);

@@ -5,7 +5,7 @@ import { PAGE_FIELD_TYPES, type ListModule } from '../api/list-module.js';
 import { LIMIT_PARAM, pv, type ParamSpec, type ParamValue, type ParamValues } from '../api/param-spec.js';
 import type { JsonObject } from '../api/result.js';
 import { escapeWikiText } from '../util/escape.js';
-import { PAGES, entitiesOf, type Page } from '../wiki/model.js';
+import { PAGES, entitiesOf, mergePage, type Page } from '../wiki/model.js';
 import { readFixturePage } from '../wiki/fixtures.js';
 import { atLeast, type WikiProfile } from '../wiki/profile.js';
 import { makeTitleSafe } from '../wiki/title.js';
@@ -99,7 +99,7 @@ export const allpages: ListModule<Page> = {
       const redirect = request['apfilterredir'] === 'redirects';
       return { pageid: row['pageid'], ns: Number(row['ns']), title: String(row['title']), extlinks: [], ...(redirect ? { redirect: true } : {}) };
     },
-    merge: (held, seen) => (seen.redirect ? { ...held, redirect: true } : held),
+    merge: mergePage,
     fieldTypes: PAGE_FIELD_TYPES,
     // The wiki's own pages: read as fixture files' pages are (links without an id numbered in order).
     fromFixture: (e) => readFixturePage(e, counter()),

@@ -3,7 +3,7 @@ import type { Cassette, Interaction } from '../cassette/format.js';
 import { readInteraction, scanCassette, type ScannedInteraction } from '../cassette/scan.js';
 import { CassetteError, notACassette, type CassetteStore } from '../cassette/store.js';
 import { entityId, ownKinds, type ListModule } from '../api/list-module.js';
-import { PAGES, emptyModel, entityKind, type WikiModel } from '../wiki/model.js';
+import { PAGES, emptyModel, entityKind, mergePage, type WikiModel } from '../wiki/model.js';
 import type { WikiProfile } from '../wiki/profile.js';
 
 /** Where an interaction not yet parsed is: its cassette file (kept open) and its place in it. */
@@ -83,19 +83,28 @@ export interface CassetteIndex {
   upstream: string | null;
 }
 
-/** Appends to `into` the items whose key was not seen yet. */
-function addUnseen<T, K>(items: readonly T[], seen: Set<K>, keyOf: (x: T) => K, into: T[]): void {
+/**
+ * Appends to `into` the items whose key was not seen yet (`seen`: where each is in `into`); one
+ * seen again is merged into the one held when `merge` says how, else the first is kept.
+ */
+function addUnseen<T, K>(items: readonly T[], seen: Map<K, number>, keyOf: (x: T) => K, into: T[], merge?: (held: T, again: T) => T): void {
   for (const x of items) {
     const k = keyOf(x);
-    if (seen.has(k)) continue;
-    seen.add(k);
-    into.push(x);
+    const at = seen.get(k);
+    if (at === undefined) {
+      seen.set(k, into.length);
+      into.push(x);
+    } else if (merge) into[at] = merge(into[at]!, x);
   }
 }
 
-/** The kinds of entity cassettes keep, each with the fields that name one: the lists' own kinds, pages, missing titles, redirects. */
-function entityKinds(lists: readonly ListModule[]): { kind: string; idFields: readonly string[] }[] {
-  return [...ownKinds(lists), { kind: PAGES as string, idFields: ['pageid'] }, { kind: 'missing', idFields: ['ns', 'title'] }, { kind: 'redirects', idFields: ['from'] }];
+/**
+ * The kinds of entity cassettes keep, each with the fields that name one: the lists' own kinds
+ * (the first cassette's entity kept: whether two cassettes show the same version of an entity is
+ * not known here), pages (what any cassette showed of a page kept: mergePage), missing titles, redirects.
+ */
+function entityKinds(lists: readonly ListModule[]): { kind: string; idFields: readonly string[]; merge?: (held: object, again: object) => object }[] {
+  return [...ownKinds(lists).map(({ kind, idFields }) => ({ kind, idFields })), { kind: PAGES as string, idFields: ['pageid'], merge: mergePage as (held: object, again: object) => object }, { kind: 'missing', idFields: ['ns', 'title'] }, { kind: 'redirects', idFields: ['from'] }];
 }
 
 /**
@@ -106,7 +115,7 @@ function entityKinds(lists: readonly ListModule[]): { kind: string; idFields: re
 export async function loadCassettes(store: CassetteStore, lists: readonly ListModule[]): Promise<CassetteIndex> {
   const index: CassetteIndex = { interactions: new InteractionTable(), model: emptyModel(), profile: {}, recordedAt: null, upstream: null };
   const kinds = entityKinds(lists);
-  const seen = new Map(kinds.map((k) => [k.kind, new Set<string>()]));
+  const seen = new Map(kinds.map((k) => [k.kind, new Map<string, number>()]));
   const into = (kind: string): object[] => {
     if (kind === PAGES) return index.model.pages;
     if (kind === 'missing') return index.model.missing;
@@ -154,7 +163,7 @@ export async function loadCassettes(store: CassetteStore, lists: readonly ListMo
     if (c.meta?.recordedAt && (index.recordedAt === null || c.meta.recordedAt > index.recordedAt)) index.recordedAt = c.meta.recordedAt;
     const e = c.entities;
     if (!e) continue;
-    for (const { kind, idFields } of kinds) addUnseen(e[kind] ?? [], seen.get(kind)!, (x) => entityId(idFields, x), into(kind));
+    for (const { kind, idFields, merge } of kinds) addUnseen(e[kind] ?? [], seen.get(kind)!, (x) => entityId(idFields, x), into(kind), merge);
   }
   // A link whose el_id no continuation token named keeps id 0: unknown (see wiki/model.ts ExtLink).
   return index;

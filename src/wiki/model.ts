@@ -83,6 +83,23 @@ export interface InterwikiEntry {
   url: string;
 }
 
+/**
+ * One page shown twice (by two answers, two cassettes, a recording and a fixture): the one held,
+ * with what only the other showed: that it is a redirect (a complete walk of a namespace's
+ * redirects marks them; another answer's silence does not unmark one), its length, protections,
+ * language links.
+ */
+export function mergePage(held: Page, seen: Page): Page {
+  let out = held;
+  const add = <K extends 'redirect' | 'length' | 'protection' | 'langlinks'>(k: K, v: Page[K]) => {
+    out = { ...out, [k]: v };
+  };
+  if (seen.redirect === true && held.redirect !== true) add('redirect', true);
+  else if (held.redirect === undefined && seen.redirect !== undefined) add('redirect', seen.redirect);
+  for (const k of ['length', 'protection', 'langlinks'] as const) if (held[k] === undefined && seen[k] !== undefined) add(k, seen[k]);
+  return out;
+}
+
 /** The wiki's own kind of entity: its pages (`model.pages`, the cassette's `entities.pages`). */
 export const PAGES = entityKind<Page>('pages');
 

@@ -100,12 +100,15 @@ function recorded(params: Record<string, string>, rows: JsonObject[], cont?: str
   return { key: canonicalKey(new Map(Object.entries(request)), KEY_RULES), request, status: 200, headers: { 'cache-control': 'private, must-revalidate, max-age=0' }, body, recordedAt: '2024-01-05T00:00:00Z' };
 }
 
-async function cassettes(interactions: Interaction[]): Promise<string> {
-  const entities = emptyHarvest(ENTITY_KINDS);
-  for (const i of interactions) harvest(entities, i.body, i.request);
-  const cassette: Cassette = { meta: { format: 1, upstream: 'http://wiki.test/w/api.php', recordedAt: '2024-01-05T00:00:00Z', profile: PROFILE }, interactions: interactions.sort((a, b) => (a.key < b.key ? -1 : 1)), entities };
+/** A folder with a cassette of these interactions (each further list of them: another cassette, named after the first). */
+async function cassettes(interactions: Interaction[], ...more: Interaction[][]): Promise<string> {
   const dir = await temp();
-  await writeFile(join(dir, 'wiki.json'), JSON.stringify(cassette, null, 2));
+  for (const [n, list] of [interactions, ...more].entries()) {
+    const entities = emptyHarvest(ENTITY_KINDS);
+    for (const i of list) harvest(entities, i.body, i.request);
+    const cassette: Cassette = { meta: { format: 1, upstream: 'http://wiki.test/w/api.php', recordedAt: '2024-01-05T00:00:00Z', profile: PROFILE }, interactions: list.sort((a, b) => (a.key < b.key ? -1 : 1)), entities };
+    await writeFile(join(dir, `wiki${n}.json`), JSON.stringify(cassette, null, 2));
+  }
   return dir;
 }
 
@@ -144,6 +147,10 @@ describe('list=allpages computed from recorded walks', () => {
     expect(r).toMatchObject({ source: 'synthesized', unknown: undefined });
     expect(r.body['query']).toEqual({ allpages: [row(8, 'Alpha'), row(10, 'Gamma')] });
     expect((await ask(dir, { action: 'query', list: 'allpages', apfilterredir: 'redirects' })).body['query']).toEqual({ allpages: [row(9, 'Beta')] });
+    // The redirects walked in another cassette than the pages (which lists them first) are still redirects.
+    const apart = await cassettes(walk, [redirects]);
+    expect((await ask(apart, { action: 'query', list: 'allpages', apfilterredir: 'redirects' })).body['query']).toEqual({ allpages: [row(9, 'Beta')] });
+    expect((await ask(apart, { action: 'query', list: 'allpages', apfilterredir: 'nonredirects', aplimit: '2' })).body['query']).toEqual({ allpages: [row(8, 'Alpha'), row(10, 'Gamma')] });
     // What no walk shows: sizes and protections.
     expect((await ask(dir, { action: 'query', list: 'allpages', apminsize: '10' })).unknown).toBe('pages.length');
     expect((await ask(dir, { action: 'query', list: 'allpages', apprtype: 'edit' })).unknown).toBe('pages.protection');
