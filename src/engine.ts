@@ -101,6 +101,9 @@ function usageOf(params: ParamMap): string | null {
   return lists.length > 0 ? lists.map((l) => `list:${l}`).join(' ') : null;
 }
 
+/** The lists whose entries are `assoc`-typed (ListModule.assocEntries), for formatversion=1. */
+const ASSOC_LISTS: ReadonlySet<string> = new Set(MODULES.query.list.filter((l) => l.assocEntries).map((l) => l.name));
+
 /** Actions record mode never stores (logins, writes): their answers are made, never recorded. */
 const UNRECORDABLE: ReadonlySet<string> = new Set(MODULES.actions.filter((a) => a.mustBePosted || a.needsToken).map((a) => a.name));
 
@@ -279,7 +282,7 @@ export class ReplayEngine {
     const request = new ApiRequest(params, lossy, { posted: req.method === 'POST', queryNames: new Set(get.keys()) });
     const outcome = runApi(request, { profile: this.profile, model: this.model, knows: this.knows(), now, actions: MODULES.actions, ...(session ? { session } : {}), fault: hook, faultProbe: true });
     if (outcome.fault === undefined) return null;
-    const rendered = render({ profile: this.profile, model: this.model, knows: this.knows(), outcome, http, now, ...sessionOf(session) });
+    const rendered = render({ profile: this.profile, model: this.model, assocLists: ASSOC_LISTS, knows: this.knows(), outcome, http, now, ...sessionOf(session) });
     rendered.headers.push(['X-Wikitape-Fault', outcome.fault]);
     // A fault's text in a language wikitape cannot render is flagged as any answer's.
     const texts = outcome.unknown.filter((u) => u.startsWith('i18n.'));
@@ -340,7 +343,7 @@ export class ReplayEngine {
     if (recorded) {
       this.used.add(key);
       const outcome = recordedOutcome(recorded, params, this.profile, now, MODULES, session?.caller ?? ANONYMOUS);
-      const rendered = render({ profile: this.profile, model: this.model, outcome, http, now, ...(marks ? { marks } : {}), ...this.encodedFor(recorded, params), ...sessionOf(session), ...keepCookies });
+      const rendered = render({ profile: this.profile, model: this.model, assocLists: ASSOC_LISTS, outcome, http, now, ...(marks ? { marks } : {}), ...this.encodedFor(recorded, params), ...sessionOf(session), ...keepCookies });
       // curtimestamp, and an Expires counted from now (maxage and smaxage), follow the clock
       const clocked = params.has('curtimestamp') || outcome.maxage > 0 || outcome.smaxage > 0 || (!this.clockFixed && expiring(recorded));
       const printed = [...outcome.unknown, ...printerUnknown(params, this.profile, outcome)];
@@ -368,7 +371,7 @@ export class ReplayEngine {
     const source: Source = miss ? 'miss' : computed ? 'synthesized' : 'builtin';
     const usage = source === 'synthesized' ? usageOf(params) : null;
     if (usage) this.noteUsage(usage);
-    const rendered = render({ profile: this.profile, model: this.model, knows, outcome, http, now, ...(marks ? { marks } : {}), ...sessionOf(session) });
+    const rendered = render({ profile: this.profile, model: this.model, assocLists: ASSOC_LISTS, knows, outcome, http, now, ...(marks ? { marks } : {}), ...sessionOf(session) });
     if (unknown.length > 0) rendered.headers.push(['X-Wikitape-Unknown', unknown.join(', ')]);
     // The key is what logs and onRequest show of the question: secrets never reach them.
     return { ...rendered, source, key: redactQuery(key), usage, userLang: outcome.userLang, clocked: true, ...(near.length > 0 ? { nearMisses: near } : {}) };

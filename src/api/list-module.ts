@@ -57,6 +57,11 @@ export interface ListModule<E extends object = object> extends QueryModule {
    */
   readonly widerForRights: boolean;
   /**
+   * Its entries are `assoc`-typed arrays in ApiResult (an entry with only false flags prints `{}`
+   * in formatversion=1, not `[]`).
+   */
+  readonly assocEntries: boolean;
+  /**
    * When an entry an answer shows stops being shown (a block's expiry, ISO 8601), or null: a
    * recorded answer with one passed is computed afresh. Absent: entries never expire.
    */

@@ -90,6 +90,7 @@ export const allpages: ListModule<Page> = {
   props: [],
   snapshot: [...SNAPSHOT_NAMESPACES.map((ns) => ({ apnamespace: ns, aplimit: 'max' })), ...SNAPSHOT_NAMESPACES.map((ns) => ({ apnamespace: ns, aplimit: 'max', apfilterredir: 'redirects' }))],
   widerForRights: false,
+  assocEntries: false,
   entity: {
     kind: PAGES,
     idFields: ['pageid'],

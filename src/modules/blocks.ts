@@ -65,6 +65,8 @@ export const blocks: ListModule<Block> = {
   snapshot: [{ bklimit: 'max', bkprop: PROPS_139.join('|') }],
   // Hidden blocks show to those with `hideuser`.
   widerForRights: true,
+  // ApiQueryBlocks::execute types each entry assoc.
+  assocEntries: true,
   // An expired block is not listed (ApiQueryBlocks: bl_expiry > now).
   expiry: (row) => (typeof row['expiry'] === 'string' && row['expiry'] !== 'infinity' ? row['expiry'] : null),
   entity: {

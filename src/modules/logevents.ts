@@ -66,6 +66,8 @@ export const logevents: ListModule<LogEvent> = {
   snapshot: [{ lelimit: 'max', leprop: PROPS.join('|') }],
   // Hidden parts and the suppression log show to those with the rights (LogEventsList::userCan).
   widerForRights: true,
+  // ApiQueryLogEvents::extractRowInfo types each entry (and its params) assoc.
+  assocEntries: true,
   entity: {
     kind: LOG_EVENTS,
     idFields: ['logid'],

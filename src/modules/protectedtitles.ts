@@ -42,6 +42,7 @@ export const protectedtitles: ListModule<ProtectedTitle> = {
   props: PROPS,
   snapshot: [{ ptlimit: 'max', ptprop: PROPS.join('|') }],
   widerForRights: false,
+  assocEntries: false,
   entity: {
     kind: PROTECTED_TITLES,
     idFields: ['ns', 'title'],

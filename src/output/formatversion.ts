@@ -7,14 +7,16 @@ import { goodPagesInOrder, type PageOrderContext } from './page-order.js';
  * formatversion=1 from the formatversion=2 data the project keeps (ApiResult's BC transform):
  * booleans become "" or vanish, content values move to `*` at the end of their object,
  * BC sub-elements become `{"*": value}`, `query.pages` becomes an object keyed by page id in
- * ApiPageSet's order, kvp objects become lists.
+ * ApiPageSet's order, kvp objects become lists. `assocLists`: the lists whose entries MediaWiki
+ * types `assoc` (ListModule.assocEntries): an entry with only false flags prints `{}`, as do a log
+ * event's `params` (LogFormatter::formatParametersForApi).
  */
-export function toFormatVersion1(data: JsonObject, order?: PageOrderContext): JsonObject {
+export function toFormatVersion1(data: JsonObject, assocLists: ReadonlySet<string>, order?: PageOrderContext): JsonObject {
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(data)) {
     switch (k) {
       case 'query':
-        if (isObject(v)) out[k] = queryToV1(v, order);
+        if (isObject(v)) out[k] = queryToV1(v, assocLists, order);
         else setBc(out, k, v);
         break;
       case 'parse':
@@ -60,13 +62,6 @@ function bc(v: Json, assoc = false): Json | undefined {
   return v;
 }
 
-/**
- * Lists whose entries MediaWiki types `assoc`: a block (ApiQueryBlocks::execute) and a log event
- * (ApiQueryLogEvents::extractRowInfo) with only false flags print `{}` in formatversion=1, as do
- * a log event's `params` (LogFormatter::formatParametersForApi).
- */
-const ASSOC_ENTRIES: ReadonlySet<string> = new Set(['blocks', 'logevents']);
-
 function assocEntryToV1(entry: Json): Json | undefined {
   if (!isObject(entry)) return bc(entry);
   const o: JsonObject = {};
@@ -110,7 +105,7 @@ function bcWarningsToV1(w: JsonObject): JsonObject {
   return out;
 }
 
-function queryToV1(q: JsonObject, order: PageOrderContext | undefined): JsonObject {
+function queryToV1(q: JsonObject, assocLists: ReadonlySet<string>, order: PageOrderContext | undefined): JsonObject {
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(q)) {
     if (k === 'pages' && Array.isArray(v)) out[k] = pagesToV1(v, q, order) as unknown as Json;
@@ -119,7 +114,7 @@ function queryToV1(q: JsonObject, order: PageOrderContext | undefined): JsonObje
     else if (k === 'general' && isObject(v)) out[k] = bcKeeping(mapValues(v, (x) => (isObject(x) && isSequential(x) ? Object.values(x) : x)), ['variantarticlepath']);
     else if (k === 'namespaces' && isObject(v)) out[k] = mapValues(v, (ns) => (isObject(ns) ? contentLast(bc(ns) as JsonObject, ['name']) : ns));
     else if (k === 'namespacealiases' && Array.isArray(v)) out[k] = v.map((a) => (isObject(a) ? contentLast(bc(a) as JsonObject, ['alias']) : a));
-    else if (ASSOC_ENTRIES.has(k) && Array.isArray(v)) out[k] = v.map(assocEntryToV1).filter((e): e is Json => e !== undefined);
+    else if (assocLists.has(k) && Array.isArray(v)) out[k] = v.map(assocEntryToV1).filter((e): e is Json => e !== undefined);
     else setBc(out, k, v);
   }
   return out;

@@ -38,6 +38,8 @@ export interface RenderInput {
    * site table.
    */
   knows?: Knowledge | null;
+  /** The lists whose entries are `assoc`-typed (ListModule.assocEntries; formatversion=1 prints `{}` for one with only false flags). */
+  assocLists: ReadonlySet<string>;
   outcome: ApiOutcome;
   http: { method: string; url: string; headers: IncomingHttpHeaders; params: ParamMap; startedAt: bigint };
   now: number;
@@ -132,7 +134,7 @@ export function render(input: RenderInput): Rendered {
   if (printer.format !== 'none') {
     let json: Buffer | string | undefined = input.encoded?.get(variant);
     if (json === undefined) {
-      const data: JsonObject = fv === 1 ? toFormatVersion1(outcome.data, { params: input.http.params, titles: titleContext(profile, input.model, input.knows ?? null) }) : outcome.data;
+      const data: JsonObject = fv === 1 ? toFormatVersion1(outcome.data, input.assocLists, { params: input.http.params, titles: titleContext(profile, input.model, input.knows ?? null) }) : outcome.data;
       json = stripKeyMarks(encodeWithOrder(data, (v) => encodeJson(v, opts), opts.pretty));
       // Kept as bytes: the debuginfo tail is spliced onto bytes without re-encoding the body.
       if (input.encoded) input.encoded.set(variant, (json = Buffer.from(json)));

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../src/api/result.js';
 import { toFormatVersion1 } from '../../../src/output/formatversion.js';
+import { MODULES } from '../../../src/modules/index.js';
+
+/** The lists whose entries are assoc-typed, as the registry says (ListModule.assocEntries). */
+const ASSOC: ReadonlySet<string> = new Set(MODULES.query.list.filter((l) => l.assocEntries).map((l) => l.name));
 import { encodeWithOrder, OrderedObject } from '../../../src/output/ordered.js';
 
 describe('toFormatVersion1', () => {
@@ -8,7 +12,7 @@ describe('toFormatVersion1', () => {
     const v1 = toFormatVersion1({
       batchcomplete: true,
       query: { blocks: [{ id: 7, nocreate: true, anononly: false, hidden: false }] },
-    });
+    }, ASSOC);
     expect(v1).toEqual({ batchcomplete: '', query: { blocks: [{ id: 7, nocreate: '' }] } });
   });
 
@@ -19,7 +23,7 @@ describe('toFormatVersion1', () => {
         logevents: [{ actionhidden: false, params: { suppressredirect: false } }],
         general: { magiclinks: { ISBN: false, PMID: false } },
       },
-    });
+    }, ASSOC);
     expect(JSON.stringify(v1)).toBe('{"query":{"blocks":[{},{"nocreate":""}],"logevents":[{"params":{}}],"general":{"magiclinks":[]}}}');
   });
 
@@ -37,7 +41,7 @@ describe('toFormatVersion1', () => {
         ],
       },
     };
-    const v1 = toFormatVersion1(v2);
+    const v1 = toFormatVersion1(v2, ASSOC);
     const pages = (v1['query'] as Record<string, unknown>)['pages'] as OrderedObject;
     expect(pages.entries.map(([k]) => k)).toEqual(['-2', '-1', '9', '5']);
     expect(pages.entries[0]![1]).toEqual({ ns: 0, title: 'Nonexistent', missing: '' });
@@ -49,19 +53,19 @@ describe('toFormatVersion1', () => {
     const v1 = toFormatVersion1({
       error: { code: 'badvalue', info: 'x', docref: 'See …' },
       warnings: { main: { warnings: 'Unrecognized parameter: foo.' } },
-    });
+    }, ASSOC);
     expect(JSON.stringify(v1)).toBe(
       '{"error":{"code":"badvalue","info":"x","*":"See …"},"warnings":{"main":{"*":"Unrecognized parameter: foo."}}}',
     );
   });
 
   it('renames text and the top-level docref of non-BC errors', () => {
-    const v1 = toFormatVersion1({ errors: [{ code: 'badvalue', text: 'Нераспознанное', module: 'main' }], docref: 'См.' });
+    const v1 = toFormatVersion1({ errors: [{ code: 'badvalue', text: 'Нераспознанное', module: 'main' }], docref: 'См.' }, ASSOC);
     expect(JSON.stringify(v1)).toBe('{"errors":[{"code":"badvalue","module":"main","*":"Нераспознанное"}],"*":"См."}');
   });
 
   it('wraps parse text and parsedsummary and lists properties as name/* pairs', () => {
-    const v1 = toFormatVersion1({ parse: { title: 'API', pageid: 0, text: '<div></div>', parsedsummary: 'x', showtoc: false, properties: {} } });
+    const v1 = toFormatVersion1({ parse: { title: 'API', pageid: 0, text: '<div></div>', parsedsummary: 'x', showtoc: false, properties: {} } }, ASSOC);
     expect(v1).toEqual({ parse: { title: 'API', pageid: 0, text: { '*': '<div></div>' }, parsedsummary: { '*': 'x' }, properties: [] } });
   });
 });
