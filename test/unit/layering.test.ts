@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { MODULES } from '../../src/modules/index.js';
 
 /**
  * The layering the README's "Architecture" section draws: each layer imports only layers below
@@ -86,5 +87,35 @@ describe('layering (README, Architecture)', () => {
     expect(violations(join(SRC, 'output', 'probe.ts'), "export { y } from '../cassette/format.js';\n")).toEqual([
       'src/output/probe.ts → src/cassette/format.ts (output may not import cassette)',
     ]);
+  });
+});
+
+/** Source text without comments (a comment may name anything). */
+function code(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+}
+
+/**
+ * Where a list's name may stand in code outside src/modules/ (its own file and the registry): MediaWiki's
+ * own list of module names, and the includes list debuginfo falls back on for a module without one.
+ */
+const NAMES_A_LIST_ON_PURPOSE = new Set(['api/query.ts', 'output/debuginfo.ts']);
+
+describe('nothing reaches upward unseen', () => {
+  const files = sources(SRC);
+
+  it('no file installs a getter on another\'s object (a read that would run code from a layer above)', () => {
+    const found = files.filter((f) => /\bdefineProperty\s*\(|__defineGetter__/.test(code(readFileSync(f, 'utf8'))));
+    expect(found.map((f) => relative(SRC, f))).toEqual([]);
+  });
+
+  it('only a list module\'s own file (and the registry) names it: every other part asks the registry', () => {
+    const names = MODULES.query.list.map((l) => l.name);
+    expect(names.length).toBeGreaterThan(3);
+    const naming = (f: string) => names.filter((n) => new RegExp(`['"\`]${n}\\b`).test(code(readFileSync(f, 'utf8'))));
+    const found = files
+      .filter((f) => !relative(SRC, f).startsWith(`modules${sep}`) && !NAMES_A_LIST_ON_PURPOSE.has(relative(SRC, f).split(sep).join('/')))
+      .flatMap((f) => naming(f).map((n) => `src/${relative(SRC, f)} names ${n}`));
+    expect(found).toEqual([]);
   });
 });
