@@ -8,15 +8,35 @@ import { PAGES, type Page } from '../wiki/model.js';
 import { harvestRedirects } from './harvest-redirects.js';
 
 /**
+ * Where each entity of a stored list is, by id: kept between answers (a recorder harvests into the
+ * same lists for its whole life), made again when the list is another or was changed elsewhere.
+ */
+const positions = new WeakMap<object[], Map<string, number>>();
+
+function positionsOf(list: object[], idFields: readonly string[]): Map<string, number> {
+  let at = positions.get(list);
+  if (!at || at.size !== list.length) {
+    // The first of two with one id is the one merged into (a file edited by hand may hold both).
+    at = new Map<string, number>();
+    for (const [i, x] of list.entries()) if (!at.has(entityId(idFields, x))) at.set(entityId(idFields, x), i);
+    positions.set(list, at);
+  }
+  return at;
+}
+
+/**
  * Merges an entity into its list (ListEntity.merge: later answers add the props earlier ones
  * lacked, and the entity remembers every prop some answer showed it with, `known`, so that replay
  * can tell a field that is absent, the wiki omits it, from one nobody recorded).
  */
 function upsert<E extends object>(list: E[], item: E, module: ListModule<E>): void {
+  const at = positionsOf(list, module.entity.idFields);
   const id = entityId(module.entity.idFields, item);
-  const i = list.findIndex((x) => entityId(module.entity.idFields, x) === id);
-  if (i < 0) list.push(item);
-  else list[i] = module.entity.merge(list[i]!, item);
+  const i = at.get(id);
+  if (i === undefined) {
+    at.set(id, list.length);
+    list.push(item);
+  } else list[i] = module.entity.merge(list[i]!, item);
 }
 
 /** The props a list question asked for: its own prop parameter, else the module's default. */
