@@ -7,6 +7,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { ReplayEngine } from './engine.js';
 import { DEFAULTS, replaySources, type Source, type WikitapeOptions } from './options.js';
 import { readBody, requestParams } from './request/body.js';
+import type { ParamMap } from './request/params.js';
 import { canonicalKey } from './request/canonical.js';
 import { KEY_RULES, LIST_ENTITIES, MODULES } from './modules/index.js';
 import { redactQuery } from './util/secrets.js';
@@ -120,19 +121,9 @@ export function createWikitape(options: WikitapeOptions = {}): { app: express.Ex
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(async (req: Request, res: Response) => {
-    let engine: ReplayEngine;
-    let path = req.path;
-    try {
-      // A request picks its cassettes by a path prefix (`/<cassette>/…`) or the X-Wikitape-Cassette header.
-      const picked = await suites.pick(req.path, req.headers['x-wikitape-cassette']);
-      if (picked) res.once('close', picked.release);
-      engine = picked ? picked.engine : await ready;
-      if (picked) path = picked.rest;
-    } catch (e) {
-      if (e instanceof UnknownCassetteError) return sendWikitapeError(res, 404, e.code, e.message);
-      // What stopped the start (a cassette file named with what is wrong with it), never a stack.
-      return sendSetupError(res, e);
-    }
+    const picked = await pickEngine(suites, ready, req, res);
+    if (!picked) return;
+    const { engine, path } = picked;
     if (path === WRITES_PATH) return answerWrites(engine, req, res);
     if (path === `${engine.profile.scriptPath}/load.php`) {
       const q = req.originalUrl.indexOf('?');
@@ -144,56 +135,7 @@ export function createWikitape(options: WikitapeOptions = {}): { app: express.Ex
       res.status(404).type('text/plain').send(`wikitape: no such path ${path}; the API is at ${engine.profile.scriptPath}/api.php\n`);
       return;
     }
-    const startedAt = process.hrtime.bigint();
-    let faults: readonly ArmedFault[];
-    try {
-      faults = plan.forRequest(req.headers['x-wikitape-fault']);
-    } catch (e) {
-      if (!(e instanceof FaultSpecError)) throw e;
-      return sendWikitapeError(res, 400, 'wikitape-badfault', `X-Wikitape-Fault: ${e.message}`);
-    }
-    const body = (await readBody(req)) ?? Buffer.alloc(0);
-    const log = (key: string, source: Source, status: number, nearMisses?: { key: string; differences: string[] }[]) =>
-      options.onRequest?.({ method: req.method, key, source, status, ms: Number(process.hrtime.bigint() - startedAt) / 1e6, ...(nearMisses ? { nearMisses } : {}) });
-    // Transport faults act before (or around) the API's answer; they match on the question's parameters.
-    const params = faults.length > 0 ? requestParams(req.method, req.originalUrl, req.headers['content-type'], body).params : null;
-    const transport = params ? transportFaults(faults, params) : null;
-    if (transport && params) {
-      if (transport.delayMs > 0) await new Promise((r) => setTimeout(r, transport.delayMs));
-      if (transport.reset) {
-        log(redactQuery(canonicalKey(params, KEY_RULES)), 'fault', 0);
-        return void req.socket.destroy();
-      }
-      if (transport.page) {
-        const { page } = transport;
-        res.status(page.status).set(page.headers).setHeader('X-Wikitape-Fault', page.fault);
-        res.setHeader('X-Wikitape-Source', 'fault');
-        res.send(page.body);
-        return log(redactQuery(canonicalKey(params, KEY_RULES)), 'fault', page.status);
-      }
-    }
-    let out: ReturnType<ReplayEngine['handle']>;
-    try {
-      out = engine.handle({ method: req.method, url: req.originalUrl, headers: req.headers, body, startedAt }, faults.length > 0 ? { faults } : {});
-    } catch (e) {
-      // A recording that cannot be replayed (a cassette edited into something else): said in
-      // MediaWiki's error shape, naming what is wrong, never as a stack trace.
-      return sendSetupError(res, e);
-    }
-    res.status(out.status);
-    for (const [k, v] of out.headers) res.append(k, v);
-    res.setHeader('X-Wikitape-Source', out.source);
-    if (transport?.cutoff) {
-      // The whole length is announced, a share of the body sent, then the connection closed.
-      const whole = Array.isArray(out.body) ? Buffer.concat(out.body) : Buffer.from(out.body);
-      res.setHeader('Content-Length', String(whole.length));
-      res.setHeader('X-Wikitape-Fault', transport.cutoff.fault);
-      res.flushHeaders();
-      res.write(whole.subarray(0, Math.floor(whole.length * transport.cutoff.at)), () => req.socket.destroy());
-      return log(out.key, 'fault', out.status);
-    }
-    sendBody(res, out.body);
-    log(out.key, out.source, out.status, out.nearMisses);
+    await answerApi(engine, plan, options, req, res);
   });
   // Whatever else fails is answered in MediaWiki's error shape too, never as Express's HTML page.
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
@@ -201,6 +143,85 @@ export function createWikitape(options: WikitapeOptions = {}): { app: express.Ex
     sendSetupError(res, err);
   });
   return { app, state: { mode: 'replay', ready, close: () => suites.close() } };
+}
+
+/**
+ * The engine a request is answered by and the path left for it: a suite's (a path prefix
+ * `/<cassette>/…` or the X-Wikitape-Cassette header) or the server's own. Null when the request
+ * was answered already (an unknown suite, or replay that could not start).
+ */
+async function pickEngine(suites: Suites, ready: Promise<ReplayEngine>, req: Request, res: Response): Promise<{ engine: ReplayEngine; path: string } | null> {
+  try {
+    const picked = await suites.pick(req.path, req.headers['x-wikitape-cassette']);
+    if (picked) res.once('close', picked.release);
+    return picked ? { engine: picked.engine, path: picked.rest } : { engine: await ready, path: req.path };
+  } catch (e) {
+    if (e instanceof UnknownCassetteError) sendWikitapeError(res, 404, e.code, e.message);
+    // What stopped the start (a cassette file named with what is wrong with it), never a stack.
+    else sendSetupError(res, e);
+    return null;
+  }
+}
+
+/** An api.php request in replay: the faults it asks for, then the engine's answer (or a transport fault's). */
+async function answerApi(engine: ReplayEngine, plan: FaultPlan, options: WikitapeOptions, req: Request, res: Response): Promise<void> {
+  const startedAt = process.hrtime.bigint();
+  let faults: readonly ArmedFault[];
+  try {
+    faults = plan.forRequest(req.headers['x-wikitape-fault']);
+  } catch (e) {
+    if (!(e instanceof FaultSpecError)) throw e;
+    return sendWikitapeError(res, 400, 'wikitape-badfault', `X-Wikitape-Fault: ${e.message}`);
+  }
+  const body = (await readBody(req)) ?? Buffer.alloc(0);
+  const log: RequestLog = (key, source, status, nearMisses) =>
+    options.onRequest?.({ method: req.method, key, source, status, ms: Number(process.hrtime.bigint() - startedAt) / 1e6, ...(nearMisses ? { nearMisses } : {}) });
+  // Transport faults act before (or around) the API's answer; they match on the question's parameters.
+  const params = faults.length > 0 ? requestParams(req.method, req.originalUrl, req.headers['content-type'], body).params : null;
+  const transport = params ? transportFaults(faults, params) : null;
+  if (transport && params && (await answeredByTransportFault(transport, params, req, res, log))) return;
+  let out: ReturnType<ReplayEngine['handle']>;
+  try {
+    out = engine.handle({ method: req.method, url: req.originalUrl, headers: req.headers, body, startedAt }, faults.length > 0 ? { faults } : {});
+  } catch (e) {
+    // A recording that cannot be replayed (a cassette edited into something else): said in
+    // MediaWiki's error shape, naming what is wrong, never as a stack trace.
+    return sendSetupError(res, e);
+  }
+  res.status(out.status);
+  for (const [k, v] of out.headers) res.append(k, v);
+  res.setHeader('X-Wikitape-Source', out.source);
+  if (transport?.cutoff) {
+    // The whole length is announced, a share of the body sent, then the connection closed.
+    const whole = Array.isArray(out.body) ? Buffer.concat(out.body) : Buffer.from(out.body);
+    res.setHeader('Content-Length', String(whole.length));
+    res.setHeader('X-Wikitape-Fault', transport.cutoff.fault);
+    res.flushHeaders();
+    res.write(whole.subarray(0, Math.floor(whole.length * transport.cutoff.at)), () => req.socket.destroy());
+    return log(out.key, 'fault', out.status);
+  }
+  sendBody(res, out.body);
+  log(out.key, out.source, out.status, out.nearMisses);
+}
+
+/** Logs one answered request (options.onRequest). */
+type RequestLog = (key: string, source: Source, status: number, nearMisses?: { key: string; differences: string[] }[]) => void;
+
+/** A delay, then a reset connection or a fault's page instead of the API's answer; true when the request was answered so. */
+async function answeredByTransportFault(transport: NonNullable<ReturnType<typeof transportFaults>>, params: ParamMap, req: Request, res: Response, log: RequestLog): Promise<boolean> {
+  if (transport.delayMs > 0) await new Promise((r) => setTimeout(r, transport.delayMs));
+  if (transport.reset) {
+    log(redactQuery(canonicalKey(params, KEY_RULES)), 'fault', 0);
+    req.socket.destroy();
+    return true;
+  }
+  if (!transport.page) return false;
+  const { page } = transport;
+  res.status(page.status).set(page.headers).setHeader('X-Wikitape-Fault', page.fault);
+  res.setHeader('X-Wikitape-Source', 'fault');
+  res.send(page.body);
+  log(redactQuery(canonicalKey(params, KEY_RULES)), 'fault', page.status);
+  return true;
 }
 
 /** A request named cassettes the server does not have (a client's mistake: a 404 that names no server path). */

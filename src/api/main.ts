@@ -8,7 +8,7 @@ import { cacheModeForUselang, type ApiContext, type CacheMode } from './context.
 import { ErrorFormatter, ERROR_FORMATS, type ErrorFormat } from './error-formatter.js';
 import { ApiUsageError, apiMessage, type ApiMessage } from './errors.js';
 import { badValueMessage, readParams } from './param-reader.js';
-import { pv, type ParamSpec } from './param-spec.js';
+import { pv, type ParamSpec, type ParamValues } from './param-spec.js';
 import { ApiRequest } from './request.js';
 import { escapeWikiText } from '../util/escape.js';
 import { ApiResult, type JsonObject } from './result.js';
@@ -81,17 +81,45 @@ export function requestErrorFormatter(params: ReadonlyMap<string, string>, profi
   return new ErrorFormatter(errorFormat, errorLanguage(errorFormat, params.get('errorlang'), profile, userLang), contentLanguage(profile), profile.version, unknown);
 }
 
-/** ApiMain::execute for one request: never throws for anything a client can send. */
+/** One call while it runs: what ApiMain keeps in its fields between its steps. */
+interface Call {
+  request: ApiRequest;
+  env: ApiEnvironment;
+  ctx: ApiContext;
+  outcome: ApiOutcome;
+  /** What the answer needed that the model does not know (ApiContext.unknown). */
+  unknown: Set<string>;
+  /** Actions asked for that wikitape does not implement. */
+  notImplemented: string[];
+  /** ApiMain's cache mode: the one set (after the uselang downgrade) and the one a module asked for. */
+  cache: { mode: CacheMode; requested: CacheMode | null };
+}
+
+/**
+ * ApiMain::execute for one request: never throws for anything a client can send. Its steps are
+ * MediaWiki's: the constructor's setup (startCall), executeAction, handleException, and the
+ * answer's last touches (finishCall).
+ */
 export function runApi(request: ApiRequest, env: ApiEnvironment, internal = false): ApiOutcome {
+  const call = startCall(request, env);
+  try {
+    executeAction(call, internal);
+  } catch (e) {
+    if (e === PROBED) return call.outcome;
+    handleException(call, e);
+  }
+  return finishCall(call);
+}
+
+/** ApiMain's constructor: the user language and error formatter (read raw, before anything can fail), the caller, the context. */
+function startCall(request: ApiRequest, env: ApiEnvironment): Call {
   const { profile } = env;
   // uselang and errorformat are read raw before anything can fail (ApiMain constructor).
   const userLang = userLanguage(request.params.get('uselang'), profile);
   const unknown = new Set<string>();
   const formatter = requestErrorFormatter(request.params, profile, userLang, (what) => void unknown.add(what));
   const result = new ApiResult();
-  let cacheMode: CacheMode = 'private';
-  let requestedCacheMode: CacheMode | null = null;
-  const notImplemented: string[] = [];
+  const cache: Call['cache'] = { mode: 'private', requested: null };
   const modules: RanModule[] = [];
   const session = env.session ?? anonymousSession();
   const caller = session.caller;
@@ -114,8 +142,8 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
     session,
     addWarning: (module: string, msg: ApiMessage) => formatter.addWarning(result, { ...msg, module }),
     setCacheMode: (mode) => {
-      requestedCacheMode = mode;
-      cacheMode = cacheModeForUselang(mode, request.params.get('uselang'));
+      cache.requested = mode;
+      cache.mode = cacheModeForUselang(mode, request.params.get('uselang'));
     },
     unknown: (what) => void unknown.add(what),
     ran: (m) => void modules.push(m),
@@ -126,7 +154,7 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
     errorCodes: [],
     status: 200,
     headers: {},
-    cacheMode,
+    cacheMode: cache.mode,
     requestedCacheMode: null,
     printer: readPrinter(request),
     userLang,
@@ -137,91 +165,117 @@ export function runApi(request: ApiRequest, env: ApiEnvironment, internal = fals
     modules,
   };
   request.onArray = (name) => ctx.addWarning('main', apiMessage('unsupportedarray', 'apiwarn-unsupportedarray', [name]));
-  try {
-    addRequestedFields(ctx);
-    const mainSpec: Record<string, ParamSpec> = mainParams(profile, internal ? env.actions.map((a) => a.name) : actionsOf(profile));
-    const v = readParams(ctx, { path: 'main', prefix: '', name: 'main' }, mainSpec);
-    outcome.maxage = pv.num(v['maxage']) ?? 0;
-    outcome.smaxage = pv.num(v['smaxage']) ?? 0;
-    outcome.printer = readPrinter(request, pv.str(v['format']) ?? 'jsonfm');
-    const actionName = pv.str(v['action']) ?? 'help';
-    outcome.action = actionName;
-    const action = env.actions.find((a) => a.name === actionName);
-    if (!action) {
-      throw new ApiUsageError(apiMessage('wikitape-notimplemented', 'wikitape-notimplemented', [`action=${actionName}`]));
-    }
-    // ApiMain::setupExecuteAction: a module that must be posted fails a GET first.
-    if ((action.mustBePosted || action.needsToken) && !request.http.posted) {
-      throw new ApiUsageError(apiMessage('mustbeposted', 'apierror-mustbeposted', [actionName]));
-    }
-    // maxlag never trips unless a fault says so: like a single-database wiki (no replicas), there
-    // is no lag to exceed, even for a negative maxlag (checked on MediaWiki 1.39).
-    const facts: FaultFacts = { action, profile, maxlag: pv.num(v['maxlag']) ?? null, assert: pv.str(v['assert']) ?? null };
-    const fault = (stage: FaultStage) => {
-      const fired = env.fault?.(stage, facts);
-      if (!fired) return;
-      outcome.fault = fired.fault;
-      throw fired.error;
-    };
-    fault('asserts');
-    checkAsserts(caller, pv.str(v['assert']), pv.str(v['assertuser']), (what) => unknown.add(what));
-    if (action.needsToken) checkToken(ctx, action.needsToken, `${action.prefix ?? ''}token`);
-    fault('token');
-    // ApiMain::checkExecutePermissions: writing needs `writeapi` (1.39; every user has it by default).
-    if (action.writeMode && caller.rights !== null && !caller.rights.includes('writeapi') && !atLeast(profile, '1.43')) {
-      throw new ApiUsageError(apiMessage('writeapidenied', 'apierror-writeapidenied'));
-    }
-    fault('permissions');
-    fault('maxlag');
-    fault('execute');
-    if (env.faultProbe) throw PROBED;
-    // Noted before it runs: its own trace comes before those of the submodules it runs.
-    const ran: RanModule = { path: action.name, values: {}, ...(action.debug ? { debug: action.debug } : {}) };
-    modules.push(ran);
-    const values = (ran.values = action.execute(ctx) ?? {});
-    const mode = action.cacheMode?.(values, caller);
-    if (mode) ctx.setCacheMode(mode);
-    reportUnusedParams(ctx, outcome.printer);
-    // The printer reads its parameters when it prints: a bad formatversion fails the call.
-    const printerError = printerParamError(request, outcome.printer);
-    if (printerError) throw printerError;
-    // The printer reads `callback` through ApiBase::getParameter: an array (`callback[]=x`, no
-    // JSONP then) warns as unsupported, a value that needed cleaning as bad UTF-8.
-    if (outcome.printer.format !== 'none') request.raw('callback');
-    if (outcome.printer.callback !== null && request.wasNormalized('callback')) {
-      ctx.addWarning(outcome.printer.format, apiMessage('badutf8', 'apiwarn-badutf8', ['callback']));
-    }
-  } catch (e) {
-    if (e === PROBED) return outcome;
-    const err = e instanceof ApiUsageError ? e : internalError(e);
-    substituteWithError(ctx, err);
-    // The printer reads `callback` for an error too (an array warns: `callback[]=x`).
-    if (outcome.printer.format !== 'none') request.raw('callback');
-    cacheMode = 'private';
-    outcome.isError = true;
-    outcome.modules = [];
-    outcome.errorCodes = [err.code];
-    if (err.code === 'wikitape-notimplemented') notImplemented.push(String(err.params[0]));
-    outcome.status = err.status;
-    outcome.headers = { ...err.headers };
-    if (atLeast(profile, '1.43')) outcome.maxage = 0;
-    // ApiMain::handleException: the error printer fails on the same parameter, says so, and prints
-    // again with its parameters at their defaults (formatversion 1, no utf8, ascii or callback).
-    const printerError = printerParamError(request, outcome.printer);
-    if (printerError) {
-      ctx.addWarning('main', apiMessage('errorprinterfailed', 'apiwarn-errorprinterfailed'));
-      ctx.addWarning(printerError.module, printerError);
-      outcome.printer = { ...outcome.printer, formatversion: 1, utf8: false, ascii: false, callback: null };
-    }
+  return { request, env, ctx, outcome, unknown, notImplemented: [], cache };
+}
+
+/** ApiMain::executeAction: the main parameters, the module, its checks (setupExecuteAction, checkAsserts, setupModule, checkExecutePermissions), then the module itself. */
+function executeAction(call: Call, internal: boolean): void {
+  const { ctx, outcome, env } = call;
+  addRequestedFields(ctx);
+  const mainSpec: Record<string, ParamSpec> = mainParams(env.profile, internal ? env.actions.map((a) => a.name) : actionsOf(env.profile));
+  const v = readParams(ctx, { path: 'main', prefix: '', name: 'main' }, mainSpec);
+  outcome.maxage = pv.num(v['maxage']) ?? 0;
+  outcome.smaxage = pv.num(v['smaxage']) ?? 0;
+  outcome.printer = readPrinter(call.request, pv.str(v['format']) ?? 'jsonfm');
+  const actionName = pv.str(v['action']) ?? 'help';
+  outcome.action = actionName;
+  const action = env.actions.find((a) => a.name === actionName);
+  if (!action) {
+    throw new ApiUsageError(apiMessage('wikitape-notimplemented', 'wikitape-notimplemented', [`action=${actionName}`]));
   }
-  outcome.data = result.data;
-  outcome.cacheMode = cacheMode;
-  outcome.requestedCacheMode = requestedCacheMode;
+  checkExecute(call, action, v);
+  if (env.faultProbe) throw PROBED;
+  executeModule(call, action);
+}
+
+/** The checks before a module runs, in ApiMain's order, with the faults asked for raised at each stage. */
+function checkExecute(call: Call, action: ActionModule, v: ParamValues): void {
+  const { ctx, outcome, env } = call;
+  const { profile } = env;
+  const caller = ctx.session.caller;
+  // ApiMain::setupExecuteAction: a module that must be posted fails a GET first.
+  if ((action.mustBePosted || action.needsToken) && !call.request.http.posted) {
+    throw new ApiUsageError(apiMessage('mustbeposted', 'apierror-mustbeposted', [action.name]));
+  }
+  // maxlag never trips unless a fault says so: like a single-database wiki (no replicas), there
+  // is no lag to exceed, even for a negative maxlag (checked on MediaWiki 1.39).
+  const facts: FaultFacts = { action, profile, maxlag: pv.num(v['maxlag']) ?? null, assert: pv.str(v['assert']) ?? null };
+  const fault = (stage: FaultStage) => {
+    const fired = env.fault?.(stage, facts);
+    if (!fired) return;
+    outcome.fault = fired.fault;
+    throw fired.error;
+  };
+  fault('asserts');
+  checkAsserts(caller, pv.str(v['assert']), pv.str(v['assertuser']), (what) => call.unknown.add(what));
+  if (action.needsToken) checkToken(ctx, action.needsToken, `${action.prefix ?? ''}token`);
+  fault('token');
+  // ApiMain::checkExecutePermissions: writing needs `writeapi` (1.39; every user has it by default).
+  if (action.writeMode && caller.rights !== null && !caller.rights.includes('writeapi') && !atLeast(profile, '1.43')) {
+    throw new ApiUsageError(apiMessage('writeapidenied', 'apierror-writeapidenied'));
+  }
+  fault('permissions');
+  fault('maxlag');
+  fault('execute');
+}
+
+/** The module runs; then its cache mode, the unused parameters and the printer's own parameters. */
+function executeModule(call: Call, action: ActionModule): void {
+  const { ctx, outcome, request } = call;
+  // Noted before it runs: its own trace comes before those of the submodules it runs.
+  const ran: RanModule = { path: action.name, values: {}, ...(action.debug ? { debug: action.debug } : {}) };
+  outcome.modules.push(ran);
+  const values = (ran.values = action.execute(ctx) ?? {});
+  const mode = action.cacheMode?.(values, ctx.session.caller);
+  if (mode) ctx.setCacheMode(mode);
+  reportUnusedParams(ctx, outcome.printer);
+  // The printer reads its parameters when it prints: a bad formatversion fails the call.
+  const printerError = printerParamError(request, outcome.printer);
+  if (printerError) throw printerError;
+  // The printer reads `callback` through ApiBase::getParameter: an array (`callback[]=x`, no
+  // JSONP then) warns as unsupported, a value that needed cleaning as bad UTF-8.
+  if (outcome.printer.format !== 'none') request.raw('callback');
+  if (outcome.printer.callback !== null && request.wasNormalized('callback')) {
+    ctx.addWarning(outcome.printer.format, apiMessage('badutf8', 'apiwarn-badutf8', ['callback']));
+  }
+}
+
+/** ApiMain::handleException: the result replaced by the error, in the request's error format. */
+function handleException(call: Call, e: unknown): void {
+  const { ctx, outcome, request } = call;
+  const err = e instanceof ApiUsageError ? e : internalError(e);
+  substituteWithError(ctx, err);
+  // The printer reads `callback` for an error too (an array warns: `callback[]=x`).
+  if (outcome.printer.format !== 'none') request.raw('callback');
+  call.cache.mode = 'private';
+  outcome.isError = true;
+  outcome.modules = [];
+  outcome.errorCodes = [err.code];
+  if (err.code === 'wikitape-notimplemented') call.notImplemented.push(String(err.params[0]));
+  outcome.status = err.status;
+  outcome.headers = { ...err.headers };
+  if (atLeast(call.env.profile, '1.43')) outcome.maxage = 0;
+  // The error printer fails on the same parameter, says so, and prints again with its
+  // parameters at their defaults (formatversion 1, no utf8, ascii or callback).
+  const printerError = printerParamError(request, outcome.printer);
+  if (printerError) {
+    ctx.addWarning('main', apiMessage('errorprinterfailed', 'apiwarn-errorprinterfailed'));
+    ctx.addWarning(printerError.module, printerError);
+    outcome.printer = { ...outcome.printer, formatversion: 1, utf8: false, ascii: false, callback: null };
+  }
+}
+
+/** The outcome as printed: its data, cache mode, and what it needed that wikitape does not know. */
+function finishCall(call: Call): ApiOutcome {
+  const { outcome, unknown } = call;
+  outcome.data = call.ctx.result.data;
+  outcome.cacheMode = call.cache.mode;
+  outcome.requestedCacheMode = call.cache.requested;
   // An error answer follows from the request alone, whatever the modules had needed before it,
   // except that a module wikitape does not implement is itself what the recordings lack.
   // What the caller's rights decide (a permission error's text, limits) stays unknown in an error
   // too, and so does a text wikitape cannot render in the error's language.
-  outcome.unknown = outcome.isError ? [...notImplemented, ...[...unknown].filter((u) => /^(?:permissions|session|i18n)\./.test(u)).sort()] : [...unknown].sort();
+  outcome.unknown = outcome.isError ? [...call.notImplemented, ...[...unknown].filter((u) => /^(?:permissions|session|i18n)\./.test(u)).sort()] : [...unknown].sort();
   return outcome;
 }
 

@@ -104,95 +104,124 @@ function moduleTraces(input: RenderInput, plain: Record<string, string>): DebugF
  * (json, JSONP, the HTML page, none), fresh debuginfo, cache, session and CORS headers.
  */
 export function render(input: RenderInput): Rendered {
-  const { profile, outcome, http, now } = input;
-  const { printer } = outcome;
-  const params = http.params;
-  const callback = printer.callback;
-  const origin = params.get('origin');
-  const cors = corsHeaders(origin, header(http.headers, 'origin'), {
-    method: http.method,
-    ...(header(http.headers, 'access-control-request-method') !== undefined ? { requestMethodHeader: header(http.headers, 'access-control-request-method')! } : {}),
-    ...(header(http.headers, 'access-control-request-headers') !== undefined ? { requestHeadersHeader: header(http.headers, 'access-control-request-headers')! } : {}),
-    // The request's own `callback`, even when an error printer dropped it (ApiMain's constructor decides).
-    lacksSameOriginSecurity: lacksSameOriginSecurity(params, http.headers),
-  });
+  const { http, now } = input;
+  const cors = corsFor(input);
   // Date, like Expires and every time in the answer, follows replay's clock (docs/decisions/0008-one-clock-per-answer.md).
   const date: HeaderList = [['Date', toHttpDate(now)]];
   if (cors.end) return { status: cors.end.status, headers: mergePhpHeaders(date, [['X-Content-Type-Options', 'nosniff']], cors.headers), body: cors.end.body };
+  const session = sessionFor(input, header(http.headers, 'cookie'));
+  const html = isHtmlFormat(input.outcome.printer);
+  const body = input.outcome.printer.format === 'none' ? '' : printBody(input, session, html);
+  return { status: html ? 200 : input.outcome.status, headers: answerHeaders(input, { date, cors, session, html }), body };
+}
 
-  const cookieHeader = header(http.headers, 'cookie');
-  const session: SessionOutcome = input.session
+/** ApiMain's CORS handling for the request (origin=, the Origin header, a preflight). */
+function corsFor(input: RenderInput): ReturnType<typeof corsHeaders> {
+  const { http } = input;
+  const requestMethod = header(http.headers, 'access-control-request-method');
+  const requestHeaders = header(http.headers, 'access-control-request-headers');
+  return corsHeaders(http.params.get('origin'), header(http.headers, 'origin'), {
+    method: http.method,
+    ...(requestMethod !== undefined ? { requestMethodHeader: requestMethod } : {}),
+    ...(requestHeaders !== undefined ? { requestHeadersHeader: requestHeaders } : {}),
+    // The request's own `callback`, even when an error printer dropped it (ApiMain's constructor decides).
+    lacksSameOriginSecurity: lacksSameOriginSecurity(http.params, http.headers),
+  });
+}
+
+/** The session the answer runs in: one replay keeps, or the request's cookies as a wiki that keeps none handles them. */
+function sessionFor(input: RenderInput, cookieHeader: string | undefined): SessionOutcome {
+  return input.session
     ? { setCookie: input.session.setCookie, persistent: true, sessionId: input.session.sessionId, sentCookies: [], forceHTTPS: false, cookies: parsePhpCookies(cookieHeader) }
-    : sessionCookies({ cookieHeader, cookiePrefix: profile.cookiePrefix, https: false });
-  const html = isHtmlFormat(printer);
+    : sessionCookies({ cookieHeader, cookiePrefix: input.profile.cookiePrefix, https: false });
+}
+
+/** The printer's output: the data encoded, debuginfo spliced in, then JSONP or the HTML page around it. */
+function printBody(input: RenderInput, session: SessionOutcome, html: boolean): Buffer | string | Buffer[] {
+  const { profile, outcome } = input;
+  const { printer } = outcome;
   const fv = printer.formatversion;
   const opts: JsonOptions = { ascii: fv === 1 ? !printer.utf8 : printer.ascii, pretty: html };
-  const variant = `${fv}|${opts.ascii}|${opts.pretty}`;
-
-  let debugInfo: Record<string, unknown> | undefined;
-  let text: Buffer | string | Buffer[] = '';
-  if (printer.format !== 'none') {
-    let json: Buffer | string | undefined = input.encoded?.get(variant);
-    if (json === undefined) {
-      const data: JsonObject = fv === 1 ? toFormatVersion1(outcome.data, input.assocLists, { params: input.http.params, titles: titleContext(profile, input.model, input.knows ?? null) }) : outcome.data;
-      json = stripKeyMarks(encodeWithOrder(data, (v) => encodeJson(v, opts), opts.pretty));
-      // Kept as bytes: the debuginfo tail is spliced onto bytes without re-encoding the body.
-      if (input.encoded) input.encoded.set(variant, (json = Buffer.from(json)));
-    }
-    // An error has no debuginfo; the HTML page's debug toolbar shows the request all the same.
-    if (profile.debugInfo && (!outcome.isError || html)) {
-      const plain = Object.fromEntries(params);
-      const marks = input.marks;
-      debugInfo = buildDebugInfo({
-        profile,
-        userLang: outcome.userLang,
-        request: { method: http.method, url: http.url, headers: flatHeaders(http.headers), params: plain },
-        elapsedSeconds: Number(process.hrtime.bigint() - http.startedAt) / 1e9,
-        facts: moduleTraces(input, plain),
-        cacheMode: outcome.requestedCacheMode,
-        session: marks ? { ...session, sessionId: marks.session } : session,
-        nowMs: now,
-        ...(marks ? { marks } : {}),
-        ...(outcome.isError ? { failed: true } : {}),
-      });
-      const tail = debugInfoForFormatVersion(debugInfo, fv);
-      // Plain JSON is written in chunks (nothing copied); JSONP and the HTML page need the text.
-      if (!outcome.isError) {
-        if (callback === null && !html) text = encodeJsonTailChunks(json, 'debuginfo', tail, opts);
-        else json = encodeJsonTailBytes(json, 'debuginfo', tail, opts);
-      }
-    }
-    if (text === '') {
-      if (callback !== null) json = wrapJsonp(jsonpCallbackName(callback), json.toString());
-      text = html && printer.wrappedhtml
-        ? renderWrappedPage({ status: outcome.status, json: json.toString(), continuation: outcome.data['continue'], elapsedMs: Number(process.hrtime.bigint() - http.startedAt) / 1e6 })
-        : html
-        ? renderPrettyPage({
-            profile,
-            userLang: outcome.userLang,
-            json: json.toString(),
-            requestUrl: http.url,
-            method: http.method,
-            status: outcome.status,
-            formatName: printer.format === 'rawfm' ? 'raw' : 'json',
-            ...(input.marks ? { requestId: input.marks.requestId } : {}),
-            ...(debugInfo ? { debugInfo } : {}),
-          })
-        : json;
-    }
+  let json = encodedData(input, opts);
+  // An error has no debuginfo; the HTML page's debug toolbar shows the request all the same.
+  const debugInfo = profile.debugInfo && (!outcome.isError || html) ? debugInfoFor(input, session) : undefined;
+  if (debugInfo && !outcome.isError) {
+    const tail = debugInfoForFormatVersion(debugInfo, fv);
+    // Plain JSON is written in chunks (nothing copied); JSONP and the HTML page need the text.
+    if (printer.callback === null && !html) return encodeJsonTailChunks(json, 'debuginfo', tail, opts);
+    json = encodeJsonTailBytes(json, 'debuginfo', tail, opts);
   }
+  if (printer.callback !== null) json = wrapJsonp(jsonpCallbackName(printer.callback), json.toString());
+  if (!html) return json;
+  const { http } = input;
+  if (printer.wrappedhtml) {
+    return renderWrappedPage({ status: outcome.status, json: json.toString(), continuation: outcome.data['continue'], elapsedMs: Number(process.hrtime.bigint() - http.startedAt) / 1e6 });
+  }
+  return renderPrettyPage({
+    profile,
+    userLang: outcome.userLang,
+    json: json.toString(),
+    requestUrl: http.url,
+    method: http.method,
+    status: outcome.status,
+    formatName: printer.format === 'rawfm' ? 'raw' : 'json',
+    ...(input.marks ? { requestId: input.marks.requestId } : {}),
+    ...(debugInfo ? { debugInfo } : {}),
+  });
+}
 
+/** The answer's data in the printing variant (formatversion, ascii, pretty), reused from `input.encoded` when kept. */
+function encodedData(input: RenderInput, opts: JsonOptions): Buffer | string {
+  const { outcome, profile } = input;
+  const fv = outcome.printer.formatversion;
+  const variant = `${fv}|${opts.ascii}|${opts.pretty}`;
+  const kept = input.encoded?.get(variant);
+  if (kept !== undefined) return kept;
+  const data: JsonObject = fv === 1 ? toFormatVersion1(outcome.data, input.assocLists, { params: input.http.params, titles: titleContext(profile, input.model, input.knows ?? null) }) : outcome.data;
+  const json = stripKeyMarks(encodeWithOrder(data, (v) => encodeJson(v, opts), opts.pretty));
+  if (!input.encoded) return json;
+  // Kept as bytes: the debuginfo tail is spliced onto bytes without re-encoding the body.
+  const bytes = Buffer.from(json);
+  input.encoded.set(variant, bytes);
+  return bytes;
+}
+
+/** A fresh debuginfo for this request (ApiMain's debug log, the modules' traces, the request's own facts). */
+function debugInfoFor(input: RenderInput, session: SessionOutcome): Record<string, unknown> {
+  const { profile, outcome, http, marks } = input;
+  const plain = Object.fromEntries(http.params);
+  return buildDebugInfo({
+    profile,
+    userLang: outcome.userLang,
+    request: { method: http.method, url: http.url, headers: flatHeaders(http.headers), params: plain },
+    elapsedSeconds: Number(process.hrtime.bigint() - http.startedAt) / 1e9,
+    facts: moduleTraces(input, plain),
+    cacheMode: outcome.requestedCacheMode,
+    session: marks ? { ...session, sessionId: marks.session } : session,
+    nowMs: input.now,
+    ...(marks ? { marks } : {}),
+    ...(outcome.isError ? { failed: true } : {}),
+  });
+}
+
+/** The answer's headers in PHP's order: date, nosniff, cookies, CORS, the module's, the error code, format and cache headers. */
+function answerHeaders(
+  input: RenderInput,
+  parts: { date: HeaderList; cors: ReturnType<typeof corsHeaders>; session: SessionOutcome; html: boolean },
+): HeaderList {
+  const { outcome, profile, now } = input;
+  const { printer } = outcome;
+  const { session, html } = parts;
   const cookies: HeaderList = session.setCookie.map((c) => ['Set-Cookie', c]);
   const errorHeaders: HeaderList = outcome.isError ? [['MediaWiki-API-Error', outcome.errorCodes.join(', ')]] : [];
-  const extra: HeaderList = Object.entries(outcome.headers);
-  const headers = mergePhpHeaders(
-    date,
+  return mergePhpHeaders(
+    parts.date,
     [['X-Content-Type-Options', 'nosniff']],
     cookies,
-    cors.headers,
-    extra,
+    parts.cors.headers,
+    Object.entries(outcome.headers),
     errorHeaders,
-    formatHeaders({ format: printer.format, callback: callback !== null, wrappedhtml: printer.wrappedhtml }),
+    formatHeaders({ format: printer.format, callback: printer.callback !== null, wrappedhtml: printer.wrappedhtml }),
     cacheHeaders({
       mode: outcome.cacheMode,
       html,
@@ -205,9 +234,8 @@ export function render(input: RenderInput): Rendered {
       version: profile.version,
       contentLanguage: contentLanguage(profile).htmlCode,
       setsCookies: cookies.length > 0,
-      varyOrigin: cors.varyOrigin,
+      varyOrigin: parts.cors.varyOrigin,
       moduleResolved: outcome.action !== 'main',
     }),
   );
-  return { status: html ? 200 : outcome.status, headers, body: text };
 }
