@@ -53,9 +53,9 @@ export const MUTATIONS = [
   {
     id: 'block-expiry-boundary',
     what: 'a recorded list of blocks is still served at the second its block expires (the wiki asks expiry > now)',
-    file: 'src/engine.ts',
-    search: 'Date.parse(b.expiry) <= now',
-    replace: 'Date.parse(b.expiry) < now',
+    file: 'src/replay/recorded-lists.ts',
+    search: 'recordedExpiries(i).some((at) => Date.parse(at) <= now)',
+    replace: 'recordedExpiries(i).some((at) => Date.parse(at) < now)',
     tests: ['test/integration/block-expiry.test.ts', 'test/integration/replay.test.ts', 'test/integration/hot-path.test.ts'],
   },
   // Six more, in core logic.
@@ -71,7 +71,7 @@ export const MUTATIONS = [
     id: 'coverage-props',
     what: 'a complete walk covers questions asking for props it did not record',
     file: 'src/cassette/coverage.ts',
-    search: 'return splitMulti(props).every((p) => cov.props.has(p));',
+    search: "return splitMulti(request[param] ?? list.key.defaults[param] ?? '').every((p) => cov.props.has(p));",
     replace: 'return true;',
     tests: ['test/unit/cassette/coverage.test.ts', 'test/integration/replay.test.ts', 'test/integration/knowledge.test.ts'],
   },
@@ -106,5 +106,22 @@ export const MUTATIONS = [
     search: "allowCredentials = 'false';",
     replace: "allowCredentials = 'true';",
     tests: ['test/unit/output/headers.test.ts', 'test/integration/builtin-output.test.ts'],
+  },
+  // list=allpages, the first list added as one file (its own rules, nowhere else).
+  {
+    id: 'allpages-maxsize-boundary',
+    what: 'apmaxsize leaves out a page whose length equals it (ApiQueryAllPages: page_len <= maxsize)',
+    file: 'src/modules/allpages.ts',
+    search: '(max === null || p.length <= max)',
+    replace: '(max === null || p.length < max)',
+    tests: ['test/integration/allpages.test.ts'],
+  },
+  {
+    id: 'allpages-walked-redirects',
+    what: 'apfilterredir=redirects after a walk of redirects lists every page of the namespace',
+    file: 'src/modules/allpages.ts',
+    search: '.has(`${ns}|redirects`)) return rows.filter((p) => p.redirect === true);',
+    replace: '.has(`${ns}|redirects`)) return rows;',
+    tests: ['test/integration/allpages.test.ts', 'test/integration/knowledge.test.ts'],
   },
 ];
