@@ -13,6 +13,7 @@ export default defineConfig({
           // time (test/support/cli.ts cliTest, the fuzz and cost tests).
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          globalSetup: ['test/support/scratch-tmp.ts'],
         },
       },
       {
