@@ -5,7 +5,8 @@ import { hideBin } from 'yargs/helpers';
 import { listCassettes, listKeys, pruneCassettes, readUsage, redactInteraction, showInteraction, verifyCassettes } from './cassette/commands.js';
 import { FileCassetteStore } from './cassette/store.js';
 import { snapshot } from './record/snapshot.js';
-import { diffCassettes } from './record/diff.js';
+import { DIFF_EXIT, diffCassettes, diffReport } from './record/diff.js';
+import { CREDENTIAL_VARIABLES, diffCredentials } from './record/diff-login.js';
 import { parseFault } from './faults/spec.js';
 import { redactQuery } from './util/secrets.js';
 import { startServer } from './server.js';
@@ -199,10 +200,11 @@ await yargs(hideBin(process.argv))
     (y) =>
       y
         .positional('command', { choices: ['list', 'show', 'verify', 'prune', 'explain', 'diff'] as const, describe: 'What to do' })
-        .option('upstream', { type: 'string', describe: "diff: the live wiki's api.php URL, asked every recorded question again" })
+        .option('upstream', { type: 'string', describe: "diff: the live wiki's api.php URL, asked every recorded walk again" })
         .option('cassette', { type: 'string', describe: 'diff: only this cassette' })
-        .option('update', { type: 'boolean', default: false, describe: 'diff: record the changed and gone questions again' })
-        .option('concurrency', { type: 'number', default: 2, describe: 'diff: questions in flight at once' })
+        .option('update', { type: 'boolean', default: false, describe: 'diff: record the changed and gone walks again, each from its first page to its last' })
+        .option('concurrency', { type: 'number', default: 2, describe: 'diff: walks in flight at once' })
+        .option('credentials', { type: 'string', describe: `diff: a JSON file of {"user": "Admin@mybot", "password": "…"} (or a list) to log in as, to check what was recorded logged in (or ${CREDENTIAL_VARIABLES.user} and ${CREDENTIAL_VARIABLES.password}); never stored or shown` })
         .option('usage', { type: 'string', describe: 'prune: the file replay --track-usage wrote' })
         .option('dry-run', { type: 'boolean', default: false, describe: 'prune: only say what would go' })
         .positional('name', { type: 'string', describe: 'Cassette name (show; list: its interactions with their index and key); explain: the query string' })
@@ -212,7 +214,7 @@ await yargs(hideBin(process.argv))
         .example('$0 cassettes list', 'What is recorded, per cassette and module')
         .example('$0 cassettes verify', 'Check that every file loads and every key is canonical (exit 1 if not)')
         .example('$0 cassettes prune --usage usage.json', 'Remove interactions no test run used (replay --track-usage usage.json)')
-        .example('$0 cassettes diff --upstream https://wiki.example/w/api.php', 'Ask the live wiki every recorded question again: equal, changed or gone (exit 1 if any changed or is gone)')
+        .example('$0 cassettes diff --upstream https://wiki.example/w/api.php', `Ask the live wiki every recorded walk again: equal, changed, gone or unchecked (exit ${DIFF_EXIT.changed} if any changed or is gone, else ${DIFF_EXIT.unchecked} if any was not checked)`)
         .example('$0 cassettes explain "action=query&list=logevents&lelimit=7"', 'How replay would answer it, and the closest recordings (exit 1 unless recordings answer it exactly)'),
     async (argv) => {
       const dir = argv.cassettes;
@@ -226,6 +228,7 @@ await yargs(hideBin(process.argv))
         }
       } else if (argv.command === 'diff') {
         if (!argv.upstream) throw new Error('diff needs --upstream, the api.php URL of the live wiki to ask again');
+        const credentials = await diffCredentials(process.env, argv.credentials);
         const tty = process.stderr.isTTY;
         let last = 0;
         const entries = await diffCassettes({
@@ -234,26 +237,19 @@ await yargs(hideBin(process.argv))
           ...(argv.cassette ? { cassette: argv.cassette } : {}),
           update: argv.update,
           concurrency: argv.concurrency,
+          credentials,
           onProgress: (done, total) => {
-            if (tty) process.stderr.write(`\r\x1b[Kasked again: ${done} of ${total}`);
+            if (tty) process.stderr.write(`\r\x1b[Kwalks asked again: ${done} of ${total}`);
             else if (Date.now() - last > 1000 || done === total) {
-              process.stderr.write(`asked again: ${done} of ${total}\n`);
+              process.stderr.write(`walks asked again: ${done} of ${total}\n`);
               last = Date.now();
             }
           },
         });
         if (tty) process.stderr.write('\n');
-        const count = { equal: 0, changed: 0, gone: 0, skipped: 0 };
-        let stale = 0;
-        for (const e of entries) {
-          count[e.status]++;
-          if (e.status === 'equal') continue;
-          if ((e.status === 'changed' || e.status === 'gone') && !e.updated) stale++;
-          process.stdout.write(`${e.status}${e.updated ? ' (recorded again)' : ''}\t${e.cassette}\t${e.key}\n${e.details.map((d) => `    ${d}\n`).join('')}`);
-        }
-        const updated = entries.filter((e) => e.updated).length;
-        process.stdout.write(`${entries.length} questions: ${count.equal} equal, ${count.changed} changed, ${count.gone} gone, ${count.skipped} skipped${argv.update ? `; ${updated} recorded again` : ''}\n`);
-        process.exitCode = stale > 0 ? 1 : 0;
+        const report = diffReport(entries, argv.update);
+        process.stdout.write(report.text);
+        process.exitCode = report.exit;
       } else if (argv.command === 'explain') {
         if (!argv.name) throw new Error('explain needs a question, as a query string: wikitape cassettes explain "action=query&list=logevents&lelimit=7"');
         const engine = await loadEngine({ cassettes: dir, ...(argv.fixtures ? { fixtures: argv.fixtures } : {}) });

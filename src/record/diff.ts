@@ -1,29 +1,32 @@
 import { readFile } from 'node:fs/promises';
-import type { Cassette, Interaction } from '../cassette/format.js';
+import type { Cassette } from '../cassette/format.js';
 import { FileCassetteStore } from '../cassette/store.js';
 import { parseKeepingKeyOrder } from '../util/ordered-json.js';
 import { redactJson, redactQuery } from '../util/secrets.js';
 import type { JsonObject } from '../api/result.js';
-import { Recorder } from './recorder.js';
 import { notRecordable } from './policy.js';
 import { Upstream, type UpstreamOptions } from './upstream.js';
-import { entityId, ownKinds, type ListModule } from '../api/list-module.js';
-import { MODULES } from '../modules/index.js';
+import { diffAnswers, joinPages } from './diff-json.js';
+import { DiffSessions, type DiffCredential } from './diff-login.js';
+import { continuationOf, continuingParams, nextPage, pageName, pointOf, walksOf, type Walk } from './diff-walks.js';
+import { updateWalks } from './diff-update.js';
 
 /**
- * `wikitape cassettes diff --upstream URL`: every recorded question asked of the live wiki again
- * (reads only; a few at a time; with maxlag, waiting as the wiki asks when it is lagged), and the
- * answers compared with the recordings, volatile fields aside. `update` records the changed and
- * gone ones again.
+ * `wikitape cassettes diff --upstream URL`: every recorded walk asked of the live wiki again (reads
+ * only; a few at a time; with maxlag, waiting as the wiki asks when it is lagged), and the answers
+ * compared with the recordings, volatile fields aside. A walk (a question's pages from the first,
+ * following continuation: diff-walks.ts) is one unit; what was recorded logged in is asked in a
+ * session of the same identity (diff-login.ts). `update` records the changed and gone walks again,
+ * each whole (diff-update.ts).
  */
 export interface DiffOptions {
   upstream: string;
   cassettes: string;
   /** Only this cassette (default: every one in the folder). */
   cassette?: string;
-  /** Record the changed and gone questions again. */
+  /** Record the changed and gone walks again. */
   update?: boolean;
-  /** Questions in flight at once. Default 2. */
+  /** Walks in flight at once. Default 2. */
   concurrency?: number;
   /** The maxlag sent with every question. Default 5. */
   maxlag?: number;
@@ -32,82 +35,188 @@ export interface DiffOptions {
   sleep?: (seconds: number) => Promise<void>;
   /** Bounds on each question (answer size, time, Retry-After): see record/upstream.ts. */
   limits?: UpstreamOptions;
+  /** The passwords of the identities recordings were made as (never stored or shown). Default none: their recordings are reported unchecked. */
+  credentials?: readonly DiffCredential[];
+  /** What an unchecked report says to give for an identity's credentials. Default: the CLI's environment variables and option. */
+  credentialsHint?: string;
 }
 
-type DiffStatus = 'equal' | 'changed' | 'gone' | 'skipped';
+/** What a walk is now: the same, changed, gone (the wiki answers an error or another status), or not checked. */
+const DIFF_STATUSES = ['equal', 'changed', 'gone', 'unchecked'] as const;
+type DiffStatus = (typeof DIFF_STATUSES)[number];
+
+/**
+ * The CLI's exit codes: 1 while anything is changed or gone (and not recorded again), else 3
+ * while anything was not checked (a logged-in recording without credentials), else 0; 2 when the
+ * diff itself failed (the wiki could not be asked, a bound was passed, bad options).
+ */
+export const DIFF_EXIT = { fresh: 0, changed: 1, failed: 2, unchecked: 3 } as const;
 
 export interface DiffEntry {
   cassette: string;
+  /** The key of the walk's first page (its identity as ` @user`), secrets redacted. */
   key: string;
   status: DiffStatus;
-  /** changed: the differences, one per line (`query.blocks[0].expiry: "…" → "…"`); skipped and gone: why. */
+  /** changed: the differences, one per line (`query.blocks[id=3].expiry: "…" → "…"`); unchecked and gone: why. */
   details: string[];
-  /** With update: recorded again. */
+  /** The pages recorded (1: a question whose answer does not continue, or whose next page was not recorded). */
+  pages: number;
+  /** The pages of the walk now, as far as it was followed. */
+  livePages?: number;
+  /** With update: recorded again (the whole walk). */
   updated?: boolean;
 }
 
-/** Fields of an answer that differ from one asking to the next: never a change. */
-const VOLATILE = new Set(['curtimestamp', 'servedby', 'requestid', 'debuginfo']);
-const VOLATILE_PATHS = new Set(['query.general.time']);
-/** The most differences listed per question. */
+/** The most differences listed per walk. */
 const SHOWN = 12;
+/** The most pages named one by one as added to or gone from a walk; more are counted. */
+const PAGES_SHOWN = 3;
+
+/**
+ * The pages a walk now goes on to that were not recorded (+) and the recorded ones it no longer
+ * has (-): each named, or, when many are (every page boundary moved), counted from the first.
+ */
+function pageLinesOf(added: readonly string[], dropped: readonly string[]): string[] {
+  const what = { '+': 'the walk goes on there now; not recorded', '-': 'recorded, no longer on the walk' } as const;
+  if (added.length + dropped.length <= PAGES_SHOWN) return [...added.map((n) => `+ ${n}: ${what['+']}`), ...dropped.map((n) => `- ${n}: ${what['-']}`)];
+  const counted = (sign: '+' | '-', names: readonly string[]) => (names.length === 0 ? [] : [`${sign} ${names.length} page${names.length === 1 ? '' : 's'} from ${names[0]}: ${what[sign]}`]);
+  return [...counted('+', added), ...counted('-', dropped)];
+}
+/** How far a walk recorded to its end is followed: 10 times its recorded pages, at least 100 pages. */
+const FOLLOW_FACTOR = 10;
+const FOLLOW_MIN = 100;
+
+/** The longest walk followed for one recorded with `pages` pages (to its end, or as far as recorded). */
+function followLimit(walk: Walk): number {
+  return walk.toEnd ? Math.max(FOLLOW_MIN, FOLLOW_FACTOR * walk.pages.length) : walk.pages.length;
+}
+
+interface Context {
+  options: DiffOptions;
+  upstream: Upstream;
+  sessions: DiffSessions;
+  /** Per cassette, the parameters that continue its walks. */
+  continuing: Map<string, Set<string>>;
+}
 
 export async function diffCassettes(options: DiffOptions): Promise<DiffEntry[]> {
   const store = new FileCassetteStore(options.cassettes);
   const all = await store.list();
   if (options.cassette && !all.includes(options.cassette)) throw new Error(`wikitape: no cassette ${options.cassette} in ${store.dir}`);
   const names = options.cassette ? [options.cassette] : all;
-  const work: { cassette: string; interaction: Interaction }[] = [];
+  const walks: Walk[] = [];
+  const continuing = new Map<string, Set<string>>();
   for (const name of names) {
     const c = parseKeepingKeyOrder(await readFile(store.locate(name), 'utf8')) as Cassette;
-    for (const i of c.interactions) work.push({ cassette: name, interaction: i });
+    walks.push(...walksOf(name, c.interactions));
+    continuing.set(name, continuingParams(c.interactions));
   }
   // Every question through the bounded client: only the upstream, no redirect, answers and waits capped.
   const upstream = new Upstream(options.upstream, { userAgent: 'wikitape cassettes diff', ...options.limits });
-  const out: DiffEntry[] = new Array<DiffEntry>(work.length);
+  const hint = options.credentialsHint ?? 'WIKITAPE_DIFF_USER and WIKITAPE_DIFF_PASSWORD, or --credentials FILE';
+  const ctx: Context = { options, upstream, sessions: new DiffSessions(upstream, options.credentials ?? [], hint), continuing };
+  const out: DiffEntry[] = new Array<DiffEntry>(walks.length);
   let next = 0;
   let done = 0;
   const worker = async () => {
-    while (next < work.length) {
+    while (next < walks.length) {
       const n = next++;
-      const { cassette, interaction } = work[n]!;
-      out[n] = await compare(cassette, interaction, options, upstream);
-      options.onProgress?.(++done, work.length);
+      out[n] = await check(walks[n]!, ctx);
+      options.onProgress?.(++done, walks.length);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, worker));
-  if (options.update) await update(out, work, options, store);
+  if (options.update) {
+    const work = out.map((entry, n) => ({ entry, walk: walks[n]! })).filter(({ entry }) => entry.status === 'changed' || entry.status === 'gone');
+    await updateWalks(work, { upstream: options.upstream, store, sessions: ctx.sessions, continuing, follow: followLimit });
+  }
   return out;
 }
 
-async function compare(cassette: string, i: Interaction, options: DiffOptions, upstream: Upstream): Promise<DiffEntry> {
-  const key = redactQuery(i.key);
-  if (i.user !== undefined) return { cassette, key, status: 'skipped', details: [`recorded logged in as ${i.user}: asked again only through record mode, logged in`] };
-  const params = new Map(Object.entries(i.request));
-  const why = notRecordable(params);
-  if (why) return { cassette, key, status: 'skipped', details: [why] };
-  const fresh = await ask(options, upstream, i.request);
-  const recordedError = errorCode(i.body);
-  const freshError = errorCode(fresh.body);
-  if (fresh.status !== i.status || (freshError !== null && freshError !== recordedError)) {
-    return { cassette, key, status: 'gone', details: [`now HTTP ${fresh.status}${freshError ? `, error ${freshError}` : ''} (recorded: HTTP ${i.status}${recordedError ? `, error ${recordedError}` : ''})`] };
+/** A page as the wiki answers it now. */
+interface LivePage {
+  request: Record<string, string>;
+  status: number;
+  body: JsonObject;
+}
+
+async function check(walk: Walk, ctx: Context): Promise<DiffEntry> {
+  const first = walk.pages[0]!;
+  const entry = { cassette: walk.cassette, key: redactQuery(first.key), pages: walk.pages.length };
+  const why = notRecordable(new Map(Object.entries(first.request)));
+  if (why) return { ...entry, status: 'unchecked', details: [`${why}: never asked again`] };
+  let cookie: string | null = null;
+  if (walk.user !== null) {
+    const s = await ctx.sessions.session(walk.user);
+    if ('unchecked' in s) return { ...entry, status: 'unchecked', details: [s.unchecked] };
+    cookie = s.cookie;
   }
-  const changes: string[] = [];
-  diffJson(i.body, redactJson(fresh.body), '', changes);
-  if (changes.length === 0) return { cassette, key, status: 'equal', details: [] };
-  const shown = changes.slice(0, SHOWN);
-  if (changes.length > SHOWN) shown.push(`… and ${changes.length - SHOWN} more`);
-  return { cassette, key, status: 'changed', details: shown };
+  const continuing = new Set(ctx.continuing.get(walk.cassette));
+  const live: LivePage[] = [];
+  let end: string | null = null;
+  for (let request = first.request; ; ) {
+    const a = await ask(ctx, request, cookie);
+    if (cookie !== null && errorCode(a.body) === 'assertuserfailed') return { ...entry, status: 'unchecked', details: [`the wiki ended ${walk.user}'s session while it was asked (assertuserfailed)`] };
+    live.push({ request, ...a });
+    const cont = continuationOf(a.body);
+    if (cont === null || a.status !== 200 || errorCode(a.body) !== null) break;
+    for (const k of Object.keys(cont)) continuing.add(k);
+    request = nextPage(request, cont, continuing);
+    if (live.some((p) => pointOf(p.request, continuing) === pointOf(request, continuing))) {
+      end = `the wiki's walk comes back to ${pageName(request, continuing)}, which it already gave`;
+      break;
+    }
+    if (live.length >= followLimit(walk)) {
+      if (walk.toEnd) end = `the walk goes on past ${live.length} pages (${walk.pages.length} recorded): not followed further`;
+      break;
+    }
+  }
+  return { ...entry, livePages: live.length, ...compareWalk(walk, live, continuing, end) };
+}
+
+/** The recorded walk beside the live one: equal only when they have the same pages, each answering the same. */
+function compareWalk(walk: Walk, live: readonly LivePage[], continuing: ReadonlySet<string>, end: string | null): { status: DiffStatus; details: string[] } {
+  const recorded = new Map(walk.pages.map((p) => [pointOf(p.request, continuing), p]));
+  const gone: string[] = [];
+  const added: string[] = [];
+  const changedPages: string[] = [];
+  for (const p of live) {
+    const point = pointOf(p.request, continuing);
+    const rec = recorded.get(point);
+    recorded.delete(point);
+    const name = pageName(p.request, continuing);
+    const [recordedError, freshError] = [rec ? errorCode(rec.body) : null, errorCode(p.body)];
+    if ((rec && p.status !== rec.status) || (freshError !== null && freshError !== recordedError)) {
+      const was = rec ? ` (recorded: HTTP ${rec.status}${recordedError ? `, error ${recordedError}` : ''})` : ' (not recorded)';
+      gone.push(`${live.length > 1 || walk.pages.length > 1 ? `${name}: ` : ''}now HTTP ${p.status}${freshError ? `, error ${freshError}` : ''}${was}`);
+    } else if (!rec) added.push(name);
+    else if (diffAnswers(rec.body, redactJson(p.body)).length > 0) changedPages.push(name);
+  }
+  const pageLines = pageLinesOf(added, [...recorded.values()].map((p) => pageName(p.request, continuing)));
+  if (gone.length > 0) return { status: 'gone', details: gone };
+  if (pageLines.length === 0 && changedPages.length === 0 && end === null) return { status: 'equal', details: [] };
+  const single = walk.pages.length === 1 && live.length === 1;
+  const lines = single ? diffAnswers(walk.pages[0]!.body, redactJson(live[0]!.body)) : diffAnswers(joinPages(walk.pages.map((p) => p.body)), joinPages(live.map((p) => redactJson(p.body))));
+  // Pages that differ only where they end (the entries are the same): named.
+  if (lines.length === 0 && changedPages.length > 0) lines.push(`changed where they end: ${changedPages.join(', ')}`);
+  const head = single ? [] : [`a walk of ${walk.pages.length} page${walk.pages.length === 1 ? '' : 's'} recorded, ${live.length}${end && walk.toEnd ? ' or more' : ''} now`];
+  const all = [...head, ...(end ? [end] : []), ...lines, ...pageLines];
+  const shown = all.slice(0, SHOWN);
+  if (all.length > SHOWN) shown.push(`… and ${all.length - SHOWN} more`);
+  return { status: 'changed', details: shown };
 }
 
 /**
- * One question asked again: GET, formatversion=2 JSON, with maxlag; a lagged wiki is waited for
- * as its Retry-After says (5 tries; a wait past the bound fails the diff, naming it).
+ * One question asked again: GET, formatversion=2 JSON, with maxlag (and, logged in, the session
+ * and `assert=user`, so that a session the wiki dropped is never taken for an anonymous answer);
+ * a lagged wiki is waited for as its Retry-After says (5 tries; a wait past the bound fails the
+ * diff, naming it).
  */
-async function ask(options: DiffOptions, upstream: Upstream, request: Record<string, string>): Promise<{ status: number; body: JsonObject }> {
-  const q = { ...request, format: 'json', formatversion: '2', maxlag: String(options.maxlag ?? 5) };
+async function ask(ctx: Context, request: Record<string, string>, cookie: string | null): Promise<{ status: number; body: JsonObject }> {
+  const { options, upstream } = ctx;
+  const q = { ...request, ...(cookie !== null && request['assert'] === undefined ? { assert: 'user' } : {}), format: 'json', formatversion: '2', maxlag: String(options.maxlag ?? 5) };
   for (let attempt = 1; ; attempt++) {
-    const r = await upstream.get(q);
+    const r = await upstream.get(q, cookie !== null ? { headers: { cookie } } : {});
     let body: JsonObject;
     try {
       body = parseKeepingKeyOrder(r.text) as JsonObject;
@@ -131,136 +240,24 @@ function errorCode(body: JsonObject): string | null {
   return Array.isArray(es) && typeof es[0]?.code === 'string' ? es[0].code : null;
 }
 
-const show = (v: unknown) => {
-  const s = JSON.stringify(v);
-  return s.length > 80 ? `${s.slice(0, 77)}…` : s;
-};
-
-/** The differences between two JSON values, one line each, with the path: `a.b[2].c: 1 → 2`, `+ a.d`, `- a.e`. */
-function diffJson(was: unknown, now: unknown, path: string, out: string[]): void {
-  if (VOLATILE_PATHS.has(path)) return;
-  if (Array.isArray(was) && Array.isArray(now)) {
-    // Entities (log events, blocks, pages …) are matched by what identifies them, so that one
-    // added at the top reads as one added, not as every later one changed.
-    const id = identityOf(was, now);
-    if (id) {
-      const name = (v: unknown) => `${path}[${id.map((f) => `${f}=${String((v as Record<string, unknown>)[f])}`).join(',')}]`;
-      const before = new Map(was.map((v) => [name(v), v]));
-      const after = new Map(now.map((v) => [name(v), v]));
-      for (const [p, v] of before) if (!after.has(p)) out.push(`- ${p}: ${show(v)}`);
-      for (const [p, v] of after) {
-        if (!before.has(p)) out.push(`+ ${p}: ${show(v)}`);
-        else diffJson(before.get(p), v, p, out);
-      }
-      return;
-    }
-    for (let n = 0; n < Math.max(was.length, now.length); n++) {
-      const p = `${path}[${n}]`;
-      if (n >= was.length) out.push(`+ ${p}: ${show(now[n])}`);
-      else if (n >= now.length) out.push(`- ${p}: ${show(was[n])}`);
-      else diffJson(was[n], now[n], p, out);
-    }
-    return;
-  }
-  if (isObject(was) && isObject(now)) {
-    for (const k of new Set([...Object.keys(was), ...Object.keys(now)])) {
-      if (path === '' && VOLATILE.has(k)) continue;
-      const p = path === '' ? k : `${path}.${k}`;
-      if (!(k in now)) out.push(`- ${p}: ${show(was[k])}`);
-      else if (!(k in was)) out.push(`+ ${p}: ${show(now[k])}`);
-      else diffJson(was[k], now[k], p, out);
-    }
-    return;
-  }
-  if (typeof was === 'string' && typeof now === 'string' && stable(was) === stable(now)) return;
-  if (typeof was === 'string' && typeof now === 'string' && (was.length > 80 || now.length > 80)) {
-    // Long texts (a parse result): shown around where they first differ.
-    let i = 0;
-    while (i < was.length && was[i] === now[i]) i++;
-    const from = Math.max(0, i - 30);
-    const part = (t: string) => `${from > 0 ? '…' : ''}${t.slice(from, i + 40)}${t.length > i + 40 ? '…' : ''}`;
-    out.push(`${path} (from character ${i}): ${JSON.stringify(part(was))} → ${JSON.stringify(part(now))}`);
-  } else if (JSON.stringify(was) !== JSON.stringify(now)) out.push(`${path}: ${show(was)} → ${show(now)}`);
-}
-
-/** A parse result without the parser's reports (times and cache keys that differ every time it parses). */
-function stable(text: string): string {
-  return text.replace(/<!--\s*(?:NewPP limit report|Transclusion expansion time report|Saved in (?:parser|RevisionOutput) cache)[\s\S]*?-->\n?/g, '');
-}
-
 /**
- * What may name the elements of a list in an answer: each list's entity id (ListEntity.idFields),
- * a page's id, a title, a link's URL; fewer fields first (a page row also has a title).
+ * The report the CLI prints: each walk that is not equal (its status, cassette, first page's key,
+ * then its details indented), and a last line counting walks per status; and the exit code
+ * (DIFF_EXIT): changed or gone walks not recorded again win over unchecked ones.
  */
-const IDENTITIES: readonly (readonly string[])[] = [...MODULES.query.list.map((l) => l.entity.idFields), ['pageid'], ['ns', 'title'], ['url']]
-  .filter((f, n, all) => all.findIndex((g) => g.join('|') === f.join('|')) === n)
-  .sort((a, b) => a.length - b.length);
-
-/** The fields that name each element of both lists (and name each once), if any do. */
-function identityOf(was: unknown[], now: unknown[]): readonly string[] | null {
-  const all = [...was, ...now];
-  if (all.length === 0 || !all.every(isObject)) return null;
-  for (const fields of IDENTITIES) {
-    const unique = (list: unknown[]) => {
-      const seen = new Set(list.map((v) => fields.map((f) => JSON.stringify((v as Record<string, unknown>)[f])).join('|')));
-      return seen.size === list.length;
-    };
-    if (all.every((v) => fields.every((f) => f in (v as object))) && unique(was) && unique(now)) return fields;
+export function diffReport(entries: readonly DiffEntry[], updating: boolean): { text: string; exit: number } {
+  const count = Object.fromEntries(DIFF_STATUSES.map((s) => [s, 0])) as Record<DiffStatus, number>;
+  const lines: string[] = [];
+  for (const e of entries) {
+    count[e.status]++;
+    if (e.status === 'equal') continue;
+    lines.push(`${e.status}${e.updated ? ' (recorded again)' : ''}\t${e.cassette}\t${e.key}`, ...e.details.map((d) => `    ${d}`));
   }
-  return null;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** The ids (ListEntity.idFields) of the entities a list shows in an answer. */
-function entityNames(body: unknown, list: ListModule): string[] {
-  const rows = isObject(body) && isObject(body['query']) ? body['query'][list.name] : undefined;
-  return Array.isArray(rows) ? rows.filter(isObject).map((r) => entityId(list.entity.idFields, r)) : [];
-}
-
-/**
- * After recording again: an entity of a list's own kind the old answers showed and no answer shows
- * now (a block since lifted) leaves the cassette's entities, so that no page replay computes still
- * shows it. (Pages stay: other answers than lists show them too.)
- */
-function dropVanished(c: Cassette, oldBodies: readonly unknown[]): void {
-  const kinds = new Set(ownKinds(MODULES.query.list).map((e) => e.kind));
-  for (const list of MODULES.query.list.filter((l) => kinds.has(l.entity.kind))) {
-    const gone = new Set(oldBodies.flatMap((b) => entityNames(b, list)));
-    if (gone.size === 0) continue;
-    for (const i of c.interactions) for (const n of entityNames(i.body, list)) gone.delete(n);
-    if (gone.size === 0 || !c.entities[list.entity.kind]) continue;
-    c.entities[list.entity.kind] = c.entities[list.entity.kind]!.filter((e) => !gone.has(entityId(list.entity.idFields, e)));
-  }
-}
-
-/** Records the changed and gone questions again, one recorder per cassette (its lock refuses a second). */
-async function update(entries: DiffEntry[], work: { cassette: string; interaction: Interaction }[], options: DiffOptions, store: FileCassetteStore): Promise<void> {
-  const byCassette = new Map<string, number[]>();
-  entries.forEach((e, n) => {
-    if (e.status === 'changed' || e.status === 'gone') byCassette.set(e.cassette, [...(byCassette.get(e.cassette) ?? []), n]);
-  });
-  for (const [cassette, ns] of byCassette) {
-    const recorder = new Recorder({ upstream: options.upstream, store, cassette, reRecord: true });
-    try {
-      await recorder.ready();
-      for (const n of ns) {
-        const { status } = await recorder.ask(work[n]!.interaction.request);
-        entries[n]!.updated = status === 200;
-      }
-      await recorder.flush();
-    } finally {
-      recorder.close();
-    }
-    const release = await store.lock(cassette);
-    try {
-      const db = await store.open(cassette, options.upstream);
-      dropVanished(db.data, ns.map((n) => work[n]!.interaction.body));
-      await db.write();
-    } finally {
-      release();
-    }
-  }
+  const stale = entries.some((e) => (e.status === 'changed' || e.status === 'gone') && !e.updated);
+  const pages = entries.reduce((n, e) => n + e.pages, 0);
+  const updated = entries.filter((e) => e.updated).length;
+  const counts = DIFF_STATUSES.map((s) => `${count[s]} ${s}`).join(', ');
+  lines.push(`${entries.length} walks (${pages} recorded pages): ${counts}${updating ? `; ${updated} recorded again` : ''}`);
+  if (count.unchecked > 0 && !stale) lines.push(`not fresh: ${count.unchecked} walk(s) not checked (exit ${DIFF_EXIT.unchecked})`);
+  return { text: `${lines.join('\n')}\n`, exit: stale ? DIFF_EXIT.changed : count.unchecked > 0 ? DIFF_EXIT.unchecked : DIFF_EXIT.fresh };
 }

@@ -245,11 +245,14 @@ export class Recorder {
   /**
    * Asks the upstream one question itself (GET, formatversion=2 JSON) and stores the answer as
    * record mode stores a client's: for callers in this process (`wikitape snapshot`), with no
-   * client and no HTTP server in between. Resolves to the status and the answer's data.
+   * client and no HTTP server in between. Resolves to the status and the answer's data. Asked
+   * `as` a session the caller logged in (`cassettes diff`), the answer is filed under its user, as
+   * a client's answer in that session would be; the cookie is never stored.
    */
-  async ask(query: Record<string, string>): Promise<{ status: number; body: JsonObject }> {
+  async ask(query: Record<string, string>, as: { user: string; cookie: string } | null = null): Promise<{ status: number; body: JsonObject }> {
     const params: ParamMap = new Map(Object.entries({ ...query, format: 'json', formatversion: '2' }));
-    const r = await this.upstream.get(params);
+    const asking: Asking & { credentials: Readonly<Record<string, string>> } = as ? { user: as.user, credentials: { cookie: as.cookie } } : { user: null, credentials: {} };
+    const r = await this.upstream.get(params, { headers: asking.credentials });
     let body: JsonObject;
     try {
       body = parseKeepingKeyOrder(r.text) as JsonObject;
@@ -259,7 +262,7 @@ export class Recorder {
     if (r.status === 200 && notRecordable(params) === null) {
       const headers: IncomingMessage['headers'] = {};
       r.headers.forEach((v, k) => (headers[k] = v));
-      this.store(params, r.status, headers, Promise.resolve(body));
+      this.store(params, r.status, headers, Promise.resolve(body), Promise.resolve(asking));
     }
     return { status: r.status, body };
   }

@@ -36,10 +36,11 @@ describe('cassettes diff', () => {
         blocks.body.query.blocks.splice(0, 1); // the wiki has one more block now
         const log = c.interactions.find((i) => i.key === LOG)!;
         log.body.query.logevents[2].comment = 'edited';
-        const ext = c.interactions.find((i) => i.key.includes('prop=extlinks'))!;
-        ext.body = { batchcomplete: true, query: { pages: [{ pageid: 1, ns: 0, title: 'X' }] } };
-        const gone = c.interactions.filter((i) => i.key.includes('prop=extlinks'))[1]!;
-        gone.request = { ...gone.request, elcontinue: 'no|such|point' }; // asked again, the wiki refuses it
+        // one link of the walk's third page is another now: the walk of 96 pages changed
+        const ext = c.interactions.filter((i) => i.key.includes('prop=extlinks'))[2]!;
+        ext.body.query.pages.find((p: { extlinks?: unknown[] }) => p.extlinks)!.extlinks[0].url = 'https://old.example/';
+        // a question the wiki refuses now
+        c.interactions.push({ ...log, key: `${LOG}&letype=nosuchtype`, request: { ...log.request, letype: 'nosuchtype' } });
         const parse = c.interactions.find((i) => i.key.startsWith('action=parse'))!;
         parse.body = { error: { code: 'nosuchsection', info: 'x' } };
       });
@@ -52,10 +53,14 @@ describe('cassettes diff', () => {
       expect(blocks.details.some((d) => /^\+ query\.blocks\[id=\d+\]: \{"id":/.test(d))).toBe(true);
       expect(blocks.details.some((d) => /^query\.blocks\[id=\d+\]\.reason: "an older reason" → ".*"$/.test(d))).toBe(true);
       expect(by(LOG).details).toEqual([expect.stringMatching(/^query\.logevents\[logid=\d+\]\.comment: "edited" → ".*"$/)]);
-      const counts = { equal: 0, changed: 0, gone: 0, skipped: 0 };
+      const counts = { equal: 0, changed: 0, gone: 0, unchecked: 0 };
       for (const e of entries) counts[e.status]++;
+      // The walk of external links (one per page) is one entry: the page that changed named by its entries.
+      const links = entries.filter((e) => e.key.includes('prop=extlinks') && e.status !== 'equal');
+      expect(links.map((e) => [e.status, e.pages, e.livePages])).toEqual([['changed', 95, 95]]);
+      expect(links[0]!.details).toEqual(['a walk of 95 pages recorded, 95 now', expect.stringMatching(/^- query\.pages\[pageid=\d+\]\.extlinks\[url=https:\/\/old\.example\/\]: /), expect.stringMatching(/^\+ query\.pages\[pageid=\d+\]\.extlinks\[url=/)]);
       expect(counts.changed).toBe(4);
-      expect(entries.filter((e) => e.status === 'gone').map((e) => e.details)).toEqual([['now HTTP 200, error badcontinue (recorded: HTTP 200)']]);
+      expect(entries.filter((e) => e.status === 'gone').map((e) => e.details)).toEqual([['now HTTP 200, error badvalue (recorded: HTTP 200)']]);
       expect(counts.equal).toBe(entries.length - 5);
     } finally {
       await upstream.close();
@@ -89,12 +94,12 @@ describe('cassettes diff', () => {
       expect(first.status).toBe(1);
       expect(first.stdout).toContain('    - query.blocks[id=999]: {"id":999,"user":"192.0.2.99"');
       expect(first.stdout).toMatch(new RegExp(`^changed\\twiki\\t${LOG.replace(/[|?.*+()[\]]/g, '\\$&')}\\n    query\\.logevents\\[logid=\\d+\\]\\.comment: "edited" → `, 'm'));
-      expect(first.stdout).toMatch(/questions: \d+ equal, 2 changed, 0 gone, 0 skipped\n$/);
+      expect(first.stdout).toMatch(/^\d+ walks \(\d+ recorded pages\): \d+ equal, 2 changed, 0 gone, 0 unchecked\n$/m);
       const update = await diff('--update');
       expect(update.stdout).toContain('changed (recorded again)\twiki');
       expect(update.status).toBe(0);
       const after = await diff();
-      expect([after.status, after.stdout]).toEqual([0, expect.stringMatching(/^\d+ questions: \d+ equal, 0 changed, 0 gone, 0 skipped\n$/)]);
+      expect([after.status, after.stdout]).toEqual([0, expect.stringMatching(/^\d+ walks \(\d+ recorded pages\): \d+ equal, 0 changed, 0 gone, 0 unchecked\n$/)]);
       expect((await runCli(['cassettes', 'verify', '--cassettes', dir])).code).toBe(0);
       // the lifted block is gone from what replay knows, not only from the recording
       expect(await replayed()).not.toContain(999);
