@@ -27,13 +27,15 @@ export interface CliOptions {
   cwd?: string;
   /** Node options before the script, e.g. `['--import', probe]`. Default none. */
   nodeArgs?: string[];
+  /** Environment variables set (or, as undefined, unset) for the process, over this one's. */
+  env?: Record<string, string | undefined>;
 }
 
 /** A CLI process whose output is collected; `closed` resolves once it exited and its output is read to the end. */
 function spawnCli(args: string[], options: CliOptions | string) {
   // (a working directory alone, as the helpers once took it)
-  const { cwd = ROOT, nodeArgs = [] } = typeof options === 'string' ? { cwd: options } : options;
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [...nodeArgs, CLI, ...args], { cwd });
+  const { cwd = ROOT, nodeArgs = [], env = {} } = typeof options === 'string' ? { cwd: options } : options;
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [...nodeArgs, CLI, ...args], { cwd, env: { ...process.env, ...env } });
   child.stdin.end();
   const out = { stdout: '', stderr: '' };
   child.stdout.on('data', (d: Buffer) => (out.stdout += d.toString()));
