@@ -1,7 +1,6 @@
-import type { Cassette } from '../cassette/format.js';
+import type { Cassette, Interaction } from '../cassette/format.js';
 import { completeLinkPages } from '../cassette/coverage.js';
 import type { FileCassetteStore } from '../cassette/store.js';
-import type { JsonObject } from '../api/result.js';
 import { entityId, ownKinds, type ListModule } from '../api/list-module.js';
 import { MODULES } from '../modules/index.js';
 import { Recorder } from './recorder.js';
@@ -75,8 +74,8 @@ async function recordWalk(recorder: Recorder, { walk, entry }: UpdateWork, ctx: 
     if (cont === null || isObject(body['error'])) return true;
     if (n >= ctx.follow(walk)) {
       if (!walk.toEnd) return true;
-      // A walk recorded to its end, now too long to follow: recorded in part, it would be the broken walk this avoids.
-      entry.details.push(`recorded again only in part: the walk goes on past ${n} pages; the next diff reports it again`);
+      // Grown past what is followed since the check (diff.ts followable): stored in part, said so.
+      entry.details.push(`recorded again only in part: the walk went on past ${n} pages while it was recorded; the next diff reports it again`);
       return false;
     }
     for (const k of Object.keys(cont)) continuing.add(k);
@@ -98,7 +97,7 @@ function tidy(c: Cassette, walks: readonly Walk[], stored: ReadonlySet<string>):
   const now = walksOf('', c.interactions);
   for (const w of walks) {
     const fresh = now.find((n) => n.pages[0]!.key === w.pages[0]!.key);
-    if (fresh) relink(c, fresh.pages.map((p) => p));
+    if (fresh) relink(c, fresh.pages);
   }
 }
 
@@ -129,8 +128,8 @@ function dropVanished(c: Cassette, oldBodies: readonly unknown[]): void {
  * completeLinkPages) are the walk's, in its order: a link removed since leaves the page, one added
  * takes its place in the wiki's order (which replay computes other limits from).
  */
-function relink(c: Cassette, pages: readonly { request: Record<string, string>; body: JsonObject }[]): void {
-  const complete = completeLinkPages(pages as Parameters<typeof completeLinkPages>[0] & object);
+function relink(c: Cassette, pages: readonly Interaction[]): void {
+  const complete = completeLinkPages(pages);
   if (complete.size === 0) return;
   const urls = new Map<number, string[]>();
   for (const p of pages) {

@@ -63,6 +63,8 @@ export interface DiffEntry {
   pages: number;
   /** The pages of the walk now, as far as it was followed. */
   livePages?: number;
+  /** The live walk goes on past the pages followed (it was recorded to its end): not recorded again in part. */
+  cut?: true;
   /** With update: recorded again (the whole walk). */
   updated?: boolean;
 }
@@ -89,6 +91,16 @@ const FOLLOW_MIN = 100;
 /** The longest walk followed for one recorded with `pages` pages (to its end, or as far as recorded). */
 function followLimit(walk: Walk): number {
   return walk.toEnd ? Math.max(FOLLOW_MIN, FOLLOW_FACTOR * walk.pages.length) : walk.pages.length;
+}
+
+/**
+ * Whether `--update` may record the walk again: not when it was recorded to its end and now goes
+ * on past what is followed (recorded in part, it would be the broken walk this avoids); said so.
+ */
+function followable(entry: DiffEntry, walk: Walk): boolean {
+  if (!entry.cut) return true;
+  entry.details.push(`not recorded again: the walk goes on past ${followLimit(walk)} pages`);
+  return false;
 }
 
 interface Context {
@@ -127,7 +139,7 @@ export async function diffCassettes(options: DiffOptions): Promise<DiffEntry[]> 
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, worker));
   if (options.update) {
-    const work = out.map((entry, n) => ({ entry, walk: walks[n]! })).filter(({ entry }) => entry.status === 'changed' || entry.status === 'gone');
+    const work = out.map((entry, n) => ({ entry, walk: walks[n]! })).filter(({ entry, walk }) => (entry.status === 'changed' || entry.status === 'gone') && followable(entry, walk));
     await updateWalks(work, { upstream: options.upstream, store, sessions: ctx.sessions, continuing, follow: followLimit });
   }
   return out;
@@ -171,7 +183,8 @@ async function check(walk: Walk, ctx: Context): Promise<DiffEntry> {
       break;
     }
   }
-  return { ...entry, livePages: live.length, ...compareWalk(walk, live, continuing, end) };
+  const cut = walk.toEnd && end !== null && live.length >= followLimit(walk);
+  return { ...entry, livePages: live.length, ...(cut ? { cut: true as const } : {}), ...compareWalk(walk, live, continuing, end) };
 }
 
 /** The recorded walk beside the live one: equal only when they have the same pages, each answering the same. */
