@@ -63,7 +63,7 @@ export interface DiffEntry {
   pages: number;
   /** The pages of the walk now, as far as it was followed. */
   livePages?: number;
-  /** The live walk goes on past the pages followed (it was recorded to its end): not recorded again in part. */
+  /** The live walk was cut short (it goes on past the pages followed, or loops): never recorded again in part. */
   cut?: true;
   /** With update: recorded again (the whole walk). */
   updated?: boolean;
@@ -94,12 +94,13 @@ function followLimit(walk: Walk): number {
 }
 
 /**
- * Whether `--update` may record the walk again: not when it was recorded to its end and now goes
- * on past what is followed (recorded in part, it would be the broken walk this avoids); said so.
+ * Whether `--update` may record the walk again: not when the live walk was cut short (it goes on
+ * past what is followed, or comes back to a page it gave): recorded in part, it would be the
+ * broken walk this avoids; said so.
  */
-function followable(entry: DiffEntry, walk: Walk): boolean {
+function followable(entry: DiffEntry): boolean {
   if (!entry.cut) return true;
-  entry.details.push(`not recorded again: the walk goes on past ${followLimit(walk)} pages`);
+  entry.details.push('not recorded again: the walk was not followed to its end');
   return false;
 }
 
@@ -139,7 +140,7 @@ export async function diffCassettes(options: DiffOptions): Promise<DiffEntry[]> 
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, worker));
   if (options.update) {
-    const work = out.map((entry, n) => ({ entry, walk: walks[n]! })).filter(({ entry, walk }) => (entry.status === 'changed' || entry.status === 'gone') && followable(entry, walk));
+    const work = out.map((entry, n) => ({ entry, walk: walks[n]! })).filter(({ entry }) => (entry.status === 'changed' || entry.status === 'gone') && followable(entry));
     await updateWalks(work, { upstream: options.upstream, store, sessions: ctx.sessions, continuing, follow: followLimit });
   }
   return out;
@@ -183,7 +184,8 @@ async function check(walk: Walk, ctx: Context): Promise<DiffEntry> {
       break;
     }
   }
-  const cut = walk.toEnd && end !== null && live.length >= followLimit(walk);
+  // Cut short: a walk recorded to its end that goes on past what is followed, or one that loops.
+  const cut = end !== null;
   return { ...entry, livePages: live.length, ...(cut ? { cut: true as const } : {}), ...compareWalk(walk, live, continuing, end) };
 }
 

@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,8 +15,8 @@ import { NO_CASSETTES, TEST_CLOCK } from '../support/app.js';
 const PROFILE = { version: '1.39.17', language: 'en', siteName: 'Test', server: 'http://127.0.0.1', scriptPath: '/wiki', cookiePrefix: 'wikidb' };
 
 function logEvent(logid: number) {
-  const minute = String(logid).padStart(2, '0');
-  return { logid, ns: 0, title: `Page ${logid}`, pageid: 100 + logid, logpage: 100 + logid, params: {}, type: 'create', action: 'create', user: 'Admin', userid: 1, timestamp: `2024-03-01T10:${minute}:00Z`, comment: `event ${logid}`, tags: [] };
+  const timestamp = new Date(Date.UTC(2024, 2, 1, 10) + logid * 60_000).toISOString().replace('.000Z', 'Z');
+  return { logid, ns: 0, title: `Page ${logid}`, pageid: 1000 + logid, logpage: 1000 + logid, params: {}, type: 'create', action: 'create', user: 'Admin', userid: 1, timestamp, comment: `event ${logid}`, tags: [] };
 }
 
 /** The wiki at a time: `events` log events, and one page with these external links. */
@@ -105,6 +105,33 @@ describe('cassettes diff: a walk is one unit', () => {
       }
       const again = await diffCassettes({ upstream: after.url, cassettes });
       expect(again.map((e) => e.status)).toEqual(again.map(() => 'equal'));
+    } finally {
+      await after.close();
+    }
+  });
+});
+
+describe('cassettes diff: a walk too long to follow', () => {
+  it('a walk recorded to its end that now goes on past 100 pages is reported changed, and --update leaves it as it was rather than record part of it', { timeout: 60_000 }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-diff-long-'));
+    const cassettes = join(dir, 'cassettes');
+    const before = await fixtureServer(dir, 'before', wiki(3, LINKS_BEFORE));
+    const rec = await startServer({ mode: 'record', upstream: before.url, cassettes, cassette: 'suite' });
+    expect((await walk(rec.url, LOG_WALK)).length).toBe(1);
+    await rec.close();
+    await before.close();
+    const recorded = await readFile(join(cassettes, 'suite.json'), 'utf8');
+
+    // 510 events at 5 a page: 102 pages
+    const after = await fixtureServer(dir, 'after', wiki(510, LINKS_BEFORE));
+    try {
+      const entry = (await diffCassettes({ upstream: after.url, cassettes, update: true })).find((e) => e.key.includes('list=logevents'));
+      expect(entry!.status).toBe('changed');
+      expect(entry!.livePages).toBe(100);
+      expect(entry!.updated).toBeUndefined();
+      expect(entry!.details).toContain('the walk goes on past 100 pages (1 recorded): not followed further');
+      expect(entry!.details).toContain('not recorded again: the walk was not followed to its end');
+      expect(await readFile(join(cassettes, 'suite.json'), 'utf8')).toBe(recorded);
     } finally {
       await after.close();
     }
