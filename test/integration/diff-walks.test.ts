@@ -71,16 +71,21 @@ async function expectSameWalk(live: string, replay: string, params: Record<strin
   }
 }
 
+/** A cassette `suite` recorded from a fixture server of `data`: each walk (JSON of its parameters) walked through the recorder, of the pages given. */
+async function recordedFrom(data: object, walks: Record<string, number>): Promise<{ dir: string; cassettes: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'wikitape-diff-walks-'));
+  const cassettes = join(dir, 'cassettes');
+  const before = await fixtureServer(dir, 'before', data);
+  const rec = await startServer({ mode: 'record', upstream: before.url, cassettes, cassette: 'suite' });
+  for (const [params, pages] of Object.entries(walks)) expect((await walk(rec.url, JSON.parse(params) as Record<string, string>)).length).toBe(pages);
+  await rec.close();
+  await before.close();
+  return { dir, cassettes };
+}
+
 describe('cassettes diff: a walk is one unit', () => {
   it('reports a walk whose pages moved as one changed walk; --update records it again from its first page to its last, and replay then walks as the wiki does', { timeout: 60_000 }, async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'wikitape-diff-walks-'));
-    const cassettes = join(dir, 'cassettes');
-    const before = await fixtureServer(dir, 'before', wiki(12, LINKS_BEFORE));
-    const rec = await startServer({ mode: 'record', upstream: before.url, cassettes, cassette: 'suite' });
-    expect((await walk(rec.url, LOG_WALK)).length).toBe(3);
-    expect((await walk(rec.url, LINK_WALK)).length).toBe(3);
-    await rec.close();
-    await before.close();
+    const { dir, cassettes } = await recordedFrom(wiki(12, LINKS_BEFORE), { [JSON.stringify(LOG_WALK)]: 3, [JSON.stringify(LINK_WALK)]: 3 });
 
     const after = await fixtureServer(dir, 'after', wiki(14, LINKS_AFTER));
     try {
@@ -113,13 +118,7 @@ describe('cassettes diff: a walk is one unit', () => {
 
 describe('cassettes diff: a walk too long to follow', () => {
   it('a walk recorded to its end that now goes on past 100 pages is reported changed, and --update leaves it as it was rather than record part of it', { timeout: 60_000 }, async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'wikitape-diff-long-'));
-    const cassettes = join(dir, 'cassettes');
-    const before = await fixtureServer(dir, 'before', wiki(3, LINKS_BEFORE));
-    const rec = await startServer({ mode: 'record', upstream: before.url, cassettes, cassette: 'suite' });
-    expect((await walk(rec.url, LOG_WALK)).length).toBe(1);
-    await rec.close();
-    await before.close();
+    const { dir, cassettes } = await recordedFrom(wiki(3, LINKS_BEFORE), { [JSON.stringify(LOG_WALK)]: 1 });
     const recorded = await readFile(join(cassettes, 'suite.json'), 'utf8');
 
     // 510 events at 5 a page: 102 pages
