@@ -59,7 +59,7 @@ export async function loadEngine(options: WikitapeOptions, only?: readonly strin
   }
   const finalProfile = makeProfile({ ...profile, ...options.profile });
   const sessions = new OfflineSessions(new AccountBook(fixtures.accounts, recorded), finalProfile.cookiePrefix);
-  const engine = new ReplayEngine(finalProfile, model, fixed === null ? Date.now : () => fixed, cassettes, options.onMiss ?? 'builtin', sessions, learn);
+  const engine = new ReplayEngine(finalProfile, model, fixed === null ? Date.now : () => fixed, cassettes, options.onMiss ?? 'error', sessions, learn);
   engine.clockFixed = fixed !== null;
   return engine;
 }

@@ -104,8 +104,22 @@ function usageOf(params: ParamMap): string | null {
 /** The lists whose entries are `assoc`-typed (ListModule.assocEntries), for formatversion=1. */
 const ASSOC_LISTS: ReadonlySet<string> = new Set(MODULES.query.list.filter((l) => l.assocEntries).map((l) => l.name));
 
-/** Actions record mode never stores (logins, writes): their answers are made, never recorded. */
-const UNRECORDABLE: ReadonlySet<string> = new Set(MODULES.actions.filter((a) => a.mustBePosted || a.needsToken).map((a) => a.name));
+/**
+ * Writes: record mode never stores them, so their answers are always made (ids, timestamps), and
+ * what they cannot know is said, never refused (a suite's edits must go through offline).
+ */
+const WRITES: ReadonlySet<string> = new Set(MODULES.actions.filter((a) => a.writeMode).map((a) => a.name));
+
+/**
+ * What of an answer's unknowns makes it a miss under `--on-miss error` (the default): all but
+ * what its body says itself (a login's unchecked password, ApiOutcome.said), none of a write's.
+ * A client that reads no header thus never gets an answer that differs from the wiki's without
+ * a word in the body (docs/decisions/0005-knowledge-not-defaults.md).
+ */
+function refusing(outcome: ApiOutcome, unknown: readonly string[]): string[] {
+  if (WRITES.has(outcome.action)) return [];
+  return unknown.filter((u) => !outcome.said.includes(u));
+}
 
 /** The session replay answers a request with, for render (none: MediaWiki's handling of unknown sessions). */
 function sessionOf(session: RequestSession | undefined): { session?: { setCookie: string[]; sessionId: string } } {
@@ -124,7 +138,7 @@ export class ReplayEngine {
     /** The clock ("now" in ms). */
     readonly now: () => number,
     readonly cassettes?: CassetteIndex,
-    readonly onMiss: 'builtin' | 'error' = 'builtin',
+    readonly onMiss: 'builtin' | 'error' = 'error',
     /** Offline sessions (logins, tokens) and the write log; none: every caller is anonymous. */
     readonly sessions?: OfflineSessions,
     /** Works out what the recordings prove (replay/knowledge.ts); none: a model of fixtures only, where everything is known. */
@@ -356,8 +370,7 @@ export class ReplayEngine {
     const request = new ApiRequest(params, lossy, { posted: req.method === 'POST', queryNames: new Set(get.keys()) });
     let outcome = runApi(request, env);
     const unknown = [...outcome.unknown, ...printerUnknown(params, this.profile, outcome), ...visibilityUnknown(session?.caller, outcome.modules)];
-    // Logins and writes are never recorded: what they cannot know is said, never made a miss.
-    const miss = unknown.length > 0 && this.onMiss === 'error' && !UNRECORDABLE.has(outcome.action);
+    const miss = this.onMiss === 'error' && refusing(outcome, unknown).length > 0;
     // A miss names the recordings closest to the question, and how each differs.
     const near = miss && this.cassettes ? nearMisses(key, this.cassettes.interactions.keys()) : [];
     if (miss) {

@@ -41,8 +41,9 @@ async function cassettes(version: string, interactions: Interaction[]): Promise<
   return dir;
 }
 
-async function ask(dir: string, query: Record<string, string>, options = {}) {
-  const res = await request(createApp({ cassettes: dir, ...options })).get('/w/api.php').query({ action: 'query', format: 'json', formatversion: '2', ...query });
+/** A question of replay, flagged answers served (`onMiss: 'builtin'`) unless the options say otherwise. */
+async function ask(dir: string, query: Record<string, string>, options: { onMiss?: 'error' } = {}) {
+  const res = await request(createApp({ cassettes: dir, onMiss: 'builtin', ...options })).get('/w/api.php').query({ action: 'query', format: 'json', formatversion: '2', ...query });
   const body = JSON.parse(res.text) as { query?: Record<string, JsonObject[]>; continue?: Record<string, string>; error?: { code: string; info: string } };
   return { source: res.headers['x-wikitape-source'], unknown: res.headers['x-wikitape-unknown'] as string | undefined, body };
 }
@@ -58,7 +59,7 @@ describe('what replay knows from recordings', () => {
     const byid = await ask(dir, { list: 'blocks', bkprop: 'id|byid', bklimit: '1' });
     expect(byid.unknown).toBe('blocks.byid');
     expect(byid.source).toBe('builtin');
-    // The same question under --on-miss error names what is missing and how to record it.
+    // The same question under --on-miss error (the default) names what is missing and how to record it.
     const miss = await ask(dir, { list: 'blocks', bkprop: 'id|byid', bklimit: '1' }, { onMiss: 'error' });
     expect(miss.source).toBe('miss');
     expect(miss.body.error?.code).toBe('wikitape-miss');
