@@ -74,6 +74,8 @@ export const blocks: ListModule<Block> = {
     idFields: ['id'],
     fromRow: (row, props) => (typeof row['id'] === 'number' ? ({ ...row, known: [...props] } as unknown as Block) : null),
     merge: mergeKnown,
+    // A changed block keeps its id and gets a new timestamp (DatabaseBlockStore::updateBlock writes the new block's ipb_timestamp).
+    version: (b) => (typeof b.timestamp === 'string' ? b.timestamp : null),
     fieldTypes: {
       required: { id: 'integer' },
       optional: { user: 'string', userid: 'integer', by: 'string', byid: 'integer', timestamp: 'string', expiry: 'string', reason: 'string', parsedreason: 'string', rangestart: 'string', rangeend: 'string', automatic: 'boolean', anononly: 'boolean', nocreate: 'boolean', autoblock: 'boolean', noemail: 'boolean', hidden: 'boolean', allowusertalk: 'boolean', partial: 'boolean', known: 'strings' },
