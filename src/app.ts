@@ -17,7 +17,8 @@ import { loadFixtures, mergeFixture } from './wiki/fixtures.js';
 import { emptyModel } from './wiki/model.js';
 import { ownKinds } from './api/list-module.js';
 import { loadCassettes } from './replay/cassette-index.js';
-import { knowledgeOf, mergeModel } from './replay/replay-model.js';
+import { identityViews, knowledgeOf, mergeModel } from './replay/replay-model.js';
+import { harvest } from './record/harvest.js';
 import { makeProfile } from './wiki/profile.js';
 import { CassetteError, FileCassetteStore, type CassetteStore } from './cassette/store.js';
 import { Recorder, type RecorderOptions } from './record/recorder.js';
@@ -50,6 +51,7 @@ export async function loadEngine(options: WikitapeOptions, only?: readonly strin
   // A user who sees the lists as readers do (no VISIBILITY_RIGHTS, as recorded) teaches replay as readers' answers do.
   const readerView = (key: string) => !isUserKey(key) || !seesMoreThanReaders(recorded().get(decodeURIComponent(key.slice(key.indexOf(' @') + 2)))?.rights ?? null);
   const learn = cassettes.interactions.size > 0 ? knowledgeOf(model, lists, cassettes, fixtures.model, readerView) : null;
+  const learnAs = learn ? identityViews(model, lists, cassettes, fixtures.model, readerView, harvest) : null;
   // Replay of recordings answers as of the recording, so that it gives the same answers next year
   // (docs/decisions/0005-knowledge-not-defaults.md); fixtures alone follow the real clock.
   const clock = sources.clock ?? (cassettes.recordedAt ? 'recorded' : 'real');
@@ -59,7 +61,7 @@ export async function loadEngine(options: WikitapeOptions, only?: readonly strin
   }
   const finalProfile = makeProfile({ ...profile, ...options.profile });
   const sessions = new OfflineSessions(new AccountBook(fixtures.accounts, recorded), finalProfile.cookiePrefix);
-  const engine = new ReplayEngine(finalProfile, model, fixed === null ? Date.now : () => fixed, cassettes, options.onMiss ?? 'builtin', sessions, learn);
+  const engine = new ReplayEngine(finalProfile, model, fixed === null ? Date.now : () => fixed, cassettes, options.onMiss ?? 'error', sessions, learn, learnAs);
   engine.clockFixed = fixed !== null;
   return engine;
 }

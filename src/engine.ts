@@ -10,6 +10,8 @@ import { requestParams } from './request/body.js';
 import { parseUrlEncoded, type ParamMap } from './request/params.js';
 import type { Interaction } from './cassette/format.js';
 import type { Knowledge, WikiModel } from './wiki/model.js';
+import type { IdentityView, LearnAs } from './replay/replay-model.js';
+import { refusing } from './replay/refusal.js';
 import type { WikiProfile } from './wiki/profile.js';
 import type { Language } from './i18n/language.js';
 import type { Source } from './options.js';
@@ -104,9 +106,6 @@ function usageOf(params: ParamMap): string | null {
 /** The lists whose entries are `assoc`-typed (ListModule.assocEntries), for formatversion=1. */
 const ASSOC_LISTS: ReadonlySet<string> = new Set(MODULES.query.list.filter((l) => l.assocEntries).map((l) => l.name));
 
-/** Actions record mode never stores (logins, writes): their answers are made, never recorded. */
-const UNRECORDABLE: ReadonlySet<string> = new Set(MODULES.actions.filter((a) => a.mustBePosted || a.needsToken).map((a) => a.name));
-
 /** The session replay answers a request with, for render (none: MediaWiki's handling of unknown sessions). */
 function sessionOf(session: RequestSession | undefined): { session?: { setCookie: string[]; sessionId: string } } {
   if (!session || (!session.active && session.setCookie.length === 0)) return {};
@@ -124,12 +123,29 @@ export class ReplayEngine {
     /** The clock ("now" in ms). */
     readonly now: () => number,
     readonly cassettes?: CassetteIndex,
-    readonly onMiss: 'builtin' | 'error' = 'builtin',
+    readonly onMiss: 'builtin' | 'error' = 'error',
     /** Offline sessions (logins, tokens) and the write log; none: every caller is anonymous. */
     readonly sessions?: OfflineSessions,
     /** Works out what the recordings prove (replay/knowledge.ts); none: a model of fixtures only, where everything is known. */
     private readonly learn: (() => Knowledge) | null = null,
+    /** What a logged-in identity's own recordings teach it (replay/replay-model.ts identityViews); none: readers' knowledge for all. */
+    private readonly learnAs: LearnAs | null = null,
   ) {
+  }
+
+  /** Each identity's view, once worked out (null: it learns what readers learn). */
+  private readonly views = new Map<string, IdentityView | null>();
+
+  /** The model and knowledge a logged-in identity's computed answers read; null: readers'. */
+  private viewOf(identity: string): IdentityView | null {
+    if (!this.learnAs) return null;
+    let view = this.views.get(identity);
+    if (view === undefined) {
+      const everyone = this.knows();
+      view = everyone === null ? null : this.learnAs(identity, everyone);
+      this.views.set(identity, view);
+    }
+    return view;
   }
 
   /** The knowledge, once worked out (undefined: not yet asked for). */
@@ -351,13 +367,15 @@ export class ReplayEngine {
       return { ...rendered, source: 'cassette', key, usage: key, userLang: outcome.userLang, clocked };
     }
     // What the recordings prove, worked out before any module reads the entities (replay/knowledge.ts).
-    const knows = this.knows();
-    const env = { profile: this.profile, model: this.model, knows, now, actions: MODULES.actions, ...(session ? { session } : {}) };
+    // A logged-in identity that sees more than readers reads what its own recordings taught (decision 0006).
+    const view = identity === null ? null : this.viewOf(identity);
+    const knows = view?.knows ?? this.knows();
+    const model = view?.model ?? this.model;
+    const env = { profile: this.profile, model, knows, now, actions: MODULES.actions, ...(session ? { session } : {}) };
     const request = new ApiRequest(params, lossy, { posted: req.method === 'POST', queryNames: new Set(get.keys()) });
     let outcome = runApi(request, env);
-    const unknown = [...outcome.unknown, ...printerUnknown(params, this.profile, outcome), ...visibilityUnknown(session?.caller, outcome.modules)];
-    // Logins and writes are never recorded: what they cannot know is said, never made a miss.
-    const miss = unknown.length > 0 && this.onMiss === 'error' && !UNRECORDABLE.has(outcome.action);
+    const unknown = [...outcome.unknown, ...printerUnknown(params, this.profile, outcome), ...(view ? [] : visibilityUnknown(session?.caller, outcome.modules))];
+    const miss = this.onMiss === 'error' && refusing(outcome, unknown).length > 0;
     // A miss names the recordings closest to the question, and how each differs.
     const near = miss && this.cassettes ? nearMisses(key, this.cassettes.interactions.keys()) : [];
     if (miss) {
@@ -371,7 +389,7 @@ export class ReplayEngine {
     const source: Source = miss ? 'miss' : computed ? 'synthesized' : 'builtin';
     const usage = source === 'synthesized' ? usageOf(params) : null;
     if (usage) this.noteUsage(usage);
-    const rendered = render({ profile: this.profile, model: this.model, assocLists: ASSOC_LISTS, knows, outcome, http, now, ...(marks ? { marks } : {}), ...sessionOf(session) });
+    const rendered = render({ profile: this.profile, model, assocLists: ASSOC_LISTS, knows, outcome, http, now, ...(marks ? { marks } : {}), ...sessionOf(session) });
     if (unknown.length > 0) rendered.headers.push(['X-Wikitape-Unknown', unknown.join(', ')]);
     // The key is what logs and onRequest show of the question: secrets never reach them.
     return { ...rendered, source, key: redactQuery(key), usage, userLang: outcome.userLang, clocked: true, ...(near.length > 0 ? { nearMisses: near } : {}) };

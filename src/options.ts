@@ -34,7 +34,11 @@ export interface WikitapeOptions {
    * cassettes hold recordings, the time of its data for the spec's wiki (DEFAULTS.wiki), else `real`.
    */
   clock?: string;
-  /** Replay: what answers a question no recording answers: `builtin` or a `wikitape-miss` error. Default `builtin`. */
+  /**
+   * Replay: what answers a question whose answer would need something no recording shows: the
+   * `wikitape-miss` error (`error`, the default: as VCR and Polly refuse an unmatched request), or
+   * the built-in's best effort flagged with `X-Wikitape-Unknown` (`builtin`). Default `error`.
+   */
   onMiss?: 'builtin' | 'error';
   /** Replay: a file that collects which recordings answered (for `cassettes prune`); merged with what it holds. Default none. */
   trackUsage?: string;

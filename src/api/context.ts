@@ -48,8 +48,10 @@ export interface ApiContext {
   /**
    * Says that the answer needed something no recording showed (`blocks.byid`,
    * `extlinks.id` …): the answer is then flagged (`X-Wikitape-Unknown`), never called exact.
+   * `said`: the module's answer says so in its body too (a warning), so that a client reading no
+   * header is not misled: such an answer is served even under `--on-miss error`.
    */
-  unknown(what: string): void;
+  unknown(what: string, said?: 'said'): void;
   /** Notes a module that ran, with its values (in the order they ran; debuginfo prints their traces). */
   ran(module: RanModule): void;
 }

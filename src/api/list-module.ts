@@ -108,8 +108,19 @@ export interface ListEntity<E extends object> {
    * asked for `props` (kept as `known`); null for a row that is none.
    */
   fromRow(row: JsonObject, props: readonly string[], request: Readonly<Record<string, string>>): E | null;
-  /** Merges an entity seen again into the one held: later answers add what earlier ones lacked. */
+  /**
+   * Merges an entity seen again in the same version (see `version`) into the one held: later
+   * answers add what earlier ones lacked. Harvest and replay call it through mergeSighting.
+   */
   merge(held: E, seen: E): E;
+  /**
+   * Which version of the entity a sighting shows (the fields that change when the wiki changes
+   * it: a block's timestamp, a protection's timestamp and level), or null when the sighting does
+   * not show them. Two sightings of one version add up (`merge`); a later one of another version,
+   * or one that cannot tell, replaces what was held. Absent: the entity never changes (a log
+   * event is its log id).
+   */
+  version?(e: E): string | null;
   /** Its fields' JSON types as a cassette keeps them: an entity of the wrong type would be served as if the wiki had shown it. */
   readonly fieldTypes: FieldTypes;
   /** A fixture's entry as the model keeps it (what fixtures may leave out filled in), or what is wrong with it. */
@@ -139,6 +150,18 @@ interface ListOrder<E extends object> {
 export function mergeKnown<E extends { known?: string[] }>(held: E, seen: E): E {
   const known = held.known === undefined || seen.known === undefined ? undefined : [...new Set([...held.known, ...seen.known])].sort();
   return { ...held, ...seen, ...(known ? { known } : {}) };
+}
+
+/**
+ * An entity seen again (`later`, the later sighting) merged into the one held (`earlier`): while
+ * both show the same version (ListEntity.version) what either showed stays known, so that a
+ * smaller recording after a snapshot takes nothing away; a changed version, or a sighting that
+ * cannot tell, leaves the later one alone (what the earlier showed may no longer be true).
+ */
+export function mergeSighting<E extends object>(entity: Pick<ListEntity<E>, 'merge' | 'version'>, earlier: E, later: E): E {
+  if (!entity.version) return entity.merge(earlier, later);
+  const v = entity.version(earlier);
+  return v !== null && v === entity.version(later) ? entity.merge(earlier, later) : later;
 }
 
 /** The name an entity (or an answer's row) has among its kind: its id fields' values. */

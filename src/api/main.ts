@@ -57,6 +57,8 @@ export interface ApiOutcome {
   smaxage: number;
   /** What the answer needed that the model does not know (see ApiContext.unknown), sorted. */
   unknown: string[];
+  /** Of `unknown`, what the answer's body says itself (ApiContext.unknown's `said`): never a miss. */
+  said: string[];
   /** The modules that ran, in order, with their values (none when the call failed). */
   modules: RanModule[];
   /** The fault that gave this answer (as written), if one did. */
@@ -89,6 +91,8 @@ interface Call {
   outcome: ApiOutcome;
   /** What the answer needed that the model does not know (ApiContext.unknown). */
   unknown: Set<string>;
+  /** Of those, what the answer's body says itself (ApiContext.unknown's `said`). */
+  said: Set<string>;
   /** Actions asked for that wikitape does not implement. */
   notImplemented: string[];
   /** ApiMain's cache mode: the one set (after the uselang downgrade) and the one a module asked for. */
@@ -117,6 +121,7 @@ function startCall(request: ApiRequest, env: ApiEnvironment): Call {
   // uselang and errorformat are read raw before anything can fail (ApiMain constructor).
   const userLang = userLanguage(request.params.get('uselang'), profile);
   const unknown = new Set<string>();
+  const said = new Set<string>();
   const formatter = requestErrorFormatter(request.params, profile, userLang, (what) => void unknown.add(what));
   const result = new ApiResult();
   const cache: Call['cache'] = { mode: 'private', requested: null };
@@ -145,7 +150,10 @@ function startCall(request: ApiRequest, env: ApiEnvironment): Call {
       cache.requested = mode;
       cache.mode = cacheModeForUselang(mode, request.params.get('uselang'));
     },
-    unknown: (what) => void unknown.add(what),
+    unknown: (what, how) => {
+      unknown.add(what);
+      if (how === 'said') said.add(what);
+    },
     ran: (m) => void modules.push(m),
   };
   const outcome: ApiOutcome = {
@@ -162,10 +170,11 @@ function startCall(request: ApiRequest, env: ApiEnvironment): Call {
     maxage: 0,
     smaxage: 0,
     unknown: [],
+    said: [],
     modules,
   };
   request.onArray = (name) => ctx.addWarning('main', apiMessage('unsupportedarray', 'apiwarn-unsupportedarray', [name]));
-  return { request, env, ctx, outcome, unknown, notImplemented: [], cache };
+  return { request, env, ctx, outcome, unknown, said, notImplemented: [], cache };
 }
 
 /** ApiMain::executeAction: the main parameters, the module, its checks (setupExecuteAction, checkAsserts, setupModule, checkExecutePermissions), then the module itself. */
@@ -276,6 +285,7 @@ function finishCall(call: Call): ApiOutcome {
   // What the caller's rights decide (a permission error's text, limits) stays unknown in an error
   // too, and so does a text wikitape cannot render in the error's language.
   outcome.unknown = outcome.isError ? [...call.notImplemented, ...[...unknown].filter((u) => /^(?:permissions|session|i18n)\./.test(u)).sort()] : [...unknown].sort();
+  outcome.said = outcome.unknown.filter((u) => call.said.has(u));
   return outcome;
 }
 

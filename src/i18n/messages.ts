@@ -3,9 +3,11 @@ import type { Language } from './language.js';
 /** Messages of wikitape itself (errors no wiki would give). */
 export const OWN: Readonly<Record<string, string>> = {
   'wikitape-miss':
-    'No recording answers this request exactly (canonical request: <kbd>$1</kbd>): the recordings do not show <kbd>$3</kbd>, and replay runs with <kbd>--on-miss error</kbd>. Record it with <kbd>wikitape record --upstream $2</kbd> and ask the same question through the recorder, or record the whole wiki with <kbd>wikitape snapshot --upstream $2</kbd>.',
+    'No recording answers this request exactly (canonical request: <kbd>$1</kbd>): the recordings do not show <kbd>$3</kbd>, so replay refuses to guess (<kbd>--on-miss builtin</kbd> answers it anyway, flagged with <kbd>X-Wikitape-Unknown</kbd>). Record it with <kbd>wikitape record --upstream $2</kbd> and ask the same question through the recorder, or record the whole wiki with <kbd>wikitape snapshot --upstream $2</kbd>.',
   'wikitape-miss-near':
-    'No recording answers this request exactly (canonical request: <kbd>$1</kbd>): the recordings do not show <kbd>$3</kbd>, and replay runs with <kbd>--on-miss error</kbd>. The closest recordings (<kbd>+</kbd>: only the recording has it, <kbd>-</kbd>: only this request): $4. Record it with <kbd>wikitape record --upstream $2</kbd> and ask the same question through the recorder, or record the whole wiki with <kbd>wikitape snapshot --upstream $2</kbd>.',
+    'No recording answers this request exactly (canonical request: <kbd>$1</kbd>): the recordings do not show <kbd>$3</kbd>, so replay refuses to guess (<kbd>--on-miss builtin</kbd> answers it anyway, flagged with <kbd>X-Wikitape-Unknown</kbd>). The closest recordings (<kbd>+</kbd>: only the recording has it, <kbd>-</kbd>: only this request): $4. Record it with <kbd>wikitape record --upstream $2</kbd> and ask the same question through the recorder, or record the whole wiki with <kbd>wikitape snapshot --upstream $2</kbd>.',
+  'wikitape-unverifiedpassword':
+    'wikitape replays this wiki offline and cannot check passwords (no recording holds one): any password logs in <kbd>$1</kbd>. Give the account with its password in a fixture (<kbd>accounts</kbd>) to have a wrong one refused.',
   'wikitape-notimplemented':
     'wikitape has no built-in implementation of <kbd>$1</kbd> and no recording answers this request. Record it from a live wiki with <kbd>wikitape record --upstream URL</kbd>.',
 };

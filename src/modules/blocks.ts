@@ -1,4 +1,5 @@
 import type { ApiContext } from '../api/context.js';
+import { isAllowed } from '../api/session.js';
 import { ApiUsageError, apiMessage } from '../api/errors.js';
 import { DIR_PARAM, LIMIT_PARAM, pv, type ParamValues } from '../api/param-spec.js';
 import { learnProp, mergeKnown, type ListModule } from '../api/list-module.js';
@@ -74,6 +75,8 @@ export const blocks: ListModule<Block> = {
     idFields: ['id'],
     fromRow: (row, props) => (typeof row['id'] === 'number' ? ({ ...row, known: [...props] } as unknown as Block) : null),
     merge: mergeKnown,
+    // A changed block keeps its id and gets a new timestamp (DatabaseBlockStore::updateBlock writes the new block's ipb_timestamp).
+    version: (b) => (typeof b.timestamp === 'string' ? b.timestamp : null),
     fieldTypes: {
       required: { id: 'integer' },
       optional: { user: 'string', userid: 'integer', by: 'string', byid: 'integer', timestamp: 'string', expiry: 'string', reason: 'string', parsedreason: 'string', rangestart: 'string', rangeend: 'string', automatic: 'boolean', anononly: 'boolean', nocreate: 'boolean', autoblock: 'boolean', noemail: 'boolean', hidden: 'boolean', allowusertalk: 'boolean', partial: 'boolean', known: 'strings' },
@@ -131,8 +134,9 @@ function filterRows(ctx: ApiContext, v: ParamValues): Block[] {
   const read = ['id', 'timestamp', 'expiry', ...(v['users'] !== null || v['ip'] !== null || v['show'] !== null ? ['user', 'flags'] : [])];
   const all = entitiesOf(ctx.model, BLOCKS);
   for (const b of all) needProps(ctx, 'blocks', b, read);
-  // Expired and hidden blocks never show to a caller without `hideuser`.
-  let rows = all.filter((b) => !b.hidden && (b.expiry === 'infinity' || Date.parse(b.expiry) > ctx.now));
+  // Expired blocks never show; hidden ones only to a caller with `hideuser` (ApiQueryBlocks: ipb_deleted = 0 otherwise).
+  const seesHidden = isAllowed(ctx.session.caller, 'hideuser');
+  let rows = all.filter((b) => (seesHidden || !b.hidden) && (b.expiry === 'infinity' || Date.parse(b.expiry) > ctx.now));
   rows = listWindow(ctx, v, rows, key, ['timestamp', 'int']);
   // addWhereFld adds no condition for an empty list (`bkids=`, `bkusers=`): every block shows.
   const ids = pv.nums(v['ids']);

@@ -195,13 +195,23 @@ function filterRows(ctx: ApiContext, v: ParamValues): LogEvent[] {
   return rows;
 }
 
+/**
+ * LogEventsList::userCanBitfield: a hidden part of an entry shows to callers with `deletedhistory`,
+ * a suppressed one to those with `suppressrevision` or `viewsuppressed` (readers see neither).
+ */
+function userCan(ctx: ApiContext, deleted: number, field: number): boolean {
+  if ((deleted & field) === 0) return true;
+  const caller = ctx.session.caller;
+  return deleted & 8 ? isAllowed(caller, 'suppressrevision') || isAllowed(caller, 'viewsuppressed') : isAllowed(caller, 'deletedhistory');
+}
+
 function extractRowInfo(ctx: ApiContext, e: LogEvent, props: Set<string>): JsonObject {
   const out: JsonObject = {};
   const deleted = e.deleted ?? 0;
   const actionHidden = (deleted & 1) !== 0;
   if (props.has('ids')) out['logid'] = e.logid;
   if (actionHidden && (props.has('title') || props.has('ids') || props.has('details'))) out['actionhidden'] = true;
-  if (!actionHidden) {
+  if (userCan(ctx, deleted, 1)) {
     if (props.has('title')) {
       out['ns'] = e.ns;
       out['title'] = e.title;
@@ -219,7 +229,7 @@ function extractRowInfo(ctx: ApiContext, e: LogEvent, props: Set<string>): JsonO
   }
   const userHidden = (deleted & 4) !== 0;
   if (userHidden && (props.has('user') || props.has('userid'))) out['userhidden'] = true;
-  if (!userHidden) {
+  if (userCan(ctx, deleted, 4)) {
     if (props.has('user')) out['user'] = e.user;
     if (props.has('userid')) out['userid'] = e.userid;
     if ((props.has('user') || props.has('userid')) && e.userid === 0) out['anon'] = true;
@@ -227,7 +237,7 @@ function extractRowInfo(ctx: ApiContext, e: LogEvent, props: Set<string>): JsonO
   if (props.has('timestamp')) out['timestamp'] = e.timestamp;
   const commentHidden = (deleted & 2) !== 0;
   if (commentHidden && (props.has('comment') || props.has('parsedcomment'))) out['commenthidden'] = true;
-  if (!commentHidden) {
+  if (userCan(ctx, deleted, 2)) {
     if (props.has('comment')) out['comment'] = e.comment;
     if (props.has('parsedcomment')) out['parsedcomment'] = e.parsedcomment ?? htmlspecialchars(e.comment);
   }

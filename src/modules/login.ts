@@ -13,7 +13,8 @@ import { getLanguage } from '../i18n/language.js';
  * shapes MediaWiki 1.39 and 1.43 give (checked against both): `NeedToken`, `WrongToken`,
  * `Failed`, `Success` (with the deprecation warning of a main-account `action=login`), PASS/FAIL.
  * Accounts and passwords come from fixtures; an account only known from recordings takes any
- * password, and the answer says so (`X-Wikitape-Unknown: login.password`).
+ * password, and the answer says so, in `X-Wikitape-Unknown: login.password` and in its body (a
+ * `wikitape-unverifiedpassword` warning: a bot reading no header is told too).
  */
 
 /** Which account a name logs in, and whether the password is right; null: the login fails. */
@@ -27,8 +28,17 @@ function authenticate(ctx: ApiContext, name: string, password: string): { accoun
     if (!ctx.session.accountsComplete) ctx.unknown('login.account');
     return null;
   }
-  if (!account.passwordKnown) ctx.unknown('login.password');
   return account.accepts(password, bot) ? { account, bot } : null;
+}
+
+/**
+ * A login that succeeded with a password nobody could check (an account known from recordings
+ * only): said in the header and, for clients that read none, as a warning of the module.
+ */
+function sayUnverified(ctx: ApiContext, module: 'login' | 'clientlogin', account: Account): void {
+  if (account.passwordKnown) return;
+  ctx.unknown('login.password', 'said');
+  ctx.addWarning(module, apiMessage('wikitape-unverifiedpassword', 'wikitape-unverifiedpassword', [account.name]));
 }
 
 /** A user name as MediaWiki normalises it for login: underscores to spaces, first letter upper-cased; null when empty. */
@@ -85,6 +95,7 @@ export const login: ActionModule = {
       ctx.addWarning('login', apiMessage('deprecation', 'apiwarn-deprecation-login-botpw'));
       ctx.addWarning('main', apiMessage('deprecation-help', 'api-usage-mailinglist-ref'));
     }
+    sayUnverified(ctx, 'login', found.account);
     ctx.session.login(found.account, found.bot, 'login');
     out['result'] = 'Success';
     const id = found.account.id;
@@ -127,6 +138,7 @@ export const clientlogin: ActionModule = {
       out['canpreservestate'] = false;
       return v;
     }
+    sayUnverified(ctx, 'clientlogin', found.account);
     ctx.session.login(found.account, null, 'clientlogin');
     out['status'] = 'PASS';
     out['username'] = found.account.name;

@@ -48,6 +48,8 @@ export const protectedtitles: ListModule<ProtectedTitle> = {
     idFields: ['ns', 'title'],
     fromRow: (row, props) => ({ ...row, known: [...props] }) as unknown as ProtectedTitle,
     merge: mergeKnown,
+    // Protecting the title again rewrites its row (WikiPage::doUpdateRestrictions): a new pt_timestamp, and its level.
+    version: (p) => (typeof p.timestamp === 'string' && typeof p.level === 'string' ? `${p.timestamp}|${p.level}` : null),
     fieldTypes: {
       required: { ns: 'integer', title: 'string' },
       optional: { timestamp: 'string', user: 'string', userid: 'integer', comment: 'string', parsedcomment: 'string', expiry: 'string', level: 'string', known: 'strings' },

@@ -1,6 +1,6 @@
 import type { Json, JsonObject } from '../api/result.js';
 import { isObject } from '../api/result.js';
-import { entityId, type ListModule } from '../api/list-module.js';
+import { entityId, mergeSighting, type ListModule } from '../api/list-module.js';
 import type { Harvest } from '../cassette/format.js';
 import { splitMulti } from '../request/canonical.js';
 import { MODULES } from '../modules/index.js';
@@ -25,9 +25,10 @@ function positionsOf(list: object[], idFields: readonly string[]): Map<string, n
 }
 
 /**
- * Merges an entity into its list (ListEntity.merge: later answers add the props earlier ones
- * lacked, and the entity remembers every prop some answer showed it with, `known`, so that replay
- * can tell a field that is absent, the wiki omits it, from one nobody recorded).
+ * Merges an entity into its list (mergeSighting: later answers of the same version add the props
+ * earlier ones lacked, and the entity remembers every prop some answer showed it with, `known`, so
+ * that replay can tell a field that is absent, the wiki omits it, from one nobody recorded; a
+ * later answer of another version replaces it).
  */
 function upsert<E extends object>(list: E[], item: E, module: ListModule<E>): void {
   const at = positionsOf(list, module.entity.idFields);
@@ -36,7 +37,7 @@ function upsert<E extends object>(list: E[], item: E, module: ListModule<E>): vo
   if (i === undefined) {
     at.set(id, list.length);
     list.push(item);
-  } else list[i] = module.entity.merge(list[i]!, item);
+  } else list[i] = mergeSighting(module.entity, list[i]!, item);
 }
 
 /** The props a list question asked for: its own prop parameter, else the module's default. */

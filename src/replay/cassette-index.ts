@@ -2,7 +2,7 @@ import { closeSync, openSync } from 'node:fs';
 import type { Cassette, Interaction } from '../cassette/format.js';
 import { readInteraction, scanCassette, type ScannedInteraction } from '../cassette/scan.js';
 import { CassetteError, notACassette, type CassetteStore } from '../cassette/store.js';
-import { entityId, ownKinds, type ListModule } from '../api/list-module.js';
+import { entityId, mergeSighting, ownKinds, type ListModule } from '../api/list-module.js';
 import { PAGES, emptyModel, entityKind, mergePage, type WikiModel } from '../wiki/model.js';
 import type { WikiProfile } from '../wiki/profile.js';
 
@@ -83,39 +83,53 @@ export interface CassetteIndex {
   upstream: string | null;
 }
 
+/** Where an entity is in the model, and when the cassette it came from was recorded. */
+interface Held {
+  at: number;
+  recordedAt: string;
+}
+
 /**
  * Appends to `into` the items whose key was not seen yet (`seen`: where each is in `into`); one
- * seen again is merged into the one held when `merge` says how, else the first is kept.
+ * seen again is merged with the one held when `merge` says how (the earlier recording first), else
+ * the first is kept.
  */
-function addUnseen<T, K>(items: readonly T[], seen: Map<K, number>, keyOf: (x: T) => K, into: T[], merge?: (held: T, again: T) => T): void {
+function addUnseen<T, K>(items: readonly T[], seen: Map<K, Held>, keyOf: (x: T) => K, into: T[], recordedAt: string, merge?: (earlier: T, later: T) => T): void {
   for (const x of items) {
     const k = keyOf(x);
-    const at = seen.get(k);
-    if (at === undefined) {
-      seen.set(k, into.length);
+    const held = seen.get(k);
+    if (held === undefined) {
+      seen.set(k, { at: into.length, recordedAt });
       into.push(x);
-    } else if (merge) into[at] = merge(into[at]!, x);
+    } else if (merge) {
+      const later = recordedAt >= held.recordedAt;
+      into[held.at] = later ? merge(into[held.at]!, x) : merge(x, into[held.at]!);
+      if (later) held.recordedAt = recordedAt;
+    }
   }
 }
 
 /**
  * The kinds of entity cassettes keep, each with the fields that name one: the lists' own kinds
- * (the first cassette's entity kept: whether two cassettes show the same version of an entity is
- * not known here), pages (what any cassette showed of a page kept: mergePage), missing titles, redirects.
+ * (what cassettes showed of one version of an entity kept, a later version replacing an earlier:
+ * mergeSighting, in the order the cassettes were recorded), pages (what any cassette showed of a
+ * page kept: mergePage), missing titles, redirects.
  */
-function entityKinds(lists: readonly ListModule[]): { kind: string; idFields: readonly string[]; merge?: (held: object, again: object) => object }[] {
-  return [...ownKinds(lists).map(({ kind, idFields }) => ({ kind, idFields })), { kind: PAGES as string, idFields: ['pageid'], merge: mergePage as (held: object, again: object) => object }, { kind: 'missing', idFields: ['ns', 'title'] }, { kind: 'redirects', idFields: ['from'] }];
+function entityKinds(lists: readonly ListModule[]): { kind: string; idFields: readonly string[]; merge?: (earlier: object, later: object) => object }[] {
+  const own = ownKinds(lists).map((entity) => ({ kind: entity.kind as string, idFields: entity.idFields, merge: (earlier: object, later: object) => mergeSighting(entity, earlier, later) }));
+  return [...own, { kind: PAGES as string, idFields: ['pageid'], merge: mergePage as (held: object, again: object) => object }, { kind: 'missing', idFields: ['ns', 'title'] }, { kind: 'redirects', idFields: ['from'] }];
 }
 
 /**
  * Loads all cassettes of a store (data only: JSON is parsed, never evaluated). Files in
  * wikitape's own layout are scanned (cassette/scan.ts): their interactions are read when used.
- * Their entities go into one model, each kept once (the first cassette's), by the `lists`' kinds.
+ * Their entities go into one model, each kept once, by the `lists`' kinds (entityKinds says how
+ * sightings in several cassettes merge).
  */
 export async function loadCassettes(store: CassetteStore, lists: readonly ListModule[]): Promise<CassetteIndex> {
   const index: CassetteIndex = { interactions: new InteractionTable(), model: emptyModel(), profile: {}, recordedAt: null, upstream: null };
   const kinds = entityKinds(lists);
-  const seen = new Map(kinds.map((k) => [k.kind, new Map<string, number>()]));
+  const seen = new Map(kinds.map((k) => [k.kind, new Map<string, Held>()]));
   const into = (kind: string): object[] => {
     if (kind === PAGES) return index.model.pages;
     if (kind === 'missing') return index.model.missing;
@@ -163,7 +177,7 @@ export async function loadCassettes(store: CassetteStore, lists: readonly ListMo
     if (c.meta?.recordedAt && (index.recordedAt === null || c.meta.recordedAt > index.recordedAt)) index.recordedAt = c.meta.recordedAt;
     const e = c.entities;
     if (!e) continue;
-    for (const { kind, idFields, merge } of kinds) addUnseen(e[kind] ?? [], seen.get(kind)!, (x) => entityId(idFields, x), into(kind), merge);
+    for (const { kind, idFields, merge } of kinds) addUnseen(e[kind] ?? [], seen.get(kind)!, (x) => entityId(idFields, x), into(kind), c.meta?.recordedAt ?? '', merge);
   }
   // A link whose el_id no continuation token named keeps id 0: unknown (see wiki/model.ts ExtLink).
   return index;

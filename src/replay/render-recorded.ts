@@ -85,6 +85,7 @@ export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiP
     maxage: num('maxage'),
     smaxage: num('smaxage'),
     unknown,
+    said: [],
     modules,
   };
 }

@@ -1,4 +1,6 @@
 import { entityId, ownKinds, type ListModule } from '../api/list-module.js';
+import type { JsonObject } from '../api/result.js';
+import { emptyHarvest, identityKey, type Harvest } from '../cassette/format.js';
 import { PAGES, addEntities, entitiesOf, mergePage, type Knowledge, type WikiModel } from '../wiki/model.js';
 import type { CassetteIndex } from './cassette-index.js';
 import { buildKnowledge } from './knowledge.js';
@@ -17,17 +19,66 @@ import { buildKnowledge } from './knowledge.js';
  */
 export function knowledgeOf(model: WikiModel, lists: readonly ListModule[], cassettes: CassetteIndex, fixtures: WikiModel, readerView: (key: string) => boolean): () => Knowledge {
   // What readers were shown (and users who see what readers see): others' recordings answer them alone.
-  const recorded = () => cassettes.interactions.values((k) => /(?:^|&)(?:list|meta|prop)=/.test(k) && readerView(k));
-  return () => {
-    const knows = buildKnowledge(model, lists, recorded);
-    // A fixture that lists a kind of entity lists all of it: every list of that kind, whole, is complete.
-    for (const list of lists) {
-      if (list.walk.scopeParams.length > 0 || entitiesOf(fixtures, list.entity.kind).length === 0) continue;
-      knows.walks.set(list.name, new Set([...(knows.walks.get(list.name) ?? []), '']));
+  const recorded = () => cassettes.interactions.values((k) => TEACHING.test(k) && readerView(k));
+  return () => withFixtures(buildKnowledge(model, lists, recorded), lists, fixtures);
+}
+
+/** The recorded questions knowledge reads: lists, meta and prop answers. */
+const TEACHING = /(?:^|&)(?:list|meta|prop)=/;
+
+/** What fixtures declare, added to what recordings prove (see knowledgeOf). */
+function withFixtures(knows: Knowledge, lists: readonly ListModule[], fixtures: WikiModel): Knowledge {
+  // A fixture that lists a kind of entity lists all of it: every list of that kind, whole, is complete.
+  for (const list of lists) {
+    if (list.walk.scopeParams.length > 0 || entitiesOf(fixtures, list.entity.kind).length === 0) continue;
+    knows.walks.set(list.name, new Set([...(knows.walks.get(list.name) ?? []), '']));
+  }
+  for (const p of fixtures.pages) knows.completeLinks.add(p.pageid);
+  knows.spamPatterns = fixtures.spamBlacklist.length > 0 || fixtures.spamWhitelist.length > 0;
+  return knows;
+}
+
+/** What a logged-in identity's own recordings teach its computed answers (see identityViews). */
+export interface IdentityView {
+  model: WikiModel;
+  knows: Knowledge;
+}
+
+/** Works out an identity's view, given what readers' recordings prove (`everyone`). */
+export type LearnAs = (identity: string, everyone: Knowledge) => IdentityView | null;
+
+/** Harvests the entities an answer shows (record/harvest.ts, handed down by app.ts: replay does not import record). */
+type HarvestAnswer = (into: Harvest, body: JsonObject, request: Readonly<Record<string, string>>) => void;
+
+/**
+ * Knowledge per identity (docs/decisions/0006-sessions-are-identities.md): a user who sees more
+ * than readers (VISIBILITY_RIGHTS; `readerView` false) learns the lists they see more of
+ * (ListModule.widerForRights: hidden log entry parts, suppressed blocks, user ids) from their own
+ * recordings only: their entities harvested from their answers, their complete walks. The rest
+ * (pages, lists everyone sees alike, recorded meta answers) is what readers were shown. Null for
+ * an identity with no recordings of its own, or one that sees what readers see (its recordings
+ * teach readers' answers already: knowledgeOf).
+ */
+export function identityViews(model: WikiModel, lists: readonly ListModule[], cassettes: CassetteIndex, fixtures: WikiModel, readerView: (key: string) => boolean, harvest: HarvestAnswer): LearnAs {
+  return (identity, everyone) => {
+    const suffix = identityKey('', identity);
+    if (readerView(suffix)) return null;
+    const own = [...cassettes.interactions.values((k) => k.endsWith(suffix) && TEACHING.test(k))];
+    if (own.length === 0) return null;
+    // A kind fixtures list is theirs to declare, whole, for everyone.
+    const wider = lists.filter((l) => l.widerForRights && l.entity.kind !== PAGES && entitiesOf(fixtures, l.entity.kind).length === 0);
+    const seen = emptyHarvest();
+    for (const i of own) harvest(seen, i.body, i.request);
+    const view: WikiModel = { ...model, entities: new Map(model.entities) };
+    for (const list of wider) {
+      view.entities.set(list.entity.kind, []);
+      addEntities(view, list.entity.kind, (seen[list.entity.kind] ?? []) as object[]);
     }
-    for (const p of fixtures.pages) knows.completeLinks.add(p.pageid);
-    knows.spamPatterns = fixtures.spamBlacklist.length > 0 || fixtures.spamWhitelist.length > 0;
-    return knows;
+    const knows = buildKnowledge(view, lists, () => own);
+    // Lists everyone sees alike, pages and meta: what readers were shown; the wider lists: the identity's own walks.
+    const walks = new Map(everyone.walks);
+    for (const list of wider) walks.set(list.name, knows.walks.get(list.name) ?? new Set());
+    return { model: view, knows: { ...everyone, walks } };
   };
 }
 

@@ -77,10 +77,14 @@ describe('list=allpages built in over fixtures', () => {
     expect((await ask({ apfilterlanglinks: 'withoutlanglinks', aplimit: '1' })).titles).toEqual(['Beta']);
   });
 
-  it('flags a page length the fixture does not give, never guesses it', async () => {
+  it('never guesses a page length the fixture does not give: refused by default, flagged with onMiss builtin', async () => {
     const file = join(await temp(), 'wiki.json');
     await writeFile(file, JSON.stringify({ profile: PROFILE, pages: [{ pageid: 1, title: 'Alpha' }, { pageid: 2, title: 'Beta', length: 50 }] }));
-    const res = await request(createApp({ fixtures: [file], cassettes: NO_CASSETTES })).get('/w/api.php').query({ action: 'query', list: 'allpages', apminsize: '10', format: 'json' });
+    const q = { action: 'query', list: 'allpages', apminsize: '10', format: 'json' };
+    const refused = await request(createApp({ fixtures: [file], cassettes: NO_CASSETTES })).get('/w/api.php').query(q);
+    expect(refused.headers['x-wikitape-source']).toBe('miss');
+    expect(JSON.parse(refused.text).error.info).toContain('pages.length');
+    const res = await request(createApp({ fixtures: [file], cassettes: NO_CASSETTES, onMiss: 'builtin' })).get('/w/api.php').query(q);
     expect(res.headers['x-wikitape-unknown']).toBe('pages.length');
     expect(res.headers['x-wikitape-source']).toBe('builtin');
   });

@@ -46,7 +46,8 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'wikitape-hot-'));
   cassette.entities['blocks']!.push(soon);
   await writeFile(join(dir, 'wiki.json'), `${stringifyKeepingKeyOrder(cassette, 2)}\n`);
-  server = await startServer({ cassettes: dir, clock: 'real' });
+  // Flagged answers served (`onMiss: 'builtin'`): these tests are about printing, not about misses.
+  server = await startServer({ cassettes: dir, clock: 'real', onMiss: 'builtin' });
 });
 afterAll(async () => {
   await server?.close();

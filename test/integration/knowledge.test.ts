@@ -28,21 +28,29 @@ afterAll(async () => {
 });
 
 async function cassettes(version: string, interactions: Interaction[]): Promise<string> {
-  const entities = emptyHarvest();
-  for (const i of interactions) harvest(entities, i.body, i.request);
-  const cassette: Cassette = {
-    meta: { format: 1, upstream: 'http://wiki.test/w/api.php', recordedAt: '2024-01-05T00:00:00Z', profile: { version, language: 'ru', scriptPath: '/w', server: 'http://wiki.test', debugInfo: true } },
-    interactions: interactions.sort((a, b) => (a.key < b.key ? -1 : 1)),
-    entities,
-  };
+  return cassetteFiles(version, { wiki: { recordedAt: '2024-01-05T00:00:00Z', interactions } });
+}
+
+/** A folder of cassettes as record mode writes them, each recorded at its time. */
+async function cassetteFiles(version: string, files: Record<string, { recordedAt: string; interactions: Interaction[] }>): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'wikitape-knowledge-'));
   made.push(dir);
-  await writeFile(join(dir, 'wiki.json'), JSON.stringify(cassette, null, 2));
+  for (const [name, { recordedAt, interactions }] of Object.entries(files)) {
+    const entities = emptyHarvest();
+    for (const i of interactions) harvest(entities, i.body, i.request);
+    const cassette: Cassette = {
+      meta: { format: 1, upstream: 'http://wiki.test/w/api.php', recordedAt, profile: { version, language: 'ru', scriptPath: '/w', server: 'http://wiki.test', debugInfo: true } },
+      interactions: interactions.map((i) => ({ ...i, recordedAt })).sort((a, b) => (a.key < b.key ? -1 : 1)),
+      entities,
+    };
+    await writeFile(join(dir, `${name}.json`), JSON.stringify(cassette, null, 2));
+  }
   return dir;
 }
 
-async function ask(dir: string, query: Record<string, string>, options = {}) {
-  const res = await request(createApp({ cassettes: dir, ...options })).get('/w/api.php').query({ action: 'query', format: 'json', formatversion: '2', ...query });
+/** A question of replay, flagged answers served (`onMiss: 'builtin'`) unless the options say otherwise. */
+async function ask(dir: string, query: Record<string, string>, options: { onMiss?: 'error' } = {}) {
+  const res = await request(createApp({ cassettes: dir, onMiss: 'builtin', ...options })).get('/w/api.php').query({ action: 'query', format: 'json', formatversion: '2', ...query });
   const body = JSON.parse(res.text) as { query?: Record<string, JsonObject[]>; continue?: Record<string, string>; error?: { code: string; info: string } };
   return { source: res.headers['x-wikitape-source'], unknown: res.headers['x-wikitape-unknown'] as string | undefined, body };
 }
@@ -58,7 +66,7 @@ describe('what replay knows from recordings', () => {
     const byid = await ask(dir, { list: 'blocks', bkprop: 'id|byid', bklimit: '1' });
     expect(byid.unknown).toBe('blocks.byid');
     expect(byid.source).toBe('builtin');
-    // The same question under --on-miss error names what is missing and how to record it.
+    // The same question under --on-miss error (the default) names what is missing and how to record it.
     const miss = await ask(dir, { list: 'blocks', bkprop: 'id|byid', bklimit: '1' }, { onMiss: 'error' });
     expect(miss.source).toBe('miss');
     expect(miss.body.error?.code).toBe('wikitape-miss');
@@ -150,6 +158,32 @@ describe('what replay knows from recordings', () => {
     const dir = await cassettes('1.39.17', [walk]);
     const res = await request(createApp({ cassettes: dir })).get('/w/api.php').query({ action: 'query', list: 'blocks', bkprop: 'id', format });
     expect(res.headers['x-wikitape-unknown']).toBe(`format.${format}`);
+  });
+});
+
+describe('evidence that lasts: a later recording of the same version takes nothing away', () => {
+  const pt = (title: string, extra: Record<string, unknown> = {}) => ({ ns: 0, title, timestamp: '2024-01-01T00:00:00Z', level: 'sysop', ...extra });
+  const full = (title: string) => pt(title, { user: 'Admin', userid: 1, comment: 'spam', parsedcomment: 'spam', expiry: 'infinity' });
+  const snapshot = recorded({ list: 'protectedtitles', ptlimit: 'max', ptprop: 'comment|expiry|level|parsedcomment|timestamp|user|userid' }, { query: { protectedtitles: [full('B'), full('A')] } });
+
+  it('a default-props walk after a snapshot (another cassette, recorded later) leaves the snapshot\'s fields known', async () => {
+    const crawl = recorded({ list: 'protectedtitles' }, { query: { protectedtitles: [pt('B'), pt('A')] } });
+    // `crawl` is read first (its name sorts first), but recorded after the snapshot.
+    const dir = await cassetteFiles('1.43.9', { crawl: { recordedAt: '2024-01-06T00:00:00Z', interactions: [crawl] }, snapshot: { recordedAt: '2024-01-05T00:00:00Z', interactions: [snapshot] } });
+    const r = await ask(dir, { list: 'protectedtitles', ptprop: 'user|comment', ptlimit: '1' });
+    expect(r.unknown).toBeUndefined();
+    expect(r.source).toBe('synthesized');
+    expect(r.body.query?.['protectedtitles']).toEqual([{ ns: 0, title: 'B', user: 'Admin', userid: 1, comment: 'spam' }]);
+  });
+
+  it('a later walk showing a changed protection (a new timestamp) makes what the snapshot showed of it unknown', async () => {
+    const crawl = recorded({ list: 'protectedtitles' }, { query: { protectedtitles: [pt('B', { timestamp: '2024-01-05T12:00:00Z' }), pt('A')] } });
+    const dir = await cassetteFiles('1.43.9', { crawl: { recordedAt: '2024-01-06T00:00:00Z', interactions: [crawl] }, snapshot: { recordedAt: '2024-01-05T00:00:00Z', interactions: [snapshot] } });
+    expect((await ask(dir, { list: 'protectedtitles', ptprop: 'user', ptlimit: '1' })).unknown).toBe('protectedtitles.user, protectedtitles.userid');
+    // A. unchanged, is still known.
+    const a = await ask(dir, { list: 'protectedtitles', ptprop: 'user', ptlimit: '1', ptcontinue: '20240101000000|0|A' });
+    expect(a.unknown).toBeUndefined();
+    expect(a.body.query?.['protectedtitles']).toEqual([{ ns: 0, title: 'A', user: 'Admin', userid: 1 }]);
   });
 });
 

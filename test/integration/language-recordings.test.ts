@@ -44,7 +44,8 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'wikitape-de-'));
   await writeFile(join(dir, 'wiki.json'), JSON.stringify(cassette('de'), null, 2));
 });
-const app = () => request(createApp({ cassettes: dir, clock: TEST_CLOCK }));
+// Flagged answers served (`onMiss: 'builtin'`): a siteinfo nobody recorded shows the language's names.
+const app = () => request(createApp({ cassettes: dir, clock: TEST_CLOCK, onMiss: 'builtin' }));
 
 describe('a wiki whose content language is German', () => {
   it('is accepted: its recordings replay, computed answers speak German by default', async () => {

@@ -77,7 +77,7 @@ describe('cassettes explain', () => {
     expect(miss.stdout).toBe(
       [
         'question: action=query&ellimit=10&prop=extlinks&titles=Gamma',
-        'answer: builtin, HTTP 200',
+        'answer: miss, HTTP 200, error wikitape-miss',
         'from: the built-in modules and fixtures',
         'unknown: pages.existence',
         'closest recordings (+: only the recording has it, -: only the question):',
@@ -102,9 +102,9 @@ describe('cassettes explain', () => {
     try {
       expect(engine.explain('action=query&prop=extlinks&titles=Gamma&ellimit=5')).toEqual({
         key: 'action=query&ellimit=5&prop=extlinks&titles=Gamma',
-        source: 'builtin',
+        source: 'miss',
         status: 200,
-        error: null,
+        error: 'wikitape-miss',
         used: 'the built-in modules and fixtures',
         unknown: ['pages.existence'],
         nearMisses: NEAR,

@@ -80,9 +80,22 @@ describe('replay', () => {
     expect(entries).toEqual([{ method: 'GET', key: key(req), source: 'cassette', status: 200, ms: expect.any(Number) }]);
   });
 
-  it('falls back to the built-in wiki for other questions by default', async () => {
+  it('refuses by default a question whose answer needs what no recording shows, naming it and the command that records it', async () => {
     const res = await app().get('/w/api.php').query({ action: 'query', list: 'protectedtitles', format: 'json' });
+    expect(res.status).toBe(200);
+    expect(res.headers['x-wikitape-source']).toBe('miss');
+    expect(res.headers['mediawiki-api-error']).toBe('wikitape-miss');
+    const { error } = JSON.parse(res.text);
+    expect(error.code).toBe('wikitape-miss');
+    expect(error.info).toContain('protectedtitles.entries');
+    expect(error.info).toContain('wikitape record --upstream http://wiki.test/w/api.php');
+    expect(res.headers['x-wikitape-unknown']).toBe('protectedtitles.entries');
+  });
+
+  it('falls back to the built-in wiki, flagged, with onMiss builtin', async () => {
+    const res = await app({ onMiss: 'builtin' }).get('/w/api.php').query({ action: 'query', list: 'protectedtitles', format: 'json' });
     expect(res.headers['x-wikitape-source']).toBe('builtin');
+    expect(res.headers['x-wikitape-unknown']).toBe('protectedtitles.entries');
     expect(JSON.parse(res.text).query).toEqual({ protectedtitles: [] });
   });
 });

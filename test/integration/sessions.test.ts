@@ -244,8 +244,10 @@ describe('sessions are identities', () => {
       const bot = new Client(s.url);
       const login = await bot.call({ action: 'login', lgname: 'Admin@wikitape', lgpassword: 'whatever', lgtoken: await bot.token('login') });
       expect(login.body['login']).toEqual({ result: 'Success', lguserid: 1, lgusername: 'Admin' });
-      // Known from recordings only: any password is taken, and the answer says it could not check it.
+      // Known from recordings only: any password is taken, and the answer says it could not check
+      // it, in the header and in the body (a bot that reads no header is told too).
       expect(login.headers.get('x-wikitape-unknown')).toBe('login.password');
+      expect(login.body['warnings']?.login?.warnings).toMatch(/^wikitape replays this wiki offline and cannot check passwords \(no recording holds one\): any password logs in "Admin"/);
       // JSONP and origin=* strip credentials (ApiMain::lacksSameOriginSecurity): anonymous, as on the wiki.
       expect((await bot.call({ ...q, origin: '*' }, 'GET')).body['query'].userinfo.anon).toBe(true);
       const asBot = (extra: string, headers: Record<string, string> = {}) => fetch(`${s.url}?action=query&meta=userinfo&uiprop=rights&format=json&formatversion=2${extra}`, { headers: { cookie: bot.cookie, ...headers } });
@@ -260,10 +262,11 @@ describe('sessions are identities', () => {
       expect(mine.headers.get('x-wikitape-source')).toBe('cassette');
       expect(mine.body['query'].userinfo).toEqual({ id: 1, name: 'Admin', rights: ['read', 'bot'] });
       expect((await bot.call({ action: 'query', meta: 'userinfo', assert: 'bot' }, 'GET')).body['query'].userinfo).toEqual({ id: 1, name: 'Admin' });
-      // A name no recording shows may exist on the wiki: the failure says so.
+      // A name no recording shows may exist on the wiki: refused as a miss, not failed.
       const other = new Client(s.url);
       const nobody = await other.call({ action: 'login', lgname: 'Nobody@x', lgpassword: 'y', lgtoken: await other.token('login') });
-      expect(nobody.body['login'].result).toBe('Failed');
+      expect(nobody.body['error']?.code).toBe('wikitape-miss');
+      expect(nobody.body['error']?.info).toContain('login.account');
       expect(nobody.headers.get('x-wikitape-unknown')).toBe('login.account');
     } finally {
       await s.close();

@@ -110,7 +110,7 @@ describe.each(LIVE_VERSIONS)('replay of MediaWiki %s answers what the live wiki 
     const recorder = await startServer({ mode: 'record', upstream: live.apiUrl, cassettes: dir, cassette: 'crawl' });
     await defaultCrawl(recorder.url);
     await recorder.close();
-    const replay = await startServer({ cassettes: dir });
+    const replay = await startServer({ cassettes: dir , onMiss: 'builtin' });
     try {
       expect(questions.length).toBeGreaterThanOrEqual(150);
       const r = await judge(`MediaWiki ${version}, replay of a default crawl vs live`, live.apiUrl, replay.url, questions);
@@ -127,7 +127,7 @@ describe.each(LIVE_VERSIONS)('replay of MediaWiki %s answers what the live wiki 
     await defaultCrawl(recorder.url);
     await recorder.close();
     // Without the blacklist: spam checks of lines no recording matched are flagged, nothing is silently wrong.
-    const bare = await startServer({ cassettes: dir });
+    const bare = await startServer({ cassettes: dir , onMiss: 'builtin' });
     try {
       const r = await judge(`MediaWiki ${version}, replay of a snapshot and a crawl (no blacklist) vs live`, live.apiUrl, bare.url, questions);
       expect(r.silent).toBe(0);
@@ -137,7 +137,7 @@ describe.each(LIVE_VERSIONS)('replay of MediaWiki %s answers what the live wiki 
     // The API never shows the blacklist; `wikitape snapshot` says to give it as a fixture, as done here.
     const blacklist = join(await mkdtemp(join(tmpdir(), 'wikitape-blacklist-')), 'blacklist.json');
     await writeFile(blacklist, JSON.stringify({ spamBlacklist: (await readFile(join(live.dir, 'spam-blacklist.txt'), 'utf8')).split('\n').filter(Boolean) }));
-    const replay = await startServer({ cassettes: dir, fixtures: [blacklist] });
+    const replay = await startServer({ cassettes: dir, fixtures: [blacklist] , onMiss: 'builtin' });
     try {
       const r = await judge(`MediaWiki ${version}, replay of a snapshot and a crawl vs live`, live.apiUrl, replay.url, questions);
       expect(r.silent).toBe(0);

@@ -15,10 +15,14 @@ export const TEST_CLOCK = '2024-03-10T00:00:00Z';
 export const NO_CASSETTES = join(tmpdir(), 'wikitape-no-cassettes');
 mkdirSync(NO_CASSETTES, { recursive: true });
 
-/** A supertest agent on the built-in wiki with the mini-wiki fixture (profile 1.39.17 unless overridden). */
+/**
+ * A supertest agent on the built-in wiki with the mini-wiki fixture (profile 1.39.17 unless
+ * overridden), serving what it flags (`onMiss: 'builtin'`): these tests check the built-in's
+ * answers and flags themselves, not the miss a default replay makes of a flagged one.
+ */
 export function builtin(profile: Partial<WikiProfile> = {}) {
   // No cassettes: these tests are about the built-in wiki alone.
-  return request(createApp({ fixtures: [MINI_WIKI], clock: TEST_CLOCK, profile, cassettes: NO_CASSETTES }));
+  return request(createApp({ fixtures: [MINI_WIKI], clock: TEST_CLOCK, profile, cassettes: NO_CASSETTES, onMiss: 'builtin' }));
 }
 
 /** GET api.php with the given parameters and format=json (unless `format` is given). */

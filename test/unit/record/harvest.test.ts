@@ -18,11 +18,28 @@ describe('harvest: entities into the cassette, each once, as its list module rea
 
   it('finds the entity again when its list was replaced or changed between answers (cassettes diff drops vanished ones)', () => {
     const into = emptyHarvest(ENTITY_KINDS);
-    harvest(into, { query: { blocks: [{ id: 1, user: 'A' }, { id: 2, user: 'B' }] } }, { bkprop: 'id|user' });
+    const ts = '2024-01-01T00:00:00Z';
+    harvest(into, { query: { blocks: [{ id: 1, user: 'A', timestamp: ts }, { id: 2, user: 'B', timestamp: ts }] } }, { bkprop: 'id|timestamp|user' });
     into['blocks'] = into['blocks']!.filter((b) => (b as { id: number }).id !== 1);
-    harvest(into, { query: { blocks: [{ id: 2, by: 'Admin' }, { id: 3, user: 'C' }] } }, { bkprop: 'id|by' });
+    harvest(into, { query: { blocks: [{ id: 2, by: 'Admin', timestamp: ts }, { id: 3, user: 'C', timestamp: ts }] } }, { bkprop: 'by|id|timestamp' });
     expect(into['blocks']!.map((b) => (b as { id: number }).id)).toEqual([2, 3]);
-    expect(into['blocks']![0]).toMatchObject({ id: 2, user: 'B', by: 'Admin', known: ['by', 'id', 'user'] });
+    expect(into['blocks']![0]).toMatchObject({ id: 2, user: 'B', by: 'Admin', known: ['by', 'id', 'timestamp', 'user'] });
+  });
+
+  it('keeps what earlier answers showed of the same version of an entity; a changed version, or one an answer cannot tell, replaces it', () => {
+    const into = emptyHarvest(ENTITY_KINDS);
+    const pt = (extra: Record<string, unknown>) => ({ ns: 0, title: 'Gone', timestamp: '2024-01-01T00:00:00Z', level: 'sysop', ...extra });
+    // A snapshot's walk with every prop, then a default-props walk (timestamp, level) of the same protection.
+    harvest(into, { query: { protectedtitles: [pt({ user: 'Admin', userid: 1, comment: 'spam', expiry: 'infinity' })] } }, { ptprop: 'comment|expiry|level|timestamp|user|userid' });
+    harvest(into, { query: { protectedtitles: [pt({})] } }, { ptprop: 'level|timestamp' });
+    expect(into['protectedtitles']).toEqual([pt({ user: 'Admin', userid: 1, comment: 'spam', expiry: 'infinity', known: ['comment', 'expiry', 'level', 'timestamp', 'user', 'userid'] })]);
+    // Protected again (a new timestamp and level): what the first protection showed is no longer known.
+    harvest(into, { query: { protectedtitles: [pt({ timestamp: '2024-02-01T00:00:00Z', level: 'autoconfirmed' })] } }, { ptprop: 'level|timestamp' });
+    expect(into['protectedtitles']).toEqual([pt({ timestamp: '2024-02-01T00:00:00Z', level: 'autoconfirmed', known: ['level', 'timestamp'] })]);
+    // A block seen without its timestamp cannot be told from a changed one.
+    harvest(into, { query: { blocks: [{ id: 4, user: 'A', by: 'Admin', timestamp: '2024-01-01T00:00:00Z' }] } }, { bkprop: 'by|id|timestamp|user' });
+    harvest(into, { query: { blocks: [{ id: 4, user: 'A' }] } }, { bkprop: 'id|user' });
+    expect(into['blocks']).toEqual([{ id: 4, user: 'A', known: ['id', 'user'] }]);
   });
 
   it('marks the pages a walk of redirects shows, and keeps the mark when a later answer lists them plainly', () => {

@@ -1,0 +1,85 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { emptyHarvest, identityKey, type Cassette, type Interaction } from '../../src/cassette/format.js';
+import { KEY_RULES } from '../../src/modules/index.js';
+import { harvest } from '../../src/record/harvest.js';
+import { canonicalKey } from '../../src/request/canonical.js';
+import { startServer } from '../../src/server.js';
+import { Client } from '../support/cookie-client.js';
+
+/**
+ * Knowledge per identity (docs/decisions/0006-sessions-are-identities.md): an administrator who
+ * sees what readers may not (a log entry's hidden user) learns the lists from its own complete
+ * walks, kept apart from what anonymous recordings teach.
+ */
+
+const LEPROP = 'comment|details|ids|tags|timestamp|title|type|user|userid';
+const event = (logid: number, extra: Record<string, unknown> = {}) => ({ logid, ns: 0, title: `T${logid}`, pageid: logid, logpage: logid, params: {}, type: 'create', action: 'create', user: 'Admin', userid: 1, timestamp: `2024-01-0${logid}T00:00:00Z`, comment: '', tags: [], ...extra });
+const { user: _u, userid: _i, ...hiddenBase } = event(3);
+/** Readers see the hidden user's entry without it; the administrator sees it, marked hidden. */
+const forReaders = [{ ...hiddenBase, userhidden: true }, event(2), event(1)];
+const forAdmin = [{ ...event(3), user: 'Hidden', userid: 7, userhidden: true }, event(2), event(1)];
+
+function interaction(params: Record<string, string>, body: object, user?: string): Interaction {
+  const request = { action: 'query', ...params };
+  const key = identityKey(canonicalKey(new Map(Object.entries(request)), KEY_RULES), user);
+  return { key, request, status: 200, headers: { 'cache-control': 'private, must-revalidate, max-age=0' }, body: { batchcomplete: true, ...body }, recordedAt: '2024-03-01T00:00:00Z', ...(user ? { user } : {}) };
+}
+
+let dir: string;
+beforeAll(async () => {
+  const walk = { list: 'logevents', lelimit: 'max', leprop: LEPROP };
+  const anonymous = interaction(walk, { query: { logevents: forReaders } });
+  const blocks = { list: 'blocks', bklimit: 'max', bkprop: 'expiry|flags|id|timestamp|user' };
+  const flags = { automatic: false, anononly: false, nocreate: false, autoblock: false, noemail: false, allowusertalk: false, partial: false };
+  const block = (id: number, user: string, hidden: boolean) => ({ id, user, timestamp: `2024-02-0${id}T00:00:00Z`, expiry: 'infinity', ...flags, hidden });
+  const anonymousBlocks = interaction(blocks, { query: { blocks: [block(1, 'Vandal', false)] } });
+  const interactions = [
+    anonymous,
+    anonymousBlocks,
+    interaction(walk, { query: { logevents: forAdmin } }, 'Admin'),
+    interaction(blocks, { query: { blocks: [block(2, 'Secret', true), block(1, 'Vandal', false)] } }, 'Admin'),
+    interaction({ meta: 'userinfo', uiprop: 'groups|rights' }, { query: { userinfo: { id: 1, name: 'Admin', groups: ['*', 'user', 'sysop'], rights: ['read', 'deletelogentry', 'deletedhistory', 'hideuser', 'apihighlimits'] } } }, 'Admin'),
+  ];
+  // Record mode harvests readers' answers only.
+  const entities = emptyHarvest();
+  for (const i of [anonymous, anonymousBlocks]) harvest(entities, i.body, i.request);
+  const cassette: Cassette = {
+    meta: { format: 1, upstream: 'http://wiki.test/w/api.php', recordedAt: '2024-03-01T00:00:00Z', profile: { version: '1.43.9', language: 'en', scriptPath: '/w', server: 'http://wiki.test', debugInfo: false } },
+    interactions: interactions.sort((a, b) => (a.key < b.key ? -1 : 1)),
+    entities,
+  };
+  dir = await mkdtemp(join(tmpdir(), 'wikitape-identity-knowledge-'));
+  await writeFile(join(dir, 'rec.json'), JSON.stringify(cassette));
+});
+
+describe('knowledge per identity', () => {
+  it("a logged-in identity's complete walk makes its own computed answers exact; readers keep theirs", async () => {
+    const s = await startServer({ cassettes: dir });
+    try {
+      const ask = { action: 'query', list: 'logevents', lelimit: '1', leprop: 'ids|user|userid', formatversion: '2' };
+      const admin = new Client(s.url);
+      await admin.call({ action: 'login', lgname: 'Admin', lgpassword: 'any', lgtoken: await admin.token('login') });
+      const mine = await admin.call(ask, 'GET');
+      expect(mine.headers.get('x-wikitape-unknown')).toBeNull();
+      expect(mine.headers.get('x-wikitape-source')).toBe('synthesized');
+      expect(mine.body['query'].logevents).toEqual([{ logid: 3, pageid: 3, logpage: 3, user: 'Hidden', userid: 7, userhidden: true }]);
+      const next = await admin.call({ ...ask, lecontinue: mine.body['continue'].lecontinue }, 'GET');
+      expect(next.body['query'].logevents).toEqual([{ logid: 2, pageid: 2, logpage: 2, user: 'Admin', userid: 1 }]);
+      const reader = new Client(s.url);
+      const theirs = await reader.call(ask, 'GET');
+      expect(theirs.headers.get('x-wikitape-source')).toBe('synthesized');
+      expect(theirs.body['query'].logevents).toEqual([{ logid: 3, pageid: 3, logpage: 3, userhidden: true }]);
+      // A hidden block shows to `hideuser` (ApiQueryBlocks), from the administrator's own walk.
+      const hiddenBlocks = { action: 'query', list: 'blocks', bklimit: '1', bkprop: 'id|user', formatversion: '2' };
+      const adminBlocks = await admin.call(hiddenBlocks, 'GET');
+      expect(adminBlocks.headers.get('x-wikitape-unknown')).toBeNull();
+      expect(adminBlocks.body['query'].blocks).toEqual([{ id: 2, user: 'Secret' }]);
+      expect((await reader.call(hiddenBlocks, 'GET')).body['query'].blocks).toEqual([{ id: 1, user: 'Vandal' }]);
+    } finally {
+      await s.close();
+    }
+  });
+});
