@@ -61,6 +61,8 @@ export async function loadEngine(options: WikitapeOptions, only?: readonly strin
   const sessions = new OfflineSessions(new AccountBook(fixtures.accounts, recorded), finalProfile.cookiePrefix);
   const engine = new ReplayEngine(finalProfile, model, fixed === null ? Date.now : () => fixed, cassettes, options.onMiss ?? 'builtin', sessions, learn);
   engine.clockFixed = fixed !== null;
+  // recorded: each recording as of its own time (docs/decisions/0015-a-clock-per-recording.md)
+  engine.perRecording = clock === 'recorded';
   return engine;
 }
 

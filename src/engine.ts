@@ -28,6 +28,7 @@ import { describeNearMisses, nearMisses, type NearMiss } from './replay/near-mis
 import type { ArmedFault } from './faults/spec.js';
 import { ANONYMOUS, lacksSameOriginSecurity } from './api/session.js';
 import { expiredSince, expiring, visibilityUnknown } from './replay/recorded-lists.js';
+import { recordingTime, walkTime } from './replay/answer-time.js';
 
 /** One HTTP request to api.php, as the engine needs it. */
 export interface HttpRequest {
@@ -72,6 +73,11 @@ export interface Answer extends Rendered {
   clocked: boolean;
   /** A miss: the recordings closest to the question and how each differs (replay/near-miss.ts). */
   nearMisses?: NearMiss[];
+  /**
+   * The instant the answer is as of when it is its own (a recording's time or its walk's, under
+   * `--clock recorded`): its `Date` and every time in it. Absent: the clock's time of the request.
+   */
+  at?: number;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -149,6 +155,13 @@ export class ReplayEngine {
 
   /** Whether the clock stands still (`recorded` or an ISO time): then no recorded answer ever expires. */
   clockFixed = false;
+
+  /**
+   * `--clock recorded`: each recording keeps its own time (replay/answer-time.ts). A cassette hit
+   * is answered as of its `recordedAt`, an answer computed from a list as of its walk; `now` is
+   * the clock of everything else (sessions, writes, answers that read no walk).
+   */
+  perRecording = false;
 
   /** Notes an answer's usage (a key, or `list:<module>` words). */
   noteUsage(usage: string): void {
@@ -237,7 +250,7 @@ export class ReplayEngine {
     if (answer.headers.some(([k]) => k.toLowerCase() === 'set-cookie')) return null;
     // A miss is answered (and logged, with its near misses) by the app each time.
     if (answer.source === 'miss') return null;
-    const t = makeTemplate(answer, { key: answer.key, usage: answer.usage, userLang: answer.userLang, source: answer.source, second: answer.clocked ? second : null, shared: isFrozenBytes });
+    const t = makeTemplate(answer, { key: answer.key, usage: answer.usage, userLang: answer.userLang, source: answer.source, second: answer.clocked ? second : null, at: answer.at ?? null, shared: isFrozenBytes });
     const size = t.ownBytes + cacheKey.length;
     // Kept for questions a suite repeats: not for huge one-off URLs or answers (a stream of distinct
     // ones would fill the budget with what is never asked again).
@@ -319,12 +332,12 @@ export class ReplayEngine {
   handle(req: HttpRequest, opts: { marks?: DebugMarks; now?: number; identity?: string | null; faults?: readonly ArmedFault[] } = {}): Answer {
     const { marks } = opts;
     const { query, get, post, params, lossy } = requestParams(req.method, req.url, req.headers['content-type'], req.body);
-    const now = opts.now ?? this.now();
+    const clockNow = opts.now ?? this.now();
     // Record mode's `--mode new` names the identity itself (the session is the wiki's): cookies are left alone.
     // Credentials are stripped where the same-origin policy does not hold (JSONP, origin=*,
     // Treat-as-Untrusted): the caller is anonymous, its session kept as MediaWiki keeps it.
     const cookie = typeof req.headers.cookie === 'string' ? req.headers.cookie : undefined;
-    const session = opts.identity !== undefined ? undefined : this.sessions?.open(cookie, now, lacksSameOriginSecurity(params, req.headers));
+    const session = opts.identity !== undefined ? undefined : this.sessions?.open(cookie, clockNow, lacksSameOriginSecurity(params, req.headers));
     const identity = opts.identity !== undefined ? opts.identity : (session?.caller.identity ?? null);
     const keepCookies = opts.identity !== undefined ? { session: { setCookie: [], sessionId: '' } } : {};
     // A logged-in session's question is looked up among its user's recordings only; anonymous
@@ -336,11 +349,14 @@ export class ReplayEngine {
     // Nobody in a bot-password session asking meta=userinfo: the anonymous recording shows `*`'s
     // rights, the session allows only the grants' (the built-in module narrows them).
     const narrowed = session?.caller.allowedRights !== undefined && splitMulti(params.get('meta') ?? '').includes('userinfo');
-    const recorded = found && !expiredSince(found, now) && !narrowed ? found : undefined;
+    // Under --clock recorded a recording is replayed as of its own time, so a later one changes it not.
+    const own = this.perRecording && found ? recordingTime(found) : null;
+    const recorded = found && !expiredSince(found, own ?? clockNow) && !narrowed ? found : undefined;
     const http = { ...req, url: globalRequestUrl(req.url), params };
-    const faulted = opts.faults ? this.fault(opts.faults, req, params, get, lossy, now, session, http) : null;
+    const faulted = opts.faults ? this.fault(opts.faults, req, params, get, lossy, clockNow, session, http) : null;
     if (faulted) return { ...faulted, key: redactQuery(key) };
     if (recorded) {
+      const now = own ?? clockNow;
       this.used.add(key);
       const outcome = recordedOutcome(recorded, params, this.profile, now, MODULES, session?.caller ?? ANONYMOUS);
       const rendered = render({ profile: this.profile, model: this.model, assocLists: ASSOC_LISTS, outcome, http, now, ...(marks ? { marks } : {}), ...this.encodedFor(recorded, params), ...sessionOf(session), ...keepCookies });
@@ -348,10 +364,13 @@ export class ReplayEngine {
       const clocked = params.has('curtimestamp') || outcome.maxage > 0 || outcome.smaxage > 0 || (!this.clockFixed && expiring(recorded));
       const printed = [...outcome.unknown, ...printerUnknown(params, this.profile, outcome)];
       if (printed.length > 0) rendered.headers.push(['X-Wikitape-Unknown', printed.join(', ')]);
-      return { ...rendered, source: 'cassette', key, usage: key, userLang: outcome.userLang, clocked };
+      return { ...rendered, source: 'cassette', key, usage: key, userLang: outcome.userLang, clocked, ...(own !== null ? { at: own } : {}) };
     }
     // What the recordings prove, worked out before any module reads the entities (replay/knowledge.ts).
     const knows = this.knows();
+    // A computed answer is as of the walk it comes from (a later walk of another list changes it not).
+    const walked = this.perRecording ? walkTime(params, knows, MODULES.query.list) : null;
+    const now = walked ?? clockNow;
     const env = { profile: this.profile, model: this.model, knows, now, actions: MODULES.actions, ...(session ? { session } : {}) };
     const request = new ApiRequest(params, lossy, { posted: req.method === 'POST', queryNames: new Set(get.keys()) });
     let outcome = runApi(request, env);
@@ -374,6 +393,6 @@ export class ReplayEngine {
     const rendered = render({ profile: this.profile, model: this.model, assocLists: ASSOC_LISTS, knows, outcome, http, now, ...(marks ? { marks } : {}), ...sessionOf(session) });
     if (unknown.length > 0) rendered.headers.push(['X-Wikitape-Unknown', unknown.join(', ')]);
     // The key is what logs and onRequest show of the question: secrets never reach them.
-    return { ...rendered, source, key: redactQuery(key), usage, userLang: outcome.userLang, clocked: true, ...(near.length > 0 ? { nearMisses: near } : {}) };
+    return { ...rendered, source, key: redactQuery(key), usage, userLang: outcome.userLang, clocked: true, ...(near.length > 0 ? { nearMisses: near } : {}), ...(walked !== null ? { at: walked } : {}) };
   }
 }

@@ -52,9 +52,11 @@ function answerFromTemplate(engine: ReplayEngine, req: IncomingMessage, res: Ser
   const now = engine.now();
   const t = engine.template(req.url!, req.headers, req.rawHeaders, now);
   if (!t) return false;
-  const values = fillHoles(t, startedAt, now);
+  // An answer as of its own time (a recording's, under --clock recorded) keeps it in Date and its holes.
+  const at = t.at ?? now;
+  const values = fillHoles(t, startedAt, at);
   if (!values) return false;
-  res.writeHead(t.status, ['Date', toHttpDate(now), ...t.headers, 'Content-Length', String(templateLength(t, values))]);
+  res.writeHead(t.status, ['Date', toHttpDate(at), ...t.headers, 'Content-Length', String(templateLength(t, values))]);
   res.cork();
   writeTemplate(t, values, (chunk) => res.write(chunk, 'latin1'));
   res.end();
