@@ -6,6 +6,8 @@ export const OWN: Readonly<Record<string, string>> = {
     'No recording answers this request exactly (canonical request: <kbd>$1</kbd>): the recordings do not show <kbd>$3</kbd>, and replay runs with <kbd>--on-miss error</kbd>. Record it with <kbd>wikitape record --upstream $2</kbd> and ask the same question through the recorder, or record the whole wiki with <kbd>wikitape snapshot --upstream $2</kbd>.',
   'wikitape-miss-near':
     'No recording answers this request exactly (canonical request: <kbd>$1</kbd>): the recordings do not show <kbd>$3</kbd>, and replay runs with <kbd>--on-miss error</kbd>. The closest recordings (<kbd>+</kbd>: only the recording has it, <kbd>-</kbd>: only this request): $4. Record it with <kbd>wikitape record --upstream $2</kbd> and ask the same question through the recorder, or record the whole wiki with <kbd>wikitape snapshot --upstream $2</kbd>.',
+  'wikitape-write-unknown':
+    'wikitape answered this <kbd>action=$1</kbd> without a wiki: nothing was changed (the write is in its write log, <kbd>/_wikitape/writes</kbd>), and it cannot know $2. The values it gives for them are made up (<kbd>X-Wikitape-Unknown: $1.result</kbd>).',
   'wikitape-notimplemented':
     'wikitape has no built-in implementation of <kbd>$1</kbd> and no recording answers this request. Record it from a live wiki with <kbd>wikitape record --upstream URL</kbd>.',
 };
