@@ -207,13 +207,15 @@ await yargs(hideBin(process.argv))
         .option('dry-run', { type: 'boolean', default: false, describe: 'prune: only say what would go' })
         .positional('name', { type: 'string', describe: 'Cassette name (show; list: its interactions with their index and key); explain: the query string' })
         .option('fixtures', { type: 'string', array: true, describe: 'explain: fixture files, as replay takes them' })
+        .option('as', { type: 'string', describe: 'explain: ask as this logged-in account (User, or User@bot for a bot password), as the logs print it after " @"' })
         .positional('which', { type: 'string', describe: 'Interaction key or index (show)' })
         .option('cassettes', serveFlags.cassettes)
         .example('$0 cassettes list', 'What is recorded, per cassette and module')
         .example('$0 cassettes verify', 'Check that every file loads and every key is canonical (exit 1 if not)')
         .example('$0 cassettes prune --usage usage.json', 'Remove interactions no test run used (replay --track-usage usage.json)')
         .example('$0 cassettes diff --upstream https://wiki.example/w/api.php', 'Ask the live wiki every recorded question again: equal, changed or gone (exit 1 if any changed or is gone)')
-        .example('$0 cassettes explain "action=query&list=logevents&lelimit=7"', 'How replay would answer it, and the closest recordings (exit 1 unless recordings answer it exactly)'),
+        .example('$0 cassettes explain "action=query&list=logevents&lelimit=7"', 'How replay would answer it, and the closest recordings (exit 1 unless recordings answer it exactly)')
+        .example('$0 cassettes explain "action=query&meta=userinfo" --as Admin@bot', 'The same, asked in a session logged in as Admin@bot (or paste the log line: "action=query&meta=userinfo @Admin%40bot")'),
     async (argv) => {
       const dir = argv.cassettes;
       if (argv.command === 'list' && argv.name) {
@@ -257,8 +259,12 @@ await yargs(hideBin(process.argv))
       } else if (argv.command === 'explain') {
         if (!argv.name) throw new Error('explain needs a question, as a query string: wikitape cassettes explain "action=query&list=logevents&lelimit=7"');
         const engine = await loadEngine({ cassettes: dir, ...(argv.fixtures ? { fixtures: argv.fixtures } : {}) });
-        const e = engine.explain(argv.name);
-        engine.close();
+        let e: ReturnType<typeof engine.explain>;
+        try {
+          e = engine.explain(argv.name, argv.as !== undefined ? { identity: argv.as } : {});
+        } finally {
+          engine.close();
+        }
         const lines = [
           `question: ${e.key}`,
           `answer: ${e.source}, HTTP ${e.status}${e.error ? `, error ${e.error}` : ''}`,

@@ -113,6 +113,29 @@ const ASSOC_LISTS: ReadonlySet<string> = new Set(MODULES.query.list.filter((l) =
 /** Actions record mode never stores (logins, writes): their answers are made, never recorded. */
 const UNRECORDABLE: ReadonlySet<string> = new Set(MODULES.actions.filter((a) => a.mustBePosted || a.needsToken).map((a) => a.name));
 
+/**
+ * The query string and identity `explain` is asked: the log line's form `<query> @<identity>`
+ * (URL-encoded, as identityKey writes it) or the option; both must agree when both are given.
+ */
+function explainedQuestion(query: string, option: string | undefined): { q: string; identity: string | null } {
+  const at = query.lastIndexOf(' @');
+  const q = (at < 0 ? query : query.slice(0, at)).trim().replace(/^\?/, '');
+  const suffix = at < 0 ? null : decodeURIComponentOr(query.slice(at + 2).trim());
+  if (suffix !== null && option !== undefined && suffix !== option) {
+    throw new Error(`wikitape: the question names the identity ${suffix} (after " @") and the option names ${option}: give one`);
+  }
+  const identity = option ?? suffix;
+  return { q, identity: identity === '' ? null : identity };
+}
+
+function decodeURIComponentOr(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
 /** The session replay answers a request with, for render (none: MediaWiki's handling of unknown sessions). */
 function sessionOf(session: RequestSession | undefined): { session?: { setCookie: string[]; sessionId: string } } {
   if (!session || (!session.active && session.setCookie.length === 0)) return {};
@@ -306,11 +329,21 @@ export class ReplayEngine {
   /**
    * How replay would answer a question (a query string, as a GET) without serving it: where the
    * answer comes from, what it needed that the recordings do not show, the HTTP status and error
-   * code, and, unless a recording answers it, the recorded questions closest to it.
+   * code, and, unless a recording answers it, the recorded questions closest to it. `identity`
+   * (`Admin`, `Admin@bot`) asks it in a session logged in as that account; the logs' form
+   * (`<query> @Admin%40bot`, the identity after ` @`, URL-encoded) names it as well.
    */
-  explain(query: string): Explanation {
-    const q = query.replace(/^\?/, '');
-    const answer = this.handle({ method: 'GET', url: `${this.profile.scriptPath}/api.php?${q}`, headers: {}, body: EMPTY, startedAt: process.hrtime.bigint() });
+  explain(query: string, options: { identity?: string } = {}): Explanation {
+    const { q, identity } = explainedQuestion(query, options.identity);
+    // A session logged in as the identity, for this question only: its recordings, its rights.
+    const session = identity !== null && this.sessions ? this.sessions.create(identity)[0] : null;
+    const headers = session !== null ? { cookie: `${this.sessions!.prefix}_session=${session}` } : {};
+    let answer: Answer;
+    try {
+      answer = this.handle({ method: 'GET', url: `${this.profile.scriptPath}/api.php?${q}`, headers, body: EMPTY, startedAt: process.hrtime.bigint() }, session === null && identity !== null ? { identity } : {});
+    } finally {
+      if (session !== null) this.sessions!.drop(session);
+    }
     const header = (name: string) => answer.headers.find(([k]) => k.toLowerCase() === name)?.[1] ?? null;
     const unknown = header('x-wikitape-unknown');
     const near = answer.nearMisses ?? (answer.source === 'cassette' || !this.cassettes ? [] : nearMisses(answer.key, this.cassettes.interactions.keys()));
