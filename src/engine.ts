@@ -29,6 +29,7 @@ import type { ArmedFault } from './faults/spec.js';
 import { ANONYMOUS, lacksSameOriginSecurity } from './api/session.js';
 import { expiredSince, expiring, visibilityUnknown } from './replay/recorded-lists.js';
 import { recordingTime, walkTime } from './replay/answer-time.js';
+import { explainedQuestion, type Explanation } from './replay/explained-question.js';
 
 /** One HTTP request to api.php, as the engine needs it. */
 export interface HttpRequest {
@@ -39,22 +40,6 @@ export interface HttpRequest {
   body: Buffer;
   /** When handling started (process.hrtime.bigint()), for debuginfo `time`. */
   startedAt: bigint;
-}
-
-/** How replay would answer a question (ReplayEngine.explain). */
-export interface Explanation {
-  /** The question's canonical key (secrets as `***`). */
-  key: string;
-  source: Source;
-  status: number;
-  /** The MediaWiki error code(s) of the answer, null when it is not an error. */
-  error: string | null;
-  /** What the answer comes from. */
-  used: string;
-  /** What it needed that the recordings do not show (empty: nothing). */
-  unknown: string[];
-  /** Unless a recording answers it: the closest recorded questions and how each differs. */
-  nearMisses: NearMiss[];
 }
 
 /** An answer and where it came from. */
@@ -112,29 +97,6 @@ const ASSOC_LISTS: ReadonlySet<string> = new Set(MODULES.query.list.filter((l) =
 
 /** Actions record mode never stores (logins, writes): their answers are made, never recorded. */
 const UNRECORDABLE: ReadonlySet<string> = new Set(MODULES.actions.filter((a) => a.mustBePosted || a.needsToken).map((a) => a.name));
-
-/**
- * The query string and identity `explain` is asked: the log line's form `<query> @<identity>`
- * (URL-encoded, as identityKey writes it) or the option; both must agree when both are given.
- */
-function explainedQuestion(query: string, option: string | undefined): { q: string; identity: string | null } {
-  const at = query.lastIndexOf(' @');
-  const q = (at < 0 ? query : query.slice(0, at)).trim().replace(/^\?/, '');
-  const suffix = at < 0 ? null : decodeURIComponentOr(query.slice(at + 2).trim());
-  if (suffix !== null && option !== undefined && suffix !== option) {
-    throw new Error(`wikitape: the question names the identity ${suffix} (after " @") and the option names ${option}: give one`);
-  }
-  const identity = option ?? suffix;
-  return { q, identity: identity === '' ? null : identity };
-}
-
-function decodeURIComponentOr(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
 
 /** The session replay answers a request with, for render (none: MediaWiki's handling of unknown sessions). */
 function sessionOf(session: RequestSession | undefined): { session?: { setCookie: string[]; sessionId: string } } {
