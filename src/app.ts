@@ -63,6 +63,7 @@ export async function loadEngine(options: WikitapeOptions, only?: readonly strin
   engine.clockFixed = fixed !== null;
   // recorded: each recording as of its own time (docs/decisions/0015-a-clock-per-recording.md)
   engine.perRecording = clock === 'recorded';
+  engine.sources = { cassettes: cassettes.files, fixtures: fixtures.counts, model: options.model !== undefined, defaultWiki: !only && replaySources(options).defaultWiki, clock };
   return engine;
 }
 

@@ -11,7 +11,7 @@ import { redactQuery } from './util/secrets.js';
 import { startServer } from './server.js';
 import { loadEngine } from './app.js';
 import { KEY_RULES, LIST_ENTITIES, MODULES } from './modules/index.js';
-import { DEFAULTS, RECORD_MODES, replaySources, type WikitapeOptions } from './options.js';
+import { DEFAULTS, RECORD_MODES, replaySources, type LoadedSources, type WikitapeOptions } from './options.js';
 import type { WikiProfile } from './wiki/profile.js';
 
 // Output piped into a reader that stops early (`| head`): the rest is not wanted, and no stack trace is.
@@ -39,6 +39,21 @@ async function defaultWikiLines(options: WikitapeOptions, profile: WikiProfile |
   const names = unread.length > 5 ? [...unread.slice(0, 5), '…'] : unread;
   if (unread.length > 0) lines.push(`not read: ${unread.length} cassette(s) in ${DEFAULTS.cassettes} (${names.join(', ')}); --cassettes ${DEFAULTS.cassettes} replays them`);
   return lines;
+}
+
+/**
+ * What replay loaded, said on stderr at start (one line: each file with its count, and the clock),
+ * so that nobody takes another suite's recordings, or none, for theirs.
+ */
+function loadedLine(sources: LoadedSources): string {
+  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const files = [
+    ...sources.cassettes.map((c) => `${shown(c.file)} (${count(c.interactions, 'interaction', 'interactions')})`),
+    ...sources.fixtures.map((f) => `${shown(f.file)} (fixture, ${count(f.entries, 'entry', 'entries')})`),
+    ...(sources.model ? ['the model option'] : []),
+  ];
+  const clock = sources.clock === 'recorded' ? 'recorded (each recording as of its own time)' : sources.clock;
+  return `wikitape: loaded ${files.length > 0 ? files.join(', ') : 'no cassettes or fixtures (the built-in wiki alone)'}; clock ${clock}`;
 }
 
 /** Flags shared by the serving commands. */
@@ -84,6 +99,7 @@ async function serve(options: WikitapeOptions): Promise<void> {
   // What is served goes out with the address, in one write: a reader that waits for the address has both.
   const served = options.mode !== 'record' ? await defaultWikiLines(options, server.profile) : [];
   process.stdout.write([`wikitape ${options.mode ?? 'replay'}: ${server.url}`, ...served].map((l) => `${l}\n`).join(''));
+  if (server.sources) process.stderr.write(`${loadedLine(server.sources)}\n`);
   if (options.mode === 'record' && options.recordMode !== 'none') {
     const file = new FileCassetteStore(options.cassettes ?? DEFAULTS.cassettes).locate(options.cassette ?? 'default');
     process.stdout.write(`recording into ${file} (--mode ${options.recordMode ?? 'new'})\n`);

@@ -12,7 +12,7 @@ import type { Interaction } from './cassette/format.js';
 import type { Knowledge, WikiModel } from './wiki/model.js';
 import type { WikiProfile } from './wiki/profile.js';
 import type { Language } from './i18n/language.js';
-import type { Source } from './options.js';
+import type { LoadedSources, Source } from './options.js';
 import { canonicalKey, splitMulti } from './request/canonical.js';
 import { globalRequestUrl } from './request/url.js';
 import { redactQuery } from './util/secrets.js';
@@ -134,6 +134,9 @@ export class ReplayEngine {
     if (this.knowledge === undefined) this.knowledge = this.learn?.() ?? null;
     return this.knowledge;
   }
+
+  /** What it was loaded from (set where it is built, app.ts loadEngine). */
+  sources: LoadedSources = { cassettes: [], fixtures: [], model: false, defaultWiki: false, clock: 'real' };
 
   /** Keys (and `list:<module>` for synthesized answers) that answered, for `--track-usage`. */
   readonly used = new Set<string>();

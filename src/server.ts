@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createWikitape } from './app.js';
 import type { ReplayEngine } from './engine.js';
-import { DEFAULTS, type WikitapeOptions } from './options.js';
+import { DEFAULTS, type LoadedSources, type WikitapeOptions } from './options.js';
 import { sendBody } from './output/send.js';
 import { fillHoles, templateLength, writeTemplate } from './replay/hit-template.js';
 import { toHttpDate } from './util/timestamp.js';
@@ -26,6 +26,12 @@ export interface RunningServer {
   clearWrites(): void;
   /** Replay: the wiki it serves, as its answers show it (version, language, site name …). */
   profile?: WikiProfile;
+  /**
+   * Replay: what it loaded at start: the cassette files (each with its interactions), the fixture
+   * files (each with its entries), whether a model was given, and the clock. Only what the options
+   * name is read (docs/decisions/0011-what-replay-reads.md).
+   */
+  sources?: LoadedSources;
 }
 
 function answerHit(engine: ReplayEngine, req: IncomingMessage, res: ServerResponse, log?: WikitapeOptions['onRequest']): void {
@@ -181,6 +187,6 @@ export async function startServer(options: WikitapeOptions = {}): Promise<Runnin
     flush: async () => recorder?.flush(),
     writes: () => hot?.sessions?.writes() ?? [],
     clearWrites: () => hot?.sessions?.clearWrites(),
-    ...(hot ? { profile: hot.profile } : {}),
+    ...(hot ? { profile: hot.profile, sources: hot.sources } : {}),
   };
 }

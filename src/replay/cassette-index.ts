@@ -81,6 +81,8 @@ export interface CassetteIndex {
   recordedAt: string | null;
   /** The wiki the cassettes were recorded from. */
   upstream: string | null;
+  /** The cassette files read, in order, each with how many interactions it holds (what replay says it loaded). */
+  files: { file: string; interactions: number }[];
 }
 
 /**
@@ -113,7 +115,7 @@ function entityKinds(lists: readonly ListModule[]): { kind: string; idFields: re
  * Their entities go into one model, each kept once (the first cassette's), by the `lists`' kinds.
  */
 export async function loadCassettes(store: CassetteStore, lists: readonly ListModule[]): Promise<CassetteIndex> {
-  const index: CassetteIndex = { interactions: new InteractionTable(), model: emptyModel(), profile: {}, recordedAt: null, upstream: null };
+  const index: CassetteIndex = { interactions: new InteractionTable(), model: emptyModel(), profile: {}, recordedAt: null, upstream: null, files: [] };
   const kinds = entityKinds(lists);
   const seen = new Map(kinds.map((k) => [k.kind, new Map<string, number>()]));
   const into = (kind: string): object[] => {
@@ -149,6 +151,7 @@ export async function loadCassettes(store: CassetteStore, lists: readonly ListMo
         }
         index.interactions.holdFile(fd);
         for (const where of scanned.interactions) index.interactions.addStored(fd, where);
+        index.files.push({ file, interactions: scanned.interactions.length });
         c = scanned.rest;
       } else closeSync(fd);
     }
@@ -156,6 +159,7 @@ export async function loadCassettes(store: CassetteStore, lists: readonly ListMo
       // A file that is not JSON, or not a cassette, stops replay with a message naming it (store.open).
       const data = (await store.open(name, '')).data;
       for (const i of data.interactions) index.interactions.add(i);
+      index.files.push({ file: file ?? name, interactions: data.interactions.length });
       c = data;
     }
     index.profile = { ...c.meta?.profile, ...index.profile };
