@@ -12,6 +12,7 @@ import { startServer } from './server.js';
 import { loadEngine } from './app.js';
 import { KEY_RULES, LIST_ENTITIES, MODULES } from './modules/index.js';
 import { DEFAULTS, RECORD_MODES, replaySources, type LoadedSources, type WikitapeOptions } from './options.js';
+import { shortList } from './util/short-list.js';
 import type { WikiProfile } from './wiki/profile.js';
 
 // Output piped into a reader that stops early (`| head`): the rest is not wanted, and no stack trace is.
@@ -98,6 +99,9 @@ async function serve(options: WikitapeOptions): Promise<void> {
   }
   // What is served goes out with the address, in one write: a reader that waits for the address has both.
   const served = options.mode !== 'record' ? await defaultWikiLines(options, server.profile) : [];
+  // A cassette is a suite of its own at its path prefix (README "Many suites on one server").
+  const many = server.suites ?? [];
+  if (many.length > 1) served.push(`suites: ${shortList(many)}`);
   process.stdout.write([`wikitape ${options.mode ?? 'replay'}: ${server.url}`, ...served].map((l) => `${l}\n`).join(''));
   if (server.sources) process.stderr.write(`${loadedLine(server.sources)}\n`);
   if (options.mode === 'record' && options.recordMode !== 'none') {

@@ -32,6 +32,11 @@ export interface RunningServer {
    * name is read (docs/decisions/0011-what-replay-reads.md).
    */
   sources?: LoadedSources;
+  /**
+   * Replay: the URLs of its suites' api.php at start (`/<cassette>/wiki/api.php` for each cassette
+   * of its folder, and each prefix of the `suites` option); empty without a cassettes folder.
+   */
+  suites?: string[];
 }
 
 function answerHit(engine: ReplayEngine, req: IncomingMessage, res: ServerResponse, log?: WikitapeOptions['onRequest']): void {
@@ -165,6 +170,7 @@ export async function startServer(options: WikitapeOptions = {}): Promise<Runnin
   });
   const { port } = server.address() as AddressInfo;
   const shownHost = host.includes(':') ? `[${host}]` : host;
+  const suites = state.mode === 'replay' ? (await state.suitePaths(scriptPath)).map((p) => `http://${shownHost}:${port}${p}`) : undefined;
   return {
     url: `http://${shownHost}:${port}${scriptPath}/api.php`,
     port,
@@ -188,5 +194,6 @@ export async function startServer(options: WikitapeOptions = {}): Promise<Runnin
     writes: () => hot?.sessions?.writes() ?? [],
     clearWrites: () => hot?.sessions?.clearWrites(),
     ...(hot ? { profile: hot.profile, sources: hot.sources } : {}),
+    ...(suites ? { suites } : {}),
   };
 }
