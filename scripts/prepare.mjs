@@ -14,7 +14,7 @@ if (!existsSync(tsc)) {
   process.stderr.write(
     `wikitape: ${root} is not built yet, and its build tools are not installed.\n` +
       `Build the clone first:   (cd ${root} && npm ci)\n` +
-      'then install it again, or install a packed copy:   (cd <clone> && npm pack), then npm install <clone>/wikitape-<version>.tgz\n',
+      'then install it again, or install a packed copy:   (cd <clone> && npm pack --pack-destination <folder>), then npm install <folder>/wikitape-<version>.tgz\n',
   );
   process.exit(1);
 }

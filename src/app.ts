@@ -11,6 +11,7 @@ import type { ParamMap } from './request/params.js';
 import { canonicalKey } from './request/canonical.js';
 import { KEY_RULES, LIST_ENTITIES, MODULES } from './modules/index.js';
 import { redactQuery } from './util/secrets.js';
+import { shortList } from './util/short-list.js';
 import { sendBody } from './output/send.js';
 import { answerLoadPhp } from './output/page-styles.js';
 import { loadFixtures, mergeFixture } from './wiki/fixtures.js';
@@ -63,6 +64,9 @@ export async function loadEngine(options: WikitapeOptions, only?: readonly strin
   const sessions = new OfflineSessions(new AccountBook(fixtures.accounts, recorded), finalProfile.cookiePrefix);
   const engine = new ReplayEngine(finalProfile, model, fixed === null ? Date.now : () => fixed, cassettes, options.onMiss ?? 'error', sessions, learn, learnAs);
   engine.clockFixed = fixed !== null;
+  // recorded: each recording as of its own time (docs/decisions/0015-a-clock-per-recording.md)
+  engine.perRecording = clock === 'recorded';
+  engine.sources = { cassettes: cassettes.files, fixtures: fixtures.counts, model: options.model !== undefined, defaultWiki: !only && replaySources(options).defaultWiki, clock };
   return engine;
 }
 
@@ -100,7 +104,7 @@ async function isFolder(dir: string): Promise<boolean> {
  * (for the hot path in front of Express); in record mode, the recorder (to flush it on close).
  */
 export type WikitapeState =
-  | { mode: 'replay'; ready: Promise<ReplayEngine>; /** Lets the suites' engines go. */ close(): void }
+  | { mode: 'replay'; ready: Promise<ReplayEngine>; /** Lets the suites' engines go. */ close(): void; /** The suites' api.php paths (Suites.prefixes). */ suitePaths(scriptPath: string): Promise<string[]> }
   | { mode: 'record'; recorder: Recorder; scriptPath: string };
 
 /**
@@ -134,7 +138,10 @@ export function createWikitape(options: WikitapeOptions = {}): { app: express.Ex
       return;
     }
     if (path !== `${engine.profile.scriptPath}/api.php`) {
-      res.status(404).type('text/plain').send(`wikitape: no such path ${path}; the API is at ${engine.profile.scriptPath}/api.php\n`);
+      // A multi-suite server names its suites' paths too: a mistyped prefix is seen at once.
+      const suitePaths = await suites.prefixes(engine.profile.scriptPath);
+      const listed = suitePaths.length > 0 ? `, and the suites' at ${shortList(suitePaths)}` : '';
+      res.status(404).type('text/plain').send(`wikitape: no such path ${path}; the API is at ${engine.profile.scriptPath}/api.php${listed}\n`);
       return;
     }
     await answerApi(engine, plan, options, req, res);
@@ -144,7 +151,7 @@ export function createWikitape(options: WikitapeOptions = {}): { app: express.Ex
     if (res.headersSent) return void res.destroy();
     sendSetupError(res, err);
   });
-  return { app, state: { mode: 'replay', ready, close: () => suites.close() } };
+  return { app, state: { mode: 'replay', ready, close: () => suites.close(), suitePaths: (p) => suites.prefixes(p) } };
 }
 
 /**
@@ -253,9 +260,21 @@ interface Lease {
 class Suites {
   private readonly engines = new Map<string, { load: Promise<ReplayEngine>; users: number; retired: boolean }>();
   private names: { list: Promise<Set<string>>; mtimeMs: number } | null = null;
-  private readonly dir: string;
+  /** The cassettes folder, or null when replay was given none (then no cassette is a suite: it reads only what it is given). */
+  private readonly dir: string | null;
   constructor(private readonly options: WikitapeOptions) {
-    this.dir = new FileCassetteStore(options.cassettes ?? DEFAULTS.cassettes).dir;
+    const folder = replaySources(options).cassettes;
+    this.dir = folder === null ? null : new FileCassetteStore(folder).dir;
+  }
+
+  /**
+   * The path prefixes that pick suites, each with its api.php (`/<name><scriptPath>/api.php`):
+   * the `suites` option's, then each cassette of the folder's, sorted (for the 404 and the start line).
+   */
+  async prefixes(scriptPath: string): Promise<string[]> {
+    const named = Object.keys(this.options.suites ?? {});
+    const names = [...new Set([...named, ...[...(await this.cassetteNames(true))].sort()])];
+    return names.map((n) => `/${n}${scriptPath}/api.php`);
   }
 
   /** The engine for a request's choice and the path left after the prefix; null: the server's own cassettes. */
@@ -291,6 +310,7 @@ class Suites {
   }
 
   private async cassetteNames(check: boolean): Promise<Set<string>> {
+    if (this.dir === null) return new Set();
     if (this.names && !check) return this.names.list;
     // A cassette added since the folder was listed changed its modification time.
     const mtimeMs = await stat(this.dir).then((s) => s.mtimeMs, () => -1);

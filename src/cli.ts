@@ -12,7 +12,8 @@ import { redactQuery } from './util/secrets.js';
 import { startServer } from './server.js';
 import { loadEngine } from './app.js';
 import { KEY_RULES, LIST_ENTITIES, MODULES } from './modules/index.js';
-import { DEFAULTS, RECORD_MODES, replaySources, type WikitapeOptions } from './options.js';
+import { DEFAULTS, RECORD_MODES, replaySources, type LoadedSources, type WikitapeOptions } from './options.js';
+import { shortList } from './util/short-list.js';
 import type { WikiProfile } from './wiki/profile.js';
 
 // Output piped into a reader that stops early (`| head`): the rest is not wanted, and no stack trace is.
@@ -40,6 +41,21 @@ async function defaultWikiLines(options: WikitapeOptions, profile: WikiProfile |
   const names = unread.length > 5 ? [...unread.slice(0, 5), '…'] : unread;
   if (unread.length > 0) lines.push(`not read: ${unread.length} cassette(s) in ${DEFAULTS.cassettes} (${names.join(', ')}); --cassettes ${DEFAULTS.cassettes} replays them`);
   return lines;
+}
+
+/**
+ * What replay loaded, said on stderr at start (one line: each file with its count, and the clock),
+ * so that nobody takes another suite's recordings, or none, for theirs.
+ */
+function loadedLine(sources: LoadedSources): string {
+  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const files = [
+    ...sources.cassettes.map((c) => `${shown(c.file)} (${count(c.interactions, 'interaction', 'interactions')})`),
+    ...sources.fixtures.map((f) => `${shown(f.file)} (fixture, ${count(f.entries, 'entry', 'entries')})`),
+    ...(sources.model ? ['the model option'] : []),
+  ];
+  const clock = sources.clock === 'recorded' ? 'recorded (each recording as of its own time)' : sources.clock;
+  return `wikitape: loaded ${files.length > 0 ? files.join(', ') : 'no cassettes or fixtures (the built-in wiki alone)'}; clock ${clock}`;
 }
 
 /** Flags shared by the serving commands. */
@@ -84,7 +100,11 @@ async function serve(options: WikitapeOptions): Promise<void> {
   }
   // What is served goes out with the address, in one write: a reader that waits for the address has both.
   const served = options.mode !== 'record' ? await defaultWikiLines(options, server.profile) : [];
+  // A cassette is a suite of its own at its path prefix (README "Many suites on one server").
+  const many = server.suites ?? [];
+  if (many.length > 1) served.push(`suites: ${shortList(many)}`);
   process.stdout.write([`wikitape ${options.mode ?? 'replay'}: ${server.url}`, ...served].map((l) => `${l}\n`).join(''));
+  if (server.sources) process.stderr.write(`${loadedLine(server.sources)}\n`);
   if (options.mode === 'record' && options.recordMode !== 'none') {
     const file = new FileCassetteStore(options.cassettes ?? DEFAULTS.cassettes).locate(options.cassette ?? 'default');
     process.stdout.write(`recording into ${file} (--mode ${options.recordMode ?? 'new'})\n`);
@@ -209,13 +229,15 @@ await yargs(hideBin(process.argv))
         .option('dry-run', { type: 'boolean', default: false, describe: 'prune: only say what would go' })
         .positional('name', { type: 'string', describe: 'Cassette name (show; list: its interactions with their index and key); explain: the query string' })
         .option('fixtures', { type: 'string', array: true, describe: 'explain: fixture files, as replay takes them' })
+        .option('as', { type: 'string', describe: 'explain: ask as this logged-in account (User, or User@bot for a bot password), as the logs print it after " @"' })
         .positional('which', { type: 'string', describe: 'Interaction key or index (show)' })
         .option('cassettes', serveFlags.cassettes)
         .example('$0 cassettes list', 'What is recorded, per cassette and module')
         .example('$0 cassettes verify', 'Check that every file loads and every key is canonical (exit 1 if not)')
         .example('$0 cassettes prune --usage usage.json', 'Remove interactions no test run used (replay --track-usage usage.json)')
         .example('$0 cassettes diff --upstream https://wiki.example/w/api.php', `Ask the live wiki every recorded walk again: equal, changed, gone or unchecked (exit ${DIFF_EXIT.changed} if any changed or is gone, else ${DIFF_EXIT.unchecked} if any was not checked)`)
-        .example('$0 cassettes explain "action=query&list=logevents&lelimit=7"', 'How replay would answer it, and the closest recordings (exit 1 unless recordings answer it exactly)'),
+        .example('$0 cassettes explain "action=query&list=logevents&lelimit=7"', 'How replay would answer it, and the closest recordings (exit 1 unless recordings answer it exactly)')
+        .example('$0 cassettes explain "action=query&meta=userinfo" --as Admin@bot', 'The same, asked in a session logged in as Admin@bot (or paste the log line: "action=query&meta=userinfo @Admin%40bot")'),
     async (argv) => {
       const dir = argv.cassettes;
       if (argv.command === 'list' && argv.name) {
@@ -253,8 +275,12 @@ await yargs(hideBin(process.argv))
       } else if (argv.command === 'explain') {
         if (!argv.name) throw new Error('explain needs a question, as a query string: wikitape cassettes explain "action=query&list=logevents&lelimit=7"');
         const engine = await loadEngine({ cassettes: dir, ...(argv.fixtures ? { fixtures: argv.fixtures } : {}) });
-        const e = engine.explain(argv.name);
-        engine.close();
+        let e: ReturnType<typeof engine.explain>;
+        try {
+          e = engine.explain(argv.name, argv.as !== undefined ? { identity: argv.as } : {});
+        } finally {
+          engine.close();
+        }
         const lines = [
           `question: ${e.key}`,
           `answer: ${e.source}, HTTP ${e.status}${e.error ? `, error ${e.error}` : ''}`,

@@ -14,7 +14,7 @@ import type { IdentityView, LearnAs } from './replay/replay-model.js';
 import { refusing } from './replay/refusal.js';
 import type { WikiProfile } from './wiki/profile.js';
 import type { Language } from './i18n/language.js';
-import type { Source } from './options.js';
+import type { LoadedSources, Source } from './options.js';
 import { canonicalKey, splitMulti } from './request/canonical.js';
 import { globalRequestUrl } from './request/url.js';
 import { redactQuery } from './util/secrets.js';
@@ -30,6 +30,8 @@ import { describeNearMisses, nearMisses, type NearMiss } from './replay/near-mis
 import type { ArmedFault } from './faults/spec.js';
 import { ANONYMOUS, lacksSameOriginSecurity } from './api/session.js';
 import { expiredSince, expiring, visibilityUnknown } from './replay/recorded-lists.js';
+import { recordingTime, walkTime } from './replay/answer-time.js';
+import { explainedQuestion, type Explanation } from './replay/explained-question.js';
 
 /** One HTTP request to api.php, as the engine needs it. */
 export interface HttpRequest {
@@ -40,22 +42,6 @@ export interface HttpRequest {
   body: Buffer;
   /** When handling started (process.hrtime.bigint()), for debuginfo `time`. */
   startedAt: bigint;
-}
-
-/** How replay would answer a question (ReplayEngine.explain). */
-export interface Explanation {
-  /** The question's canonical key (secrets as `***`). */
-  key: string;
-  source: Source;
-  status: number;
-  /** The MediaWiki error code(s) of the answer, null when it is not an error. */
-  error: string | null;
-  /** What the answer comes from. */
-  used: string;
-  /** What it needed that the recordings do not show (empty: nothing). */
-  unknown: string[];
-  /** Unless a recording answers it: the closest recorded questions and how each differs. */
-  nearMisses: NearMiss[];
 }
 
 /** An answer and where it came from. */
@@ -74,6 +60,11 @@ export interface Answer extends Rendered {
   clocked: boolean;
   /** A miss: the recordings closest to the question and how each differs (replay/near-miss.ts). */
   nearMisses?: NearMiss[];
+  /**
+   * The instant the answer is as of when it is its own (a recording's time or its walk's, under
+   * `--clock recorded`): its `Date` and every time in it. Absent: the clock's time of the request.
+   */
+  at?: number;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -160,11 +151,21 @@ export class ReplayEngine {
     return this.knowledge;
   }
 
+  /** What it was loaded from (set where it is built, app.ts loadEngine). */
+  sources: LoadedSources = { cassettes: [], fixtures: [], model: false, defaultWiki: false, clock: 'real' };
+
   /** Keys (and `list:<module>` for synthesized answers) that answered, for `--track-usage`. */
   readonly used = new Set<string>();
 
   /** Whether the clock stands still (`recorded` or an ISO time): then no recorded answer ever expires. */
   clockFixed = false;
+
+  /**
+   * `--clock recorded`: each recording keeps its own time (replay/answer-time.ts). A cassette hit
+   * is answered as of its `recordedAt`, an answer computed from a list as of its walk; `now` is
+   * the clock of everything else (sessions, writes, answers that read no walk).
+   */
+  perRecording = false;
 
   /** Notes an answer's usage (a key, or `list:<module>` words). */
   noteUsage(usage: string): void {
@@ -253,7 +254,7 @@ export class ReplayEngine {
     if (answer.headers.some(([k]) => k.toLowerCase() === 'set-cookie')) return null;
     // A miss is answered (and logged, with its near misses) by the app each time.
     if (answer.source === 'miss') return null;
-    const t = makeTemplate(answer, { key: answer.key, usage: answer.usage, userLang: answer.userLang, source: answer.source, second: answer.clocked ? second : null, shared: isFrozenBytes });
+    const t = makeTemplate(answer, { key: answer.key, usage: answer.usage, userLang: answer.userLang, source: answer.source, second: answer.clocked ? second : null, at: answer.at ?? null, shared: isFrozenBytes });
     const size = t.ownBytes + cacheKey.length;
     // Kept for questions a suite repeats: not for huge one-off URLs or answers (a stream of distinct
     // ones would fill the budget with what is never asked again).
@@ -309,11 +310,21 @@ export class ReplayEngine {
   /**
    * How replay would answer a question (a query string, as a GET) without serving it: where the
    * answer comes from, what it needed that the recordings do not show, the HTTP status and error
-   * code, and, unless a recording answers it, the recorded questions closest to it.
+   * code, and, unless a recording answers it, the recorded questions closest to it. `identity`
+   * (`Admin`, `Admin@bot`) asks it in a session logged in as that account; the logs' form
+   * (`<query> @Admin%40bot`, the identity after ` @`, URL-encoded) names it as well.
    */
-  explain(query: string): Explanation {
-    const q = query.replace(/^\?/, '');
-    const answer = this.handle({ method: 'GET', url: `${this.profile.scriptPath}/api.php?${q}`, headers: {}, body: EMPTY, startedAt: process.hrtime.bigint() });
+  explain(query: string, options: { identity?: string } = {}): Explanation {
+    const { q, identity } = explainedQuestion(query, options.identity);
+    // A session logged in as the identity, for this question only: its recordings, its rights.
+    const session = identity !== null && this.sessions ? this.sessions.create(identity)[0] : null;
+    const headers = session !== null ? { cookie: `${this.sessions!.prefix}_session=${session}` } : {};
+    let answer: Answer;
+    try {
+      answer = this.handle({ method: 'GET', url: `${this.profile.scriptPath}/api.php?${q}`, headers, body: EMPTY, startedAt: process.hrtime.bigint() }, session === null && identity !== null ? { identity } : {});
+    } finally {
+      if (session !== null) this.sessions!.drop(session);
+    }
     const header = (name: string) => answer.headers.find(([k]) => k.toLowerCase() === name)?.[1] ?? null;
     const unknown = header('x-wikitape-unknown');
     const near = answer.nearMisses ?? (answer.source === 'cassette' || !this.cassettes ? [] : nearMisses(answer.key, this.cassettes.interactions.keys()));
@@ -335,12 +346,12 @@ export class ReplayEngine {
   handle(req: HttpRequest, opts: { marks?: DebugMarks; now?: number; identity?: string | null; faults?: readonly ArmedFault[] } = {}): Answer {
     const { marks } = opts;
     const { query, get, post, params, lossy } = requestParams(req.method, req.url, req.headers['content-type'], req.body);
-    const now = opts.now ?? this.now();
+    const clockNow = opts.now ?? this.now();
     // Record mode's `--mode new` names the identity itself (the session is the wiki's): cookies are left alone.
     // Credentials are stripped where the same-origin policy does not hold (JSONP, origin=*,
     // Treat-as-Untrusted): the caller is anonymous, its session kept as MediaWiki keeps it.
     const cookie = typeof req.headers.cookie === 'string' ? req.headers.cookie : undefined;
-    const session = opts.identity !== undefined ? undefined : this.sessions?.open(cookie, now, lacksSameOriginSecurity(params, req.headers));
+    const session = opts.identity !== undefined ? undefined : this.sessions?.open(cookie, clockNow, lacksSameOriginSecurity(params, req.headers));
     const identity = opts.identity !== undefined ? opts.identity : (session?.caller.identity ?? null);
     const keepCookies = opts.identity !== undefined ? { session: { setCookie: [], sessionId: '' } } : {};
     // A logged-in session's question is looked up among its user's recordings only; anonymous
@@ -352,11 +363,14 @@ export class ReplayEngine {
     // Nobody in a bot-password session asking meta=userinfo: the anonymous recording shows `*`'s
     // rights, the session allows only the grants' (the built-in module narrows them).
     const narrowed = session?.caller.allowedRights !== undefined && splitMulti(params.get('meta') ?? '').includes('userinfo');
-    const recorded = found && !expiredSince(found, now) && !narrowed ? found : undefined;
+    // Under --clock recorded a recording is replayed as of its own time, so a later one changes it not.
+    const own = this.perRecording && found ? recordingTime(found) : null;
+    const recorded = found && !expiredSince(found, own ?? clockNow) && !narrowed ? found : undefined;
     const http = { ...req, url: globalRequestUrl(req.url), params };
-    const faulted = opts.faults ? this.fault(opts.faults, req, params, get, lossy, now, session, http) : null;
+    const faulted = opts.faults ? this.fault(opts.faults, req, params, get, lossy, clockNow, session, http) : null;
     if (faulted) return { ...faulted, key: redactQuery(key) };
     if (recorded) {
+      const now = own ?? clockNow;
       this.used.add(key);
       const outcome = recordedOutcome(recorded, params, this.profile, now, MODULES, session?.caller ?? ANONYMOUS);
       const rendered = render({ profile: this.profile, model: this.model, assocLists: ASSOC_LISTS, outcome, http, now, ...(marks ? { marks } : {}), ...this.encodedFor(recorded, params), ...sessionOf(session), ...keepCookies });
@@ -364,13 +378,16 @@ export class ReplayEngine {
       const clocked = params.has('curtimestamp') || outcome.maxage > 0 || outcome.smaxage > 0 || (!this.clockFixed && expiring(recorded));
       const printed = [...outcome.unknown, ...printerUnknown(params, this.profile, outcome)];
       if (printed.length > 0) rendered.headers.push(['X-Wikitape-Unknown', printed.join(', ')]);
-      return { ...rendered, source: 'cassette', key, usage: key, userLang: outcome.userLang, clocked };
+      return { ...rendered, source: 'cassette', key, usage: key, userLang: outcome.userLang, clocked, ...(own !== null ? { at: own } : {}) };
     }
     // What the recordings prove, worked out before any module reads the entities (replay/knowledge.ts).
     // A logged-in identity that sees more than readers reads what its own recordings taught (decision 0006).
     const view = identity === null ? null : this.viewOf(identity);
     const knows = view?.knows ?? this.knows();
     const model = view?.model ?? this.model;
+    // A computed answer is as of the walk it comes from (a later walk of another list changes it not).
+    const walked = this.perRecording ? walkTime(params, knows, MODULES.query.list) : null;
+    const now = walked ?? clockNow;
     const env = { profile: this.profile, model, knows, now, actions: MODULES.actions, ...(session ? { session } : {}) };
     const request = new ApiRequest(params, lossy, { posted: req.method === 'POST', queryNames: new Set(get.keys()) });
     let outcome = runApi(request, env);
@@ -392,6 +409,6 @@ export class ReplayEngine {
     const rendered = render({ profile: this.profile, model, assocLists: ASSOC_LISTS, knows, outcome, http, now, ...(marks ? { marks } : {}), ...sessionOf(session) });
     if (unknown.length > 0) rendered.headers.push(['X-Wikitape-Unknown', unknown.join(', ')]);
     // The key is what logs and onRequest show of the question: secrets never reach them.
-    return { ...rendered, source, key: redactQuery(key), usage, userLang: outcome.userLang, clocked: true, ...(near.length > 0 ? { nearMisses: near } : {}) };
+    return { ...rendered, source, key: redactQuery(key), usage, userLang: outcome.userLang, clocked: true, ...(near.length > 0 ? { nearMisses: near } : {}), ...(walked !== null ? { at: walked } : {}) };
   }
 }

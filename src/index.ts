@@ -1,6 +1,6 @@
 export { createApp, loadEngine } from './app.js';
 export { startServer, type RunningServer } from './server.js';
-export { DEFAULTS, MODES, RECORD_MODES, SOURCES, type Mode, type RecordMode, type Source, type WikitapeOptions } from './options.js';
+export { DEFAULTS, MODES, RECORD_MODES, SOURCES, type LoadedSources, type Mode, type RecordMode, type Source, type WikitapeOptions } from './options.js';
 export { DEFAULT_PROFILE, makeProfile, type WikiProfile } from './wiki/profile.js';
 export type { ExtLink, Page, WikiModel } from './wiki/model.js';
 export type { LogEvent } from './modules/logevents.js';

@@ -116,6 +116,20 @@ export const DEFAULTS = {
   },
 } as const satisfies Partial<WikitapeOptions> & { wiki: Pick<WikitapeOptions, 'fixtures' | 'clock'> };
 
+/** What a replay server loaded at start (`RunningServer.sources`; the CLI says it on stderr). */
+export interface LoadedSources {
+  /** The cassette files read, each with how many interactions it holds (none: no cassettes). */
+  cassettes: { file: string; interactions: number }[];
+  /** The fixture files read, each with how many entries (pages and list entries) it holds. */
+  fixtures: { file: string; entries: number }[];
+  /** Whether wiki data was given directly (the `model` option). */
+  model: boolean;
+  /** True when nothing was given and the spec's wiki (DEFAULTS.wiki) is served. */
+  defaultWiki: boolean;
+  /** The clock it answers on: `real`, `recorded` (each recording as of its own time) or an ISO time. */
+  clock: string;
+}
+
 /** What replay reads (see replaySources). */
 export interface ReplaySources {
   /** The cassettes folder, or null: none. */

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createWikitape } from './app.js';
 import type { ReplayEngine } from './engine.js';
-import { DEFAULTS, type WikitapeOptions } from './options.js';
+import { DEFAULTS, type LoadedSources, type WikitapeOptions } from './options.js';
 import { sendBody } from './output/send.js';
 import { fillHoles, templateLength, writeTemplate } from './replay/hit-template.js';
 import { toHttpDate } from './util/timestamp.js';
@@ -26,6 +26,17 @@ export interface RunningServer {
   clearWrites(): void;
   /** Replay: the wiki it serves, as its answers show it (version, language, site name …). */
   profile?: WikiProfile;
+  /**
+   * Replay: what it loaded at start: the cassette files (each with its interactions), the fixture
+   * files (each with its entries), whether a model was given, and the clock. Only what the options
+   * name is read (docs/decisions/0011-what-replay-reads.md).
+   */
+  sources?: LoadedSources;
+  /**
+   * Replay: the URLs of its suites' api.php at start (`/<cassette>/wiki/api.php` for each cassette
+   * of its folder, and each prefix of the `suites` option); empty without a cassettes folder.
+   */
+  suites?: string[];
 }
 
 function answerHit(engine: ReplayEngine, req: IncomingMessage, res: ServerResponse, log?: WikitapeOptions['onRequest']): void {
@@ -52,9 +63,11 @@ function answerFromTemplate(engine: ReplayEngine, req: IncomingMessage, res: Ser
   const now = engine.now();
   const t = engine.template(req.url!, req.headers, req.rawHeaders, now);
   if (!t) return false;
-  const values = fillHoles(t, startedAt, now);
+  // An answer as of its own time (a recording's, under --clock recorded) keeps it in Date and its holes.
+  const at = t.at ?? now;
+  const values = fillHoles(t, startedAt, at);
   if (!values) return false;
-  res.writeHead(t.status, ['Date', toHttpDate(now), ...t.headers, 'Content-Length', String(templateLength(t, values))]);
+  res.writeHead(t.status, ['Date', toHttpDate(at), ...t.headers, 'Content-Length', String(templateLength(t, values))]);
   res.cork();
   writeTemplate(t, values, (chunk) => res.write(chunk, 'latin1'));
   res.end();
@@ -157,6 +170,7 @@ export async function startServer(options: WikitapeOptions = {}): Promise<Runnin
   });
   const { port } = server.address() as AddressInfo;
   const shownHost = host.includes(':') ? `[${host}]` : host;
+  const suites = state.mode === 'replay' ? (await state.suitePaths(scriptPath)).map((p) => `http://${shownHost}:${port}${p}`) : undefined;
   return {
     url: `http://${shownHost}:${port}${scriptPath}/api.php`,
     port,
@@ -179,6 +193,7 @@ export async function startServer(options: WikitapeOptions = {}): Promise<Runnin
     flush: async () => recorder?.flush(),
     writes: () => hot?.sessions?.writes() ?? [],
     clearWrites: () => hot?.sessions?.clearWrites(),
-    ...(hot ? { profile: hot.profile } : {}),
+    ...(hot ? { profile: hot.profile, sources: hot.sources } : {}),
+    ...(suites ? { suites } : {}),
   };
 }

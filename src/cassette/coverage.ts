@@ -19,6 +19,12 @@ import type { ParamMap } from '../request/params.js';
 export interface ListCoverage {
   /** Props the complete walk recorded (a question may ask for these or fewer). */
   props: Set<string>;
+  /**
+   * When the part was walked: the latest `recordedAt` of the pages of its complete walks (of the
+   * newest one, when it was walked more than once). Answers computed from it are as of then
+   * (docs/decisions/0015-a-clock-per-recording.md).
+   */
+  recordedAt: string;
 }
 
 /** Parameters that do not change which data a question asks for. */
@@ -72,13 +78,16 @@ export function computeCoverage(interactions: Iterable<Interaction>, lists: read
     const contKey = list.prefix + list.roles.continue;
     const byCont = new Map(pages.map((p) => [p.request[contKey] ?? '', p]));
     let page = byCont.get('');
+    let recordedAt = '';
     for (let steps = 0; page && steps <= pages.length; steps++) {
+      if (page.recordedAt > recordedAt) recordedAt = page.recordedAt;
       const next = (page.body['continue'] as Record<string, string> | undefined)?.[contKey];
       if (next === undefined) {
         const props = new Set(list.roles.prop === null ? [] : splitMulti(page.request[list.prefix + list.roles.prop] ?? ''));
         const parts = covered.get(list.name) ?? new Map<string, ListCoverage>();
         const before = parts.get(scope);
-        if (!before || props.size > before.props.size) parts.set(scope, { props });
+        const wider = !before || props.size > before.props.size;
+        parts.set(scope, { props: wider ? props : before.props, recordedAt: before && before.recordedAt > recordedAt ? before.recordedAt : recordedAt });
         covered.set(list.name, parts);
         break;
       }
@@ -91,6 +100,11 @@ export function computeCoverage(interactions: Iterable<Interaction>, lists: read
 /** The parts of each list the recordings walked completely (Knowledge.walks). */
 export function completeWalks(interactions: Iterable<Interaction>, lists: readonly ListModule[]): Map<string, Set<string>> {
   return new Map([...computeCoverage(interactions, lists)].map(([name, parts]) => [name, new Set(parts.keys())]));
+}
+
+/** When each part of each list was walked completely (Knowledge.walkTimes): the latest recordedAt of its walk's pages. */
+export function walkTimes(interactions: Iterable<Interaction>, lists: readonly ListModule[]): Map<string, Map<string, string>> {
+  return new Map([...computeCoverage(interactions, lists)].map(([name, parts]) => [name, new Map([...parts].map(([scope, c]) => [scope, c.recordedAt]))]));
 }
 
 /**

@@ -8,6 +8,8 @@ export const OWN: Readonly<Record<string, string>> = {
     'No recording answers this request exactly (canonical request: <kbd>$1</kbd>): the recordings do not show <kbd>$3</kbd>, so replay refuses to guess (<kbd>--on-miss builtin</kbd> answers it anyway, flagged with <kbd>X-Wikitape-Unknown</kbd>). The closest recordings (<kbd>+</kbd>: only the recording has it, <kbd>-</kbd>: only this request): $4. Record it with <kbd>wikitape record --upstream $2</kbd> and ask the same question through the recorder, or record the whole wiki with <kbd>wikitape snapshot --upstream $2</kbd>.',
   'wikitape-unverifiedpassword':
     'wikitape replays this wiki offline and cannot check passwords (no recording holds one): any password logs in <kbd>$1</kbd>. Give the account with its password in a fixture (<kbd>accounts</kbd>) to have a wrong one refused.',
+  'wikitape-write-unknown':
+    'wikitape answered this <kbd>action=$1</kbd> without a wiki: nothing was changed (the write is in its write log, <kbd>/_wikitape/writes</kbd>), and it cannot know $2. The values it gives for them are made up (<kbd>X-Wikitape-Unknown: $1.result</kbd>).',
   'wikitape-notimplemented':
     'wikitape has no built-in implementation of <kbd>$1</kbd> and no recording answers this request. Record it from a live wiki with <kbd>wikitape record --upstream URL</kbd>.',
 };

@@ -15,7 +15,8 @@ import { parseTitle } from '../wiki/title.js';
  * parameters each module requires, the right it needs), answered in the module's success shape,
  * and kept in the write log (`server.writes()`); nothing recorded changes. What a real write
  * would have produced that replay cannot know (page and revision ids, log ids, whether the text
- * changed) is named in `X-Wikitape-Unknown` as `<action>.result`.
+ * changed) is named in `X-Wikitape-Unknown` as `<action>.result`, and in the body too (a warning
+ * `wikitape-unknown` naming what is made up): bots read warnings, not headers.
  */
 
 interface WriteSpec {
@@ -28,6 +29,8 @@ interface WriteSpec {
   oneOf?: readonly string[];
   /** Builds the module's success result from its values and the target title. */
   result(ctx: ApiContext, v: ParamValues, title: string | null): JsonObject;
+  /** What of that result replay cannot know (the body's warning says it: "it cannot know …"). */
+  madeUp: string;
 }
 
 const reason = { reason: { type: 'string' } } as const;
@@ -57,6 +60,7 @@ const now = (ctx: ApiContext): string => toIso(ctx.now);
 const SPECS: WriteSpec[] = [
   {
     name: 'edit',
+    madeUp: "whether the text differs from the page's current text (a wiki answers nochange, with no new revision, when it does not), nor the ids of the page's revisions (oldrevid, newrevid)",
     right: 'edit',
     params: { ...target, section: { type: 'string' }, sectiontitle: { type: 'string' }, text: { type: 'string' }, summary: { type: 'string' }, tags: { type: 'string', multi: true }, minor: { type: 'boolean' }, notminor: { type: 'boolean' }, bot: { type: 'boolean' }, baserevid: { type: 'integer' }, basetimestamp: { type: 'timestamp' }, starttimestamp: { type: 'timestamp' }, recreate: { type: 'boolean' }, createonly: { type: 'boolean' }, nocreate: { type: 'boolean' }, watchlist: { type: 'string' }, md5: { type: 'string' }, prependtext: { type: 'string' }, appendtext: { type: 'string' }, undo: { type: 'integer' }, undoafter: { type: 'integer' }, redirect: { type: 'boolean' }, contentformat: { type: 'string' }, contentmodel: { type: 'string' }, captchaword: { type: 'string' }, captchaid: { type: 'string' } },
     oneOf: ['title', 'pageid'],
@@ -64,6 +68,7 @@ const SPECS: WriteSpec[] = [
   },
   {
     name: 'move',
+    madeUp: 'what the move finds and makes (whether the target is a redirect it moves over, the redirect left behind, the talk page and subpages moved)',
     right: 'move',
     params: { from: { type: 'string' }, fromid: { type: 'integer' }, to: { type: 'string', required: true }, ...reason, movetalk: { type: 'boolean' }, movesubpages: { type: 'boolean' }, noredirect: { type: 'boolean' }, watchlist: { type: 'string' }, ignorewarnings: { type: 'boolean' }, tags: { type: 'string', multi: true } },
     oneOf: ['from', 'fromid'],
@@ -75,6 +80,7 @@ const SPECS: WriteSpec[] = [
   },
   {
     name: 'delete',
+    madeUp: "the id of the deletion's log entry (logid)",
     right: 'delete',
     params: { ...target, ...reason, tags: { type: 'string', multi: true }, watchlist: { type: 'string' }, oldimage: { type: 'string' } },
     oneOf: ['title', 'pageid'],
@@ -82,12 +88,14 @@ const SPECS: WriteSpec[] = [
   },
   {
     name: 'undelete',
+    madeUp: 'how many revisions and file versions it restores (revisions, fileversions)',
     right: 'undelete',
     params: { title: { type: 'string', required: true }, ...reason, tags: { type: 'string', multi: true }, timestamps: { type: 'string', multi: true }, fileids: { type: 'string', multi: true }, undeletetalk: { type: 'boolean' }, watchlist: { type: 'string' } },
     result: (_ctx, v, title) => ({ title, revisions: 0, fileversions: 0, reason: pv.str(v['reason']) ?? '' }),
   },
   {
     name: 'protect',
+    madeUp: 'the protections the wiki stores (levels and expiries as it normalises them, cascading)',
     right: 'protect',
     params: { ...target, protections: { type: 'string', multi: true, required: true }, expiry: { type: 'string', multi: true, default: 'infinite' }, ...reason, tags: { type: 'string', multi: true }, cascade: { type: 'boolean' }, watchlist: { type: 'string' } },
     oneOf: ['title', 'pageid'],
@@ -102,6 +110,7 @@ const SPECS: WriteSpec[] = [
   },
   {
     name: 'block',
+    madeUp: 'the ids of the block and of the user (id, userID) nor the expiry as the wiki stores it',
     right: 'block',
     params: { user: { type: 'string' }, userid: { type: 'integer' }, expiry: { type: 'string', default: 'never' }, ...reason, anononly: { type: 'boolean' }, nocreate: { type: 'boolean' }, autoblock: { type: 'boolean' }, noemail: { type: 'boolean' }, hidename: { type: 'boolean' }, allowusertalk: { type: 'boolean' }, reblock: { type: 'boolean' }, watchuser: { type: 'boolean' }, tags: { type: 'string', multi: true }, partial: { type: 'boolean' }, pagerestrictions: { type: 'string', multi: true }, namespacerestrictions: { type: 'string', multi: true } },
     oneOf: ['user', 'userid'],
@@ -109,6 +118,7 @@ const SPECS: WriteSpec[] = [
   },
   {
     name: 'unblock',
+    madeUp: 'the block lifted and its user (id, user, userid)',
     right: 'block',
     params: { id: { type: 'integer' }, user: { type: 'string' }, userid: { type: 'integer' }, ...reason, tags: { type: 'string', multi: true }, watchuser: { type: 'boolean' } },
     oneOf: ['id', 'user', 'userid'],
@@ -116,6 +126,7 @@ const SPECS: WriteSpec[] = [
   },
   {
     name: 'upload',
+    madeUp: 'the file the wiki stores (its name, description page, and the warnings about duplicates or an existing file)',
     right: 'upload',
     params: { filename: { type: 'string' }, comment: { type: 'string' }, text: { type: 'string' }, tags: { type: 'string', multi: true }, watchlist: { type: 'string' }, ignorewarnings: { type: 'boolean' }, file: { type: 'string' }, url: { type: 'string' }, filekey: { type: 'string' }, stash: { type: 'boolean' }, filesize: { type: 'integer' }, offset: { type: 'integer' }, chunk: { type: 'string' }, async: { type: 'boolean' }, checkstatus: { type: 'boolean' } },
     oneOf: ['filename'],
@@ -123,6 +134,7 @@ const SPECS: WriteSpec[] = [
   },
   {
     name: 'rollback',
+    madeUp: 'the revisions it reverts and makes (revid, old_revid, last_revid)',
     token: 'rollback',
     right: 'rollback',
     params: { ...target, user: { type: 'string', required: true }, summary: { type: 'string' }, markbot: { type: 'boolean' }, tags: { type: 'string', multi: true }, watchlist: { type: 'string' } },
@@ -160,6 +172,8 @@ function writeModule(spec: WriteSpec): ActionModule {
       }
       const result = spec.result(ctx, v, title);
       ctx.unknown(`${spec.name}.result`);
+      // Said in the body as well: a bot that ignores headers still logs the API's warnings.
+      ctx.addWarning(spec.name, apiMessage('wikitape-unknown', 'wikitape-write-unknown', [spec.name, spec.madeUp]));
       ctx.result.add(spec.name, result);
       const sent: Record<string, string> = {};
       for (const [k, value] of ctx.request.params) if (!isSecretParam(k) && k !== 'format' && k !== 'formatversion' && k !== 'action') sent[k] = value;

@@ -81,6 +81,8 @@ export interface CassetteIndex {
   recordedAt: string | null;
   /** The wiki the cassettes were recorded from. */
   upstream: string | null;
+  /** The cassette files read, in order, each with how many interactions it holds (what replay says it loaded). */
+  files: { file: string; interactions: number }[];
 }
 
 /** Where an entity is in the model, and when the cassette it came from was recorded. */
@@ -127,7 +129,7 @@ function entityKinds(lists: readonly ListModule[]): { kind: string; idFields: re
  * sightings in several cassettes merge).
  */
 export async function loadCassettes(store: CassetteStore, lists: readonly ListModule[]): Promise<CassetteIndex> {
-  const index: CassetteIndex = { interactions: new InteractionTable(), model: emptyModel(), profile: {}, recordedAt: null, upstream: null };
+  const index: CassetteIndex = { interactions: new InteractionTable(), model: emptyModel(), profile: {}, recordedAt: null, upstream: null, files: [] };
   const kinds = entityKinds(lists);
   const seen = new Map(kinds.map((k) => [k.kind, new Map<string, Held>()]));
   const into = (kind: string): object[] => {
@@ -163,6 +165,7 @@ export async function loadCassettes(store: CassetteStore, lists: readonly ListMo
         }
         index.interactions.holdFile(fd);
         for (const where of scanned.interactions) index.interactions.addStored(fd, where);
+        index.files.push({ file, interactions: scanned.interactions.length });
         c = scanned.rest;
       } else closeSync(fd);
     }
@@ -170,6 +173,7 @@ export async function loadCassettes(store: CassetteStore, lists: readonly ListMo
       // A file that is not JSON, or not a cassette, stops replay with a message naming it (store.open).
       const data = (await store.open(name, '')).data;
       for (const i of data.interactions) index.interactions.add(i);
+      index.files.push({ file: file ?? name, interactions: data.interactions.length });
       c = data;
     }
     index.profile = { ...c.meta?.profile, ...index.profile };

@@ -80,6 +80,8 @@ export interface HitTemplate {
   source: Source;
   /** The Unix second it was printed in, when it follows the clock (valid for that second only); else null. */
   second: number | null;
+  /** The instant the answer is as of when it is its own (Answer.at: a recording's time), for its Date and holes; null: the request's clock. */
+  at: number | null;
 }
 
 /** The next mark in `buf` from `from`: where it starts and ends (with its quotes, for `time`). */
@@ -113,7 +115,7 @@ function nextMark(buf: Buffer, from: number): { at: number; end: number; slot: S
  */
 export function makeTemplate(
   rendered: Rendered,
-  extra: { key: string; usage: string | null; userLang: Language; source: Source; second: number | null; shared: (b: Buffer) => boolean },
+  extra: { key: string; usage: string | null; userLang: Language; source: Source; second: number | null; at: number | null; shared: (b: Buffer) => boolean },
 ): HitTemplate {
   const chunks = Array.isArray(rendered.body) ? rendered.body : [Buffer.from(rendered.body)];
   // pieces: a shared buffer, or a [start, end) range of an own chunk, each followed by a hole or not
@@ -166,7 +168,7 @@ export function makeTemplate(
     headerLists.set(joined, (headers = list));
   }
   const slots = [...new Set(pieces.map((p) => p.hole).filter((h): h is Slot => h !== null))];
-  return { status: rendered.status, headers, own, layout, shared, fixedLength, slots, ownBytes, key: extra.key, usage: extra.usage, source: extra.source, userLang: extra.userLang, second: extra.second };
+  return { status: rendered.status, headers, own, layout, shared, fixedLength, slots, ownBytes, key: extra.key, usage: extra.usage, source: extra.source, userLang: extra.userLang, second: extra.second, at: extra.at };
 }
 
 /** Writes a template chunk by chunk, with `values` in its holes. */

@@ -1,7 +1,7 @@
 import type { Interaction } from '../cassette/format.js';
 import type { ListModule } from '../api/list-module.js';
 import { entitiesOf, type Knowledge, type WikiModel } from '../wiki/model.js';
-import { completeLinkPages, completeWalks } from '../cassette/coverage.js';
+import { completeLinkPages, completeWalks, walkTimes } from '../cassette/coverage.js';
 import { learnLinkIds } from './link-ids.js';
 import { recordedMeta } from './recorded-meta.js';
 
@@ -25,6 +25,7 @@ export function buildKnowledge(model: WikiModel, lists: readonly ListModule[], r
   for (const list of lists) deriveAll(model, list, ids);
   const knows: Knowledge = {
     walks: completeWalks(recorded, lists),
+    walkTimes: walkTimes(recorded, lists),
     completeLinks: completeLinkPages(recorded),
     missingTitles: new Set(model.missing.map((m) => `${m.ns}|${m.title}`)),
     completeNamespaces: new Set(),

@@ -62,10 +62,14 @@ class FixtureError extends Error {
  * Reads fixture files (data only: JSON is parsed, never evaluated) and merges them into one model;
  * `kinds` are the list modules' kinds of entity a file may list.
  */
-export async function loadFixtures(files: readonly string[], kinds: readonly FixtureKind[]): Promise<{ model: WikiModel; profile: Partial<WikiProfile>; accounts: FixtureAccountData[] }> {
+export async function loadFixtures(
+  files: readonly string[],
+  kinds: readonly FixtureKind[],
+): Promise<{ model: WikiModel; profile: Partial<WikiProfile>; accounts: FixtureAccountData[]; counts: { file: string; entries: number }[] }> {
   const model = emptyModel();
   let profile: Partial<WikiProfile> = {};
   const accounts: FixtureAccountData[] = [];
+  const counts: { file: string; entries: number }[] = [];
   for (const file of files) {
     let data: unknown;
     try {
@@ -78,8 +82,11 @@ export async function loadFixtures(files: readonly string[], kinds: readonly Fix
     const p = (data as FixtureFile).profile;
     if (p) profile = { ...profile, ...p };
     accounts.push(...readAccounts(data as FixtureFile, file));
+    // What replay says it loaded: the file's pages and list entries.
+    const lists = [...kinds.map((k) => k.kind), 'pages'].map((k) => (data as FixtureFile)[k]);
+    counts.push({ file, entries: lists.reduce((n: number, l) => n + (Array.isArray(l) ? l.length : 0), 0) });
   }
-  return { model, profile, accounts };
+  return { model, profile, accounts, counts };
 }
 
 /** Adds one fixture document (a file's, or a model given directly) to a model, checking the shape of each list. */

@@ -140,6 +140,12 @@ export interface Knowledge {
    * recordings hold a walk of it from its first page to its last.
    */
   walks: Map<string, Set<string>>;
+  /**
+   * When each of those parts was walked (its walk's latest `recordedAt`), by list module and part:
+   * under `--clock recorded` an answer computed from a walk is as of it
+   * (docs/decisions/0015-a-clock-per-recording.md). Parts fixtures complete have none.
+   */
+  walkTimes: Map<string, Map<string, string>>;
   /** Pages whose every external link is in the model (a complete walk of their links), by page id. */
   completeLinks: Set<number>;
   /** Titles recordings showed to be missing (`<ns>|<prefixed title>`; see WikiModel.missing). */

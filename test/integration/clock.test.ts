@@ -107,3 +107,31 @@ describe('Date, Expires and curtimestamp follow one clock', () => {
     expect(body.parse.text).toContain('Cached time: 20250301100000');
   });
 });
+
+describe('a clock per recording (docs/decisions/0015-a-clock-per-recording.md)', () => {
+  const LATER = '2024-02-20T12:00:00Z';
+  const other = { action: 'query', list: 'protectedtitles', ptlimit: '2' };
+  let two: string;
+  beforeAll(async () => {
+    two = await mkdtemp(join(tmpdir(), 'wikitape-clock-two-'));
+    const later = { ...cassette.interactions[0]!, key: canonicalKey(new Map(Object.entries(other)), KEY_RULES), request: other, recordedAt: LATER };
+    await writeFile(join(two, 'wiki.json'), JSON.stringify({ ...cassette, meta: { ...cassette.meta, recordedAt: LATER }, interactions: [cassette.interactions[0], later] }));
+  });
+
+  it('each recorded answer carries its own recording time in Date, Expires and curtimestamp, printed in full or from a template', async () => {
+    const wiki = await startServer({ cassettes: two });
+    try {
+      for (let i = 0; i < 2; i++) {
+        const early = await fetch(`${wiki.url}?${new URLSearchParams(asked)}`);
+        expect(times(headersOf(early), await early.text())).toEqual(AS_RECORDED);
+        const late = await fetch(`${wiki.url}?${new URLSearchParams({ ...other, format: 'json', maxage: '60', smaxage: '30', curtimestamp: '1' })}`);
+        expect(times(headersOf(late), await late.text())).toEqual({ date: 'Tue, 20 Feb 2024 12:00:00 GMT', expires: 'Tue, 20 Feb 2024 12:00:30 GMT', cacheControl: 's-maxage=30, max-age=60, public', curtimestamp: '2024-02-20T12:00:00Z' });
+      }
+      // through Express (a request with a cookie is printed afresh)
+      const res = await request(createApp({ cassettes: two })).get('/w/api.php').set('cookie', 'x=1').query(asked);
+      expect(times(res.headers, res.text)).toEqual(AS_RECORDED);
+    } finally {
+      await wiki.close();
+    }
+  });
+});

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * The README's "Adding wikitape to your own project", run as written: a fresh clone built with
- * `npm ci`, installed into another project by path, and a packed copy installed the same way.
+ * `npm ci`, installed into another project by path, and a packed copy (packed into a folder of its
+ * own, leaving the clone as it was) installed the same way.
  * (Here, with the live tier, because npm fetches the dependencies.)
  */
 const run = promisify(execFile);
@@ -33,8 +34,11 @@ describe('adding wikitape to a project', () => {
     const byPath = await project(clone);
     expect((await run(process.execPath, ['check.mjs'], { cwd: byPath })).stdout).toBe('Тестовая вики бессрочно\n');
     expect((await run('npx', ['wikitape', '--help'], { cwd: byPath })).stdout).toContain('wikitape <command> [options]');
-    const { stdout } = await run('npm', ['pack', '--silent'], { cwd: clone });
-    const packed = await project(join(clone, stdout.trim().split('\n').pop()!));
+    // packed as the README packs it: into a folder of its own, nothing left in the clone
+    const packs = await mkdtemp(join(tmpdir(), 'wikitape-packs-'));
+    const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', packs], { cwd: clone });
+    expect((await run('git', ['status', '--porcelain'], { cwd: clone })).stdout).toBe('');
+    const packed = await project(join(packs, stdout.trim().split('\n').pop()!));
     expect((await run(process.execPath, ['check.mjs'], { cwd: packed })).stdout).toBe('Тестовая вики бессрочно\n');
   }, 600_000);
 });
