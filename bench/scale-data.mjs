@@ -74,7 +74,8 @@ function writeArray(out, stringify, name, items, last) {
 
 /**
  * A snapshot cassette of n log events (file `file`), in wikitape's own layout (cassette/scan.ts).
- * `dist` is the build whose key rules and harvest make it.
+ * `dist` is the build whose key rules and harvest make it. Answers are made when written (twice:
+ * as interactions, then harvested as entities), so memory holds one answer at a time.
  */
 export async function writeCassette(file, n, pages, dist) {
   const { canonicalKey, canonicalParams } = await import(`${dist}/request/canonical.js`);
@@ -82,54 +83,58 @@ export async function writeCassette(file, n, pages, dist) {
   const { harvest } = await import(`${dist}/record/harvest.js`);
   const { emptyHarvest } = await import(`${dist}/cassette/format.js`);
   const { stringifyKeepingKeyOrder: stringify } = await import(`${dist}/util/ordered-json.js`);
-  const entities = emptyHarvest(LIST_ENTITIES.map((e) => e.kind));
-  const interactions = [];
-  const record = (params, body) => {
+  const answers = []; // { key, request, body() }, in the order a snapshot asks them
+  const ask = (params, body) => {
     const map = new Map(Object.entries({ format: 'json', formatversion: '2', ...params }));
-    const request = Object.fromEntries(canonicalParams(map, KEY_RULES));
-    harvest(entities, body, request);
-    interactions.push({ key: canonicalKey(map, KEY_RULES), request, status: 200, headers: {}, body, recordedAt: '2026-11-26T00:00:00.000Z' });
+    answers.push({ key: canonicalKey(map, KEY_RULES), request: Object.fromEntries(canonicalParams(map, KEY_RULES)), body });
   };
   for (const list of MODULES.query.list) {
     for (const params of list.snapshot) {
       if (list.name !== 'logevents') {
-        record({ action: 'query', list: list.name, ...params }, { batchcomplete: true, query: { [list.name]: [] } });
+        ask({ action: 'query', list: list.name, ...params }, () => ({ batchcomplete: true, query: { [list.name]: [] } }));
         continue;
       }
       // Newest first: ids n … 1, 500 an answer.
       for (let top = n; top >= 1; top -= 500) {
-        const rows = [];
-        for (let id = top; id > Math.max(0, top - 500); id--) rows.push(logEvent(id, pages));
-        const next = top - 500;
         const cont = top === n ? {} : { lecontinue: logContinue(top), continue: '-||' };
-        const body = next >= 1 ? { batchcomplete: true, continue: { lecontinue: logContinue(next), continue: '-||' }, query: { logevents: rows } } : { batchcomplete: true, query: { logevents: rows } };
-        record({ action: 'query', list: 'logevents', ...params, ...cont }, body);
+        ask({ action: 'query', list: 'logevents', ...params, ...cont }, () => logPage(top, pages));
       }
     }
   }
-  interactions.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const out = new Out(file);
   const meta = { format: 1, profile: { ...bundled.profile, debugInfo: false }, recordedAt: '2026-11-26T00:00:00.000Z', upstream: 'http://127.0.0.1:1/wiki/api.php' };
   out.write(`{\n  "meta": ${indented(stringify, meta, 1).trimStart()},\n`);
-  writeArray(out, stringify, 'interactions', interactions, false);
+  const sorted = [...answers].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const interaction = ({ key, request, body }) => ({ key, request, status: 200, headers: {}, body: body(), recordedAt: '2026-11-26T00:00:00.000Z' });
+  writeArray(out, stringify, 'interactions', (function* () {
+    for (const a of sorted) yield interaction(a);
+  })(), false);
+  // The entities harvested from each answer in the order asked (no two answers show one entity).
+  const kinds = Object.keys(emptyHarvest(LIST_ENTITIES.map((e) => e.kind)));
   out.write('  "entities": {\n');
-  const kinds = Object.keys(entities);
   for (const [i, kind] of kinds.entries()) {
-    const body = writeArrayText(stringify, kind, entities[kind]);
-    out.write(body + (i < kinds.length - 1 ? ',\n' : '\n'));
-    if (out.size > 1 << 20) out.flush();
+    out.write(`    ${JSON.stringify(kind)}: [`);
+    let first = true;
+    for (const a of answers) {
+      const h = emptyHarvest([]);
+      harvest(h, a.body(), a.request);
+      for (const x of h[kind] ?? []) {
+        out.write(`${first ? '' : ','}\n${indented(stringify, x, 3)}`);
+        first = false;
+      }
+    }
+    out.write(`${first ? ']' : '\n    ]'}${i < kinds.length - 1 ? ',' : ''}\n`);
   }
   out.write('  }\n}\n');
   out.close();
 }
 
-/** `"kind": [ … ]` at depth 2, element by element. */
-function writeArrayText(stringify, name, items) {
-  if (items.length === 0) return `    ${JSON.stringify(name)}: []`;
-  const parts = [`    ${JSON.stringify(name)}: [`];
-  for (const [i, x] of items.entries()) parts.push(`${i ? ',' : ''}\n${indented(stringify, x, 3)}`);
-  parts.push('\n    ]');
-  return parts.join('');
+/** The walk's answer that starts at log event `top` (500 rows, newest first). */
+function logPage(top, pages) {
+  const rows = [];
+  for (let id = top; id > Math.max(0, top - 500); id--) rows.push(logEvent(id, pages));
+  const next = top - 500;
+  return next >= 1 ? { batchcomplete: true, continue: { lecontinue: logContinue(next), continue: '-||' }, query: { logevents: rows } } : { batchcomplete: true, query: { logevents: rows } };
 }
 
 /** A fixture of n log events, `pages` pages with `links` external links each, and `blocks` blocks. */
