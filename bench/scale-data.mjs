@@ -7,7 +7,7 @@
 // Entries are copies of the bundled fixture's (fixtures/default-wiki.json: every log type with its
 // params, a user block) with new ids, times, titles and users, so each is one a real wiki shows.
 // Keys, stored requests and entities come from dist (canonicalKey, canonicalParams, harvest).
-import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 const ROOT = new URL('..', import.meta.url);
@@ -35,7 +35,9 @@ export const logContinue = (id) => `${ts14(iso(T0 + id * 1000))}|${id}`;
 class Out {
   constructor(file) {
     mkdirSync(dirname(file), { recursive: true });
-    this.fd = openSync(file, 'w');
+    // Written under another name, renamed when whole: an interrupted run leaves no half file that the next one takes.
+    this.file = file;
+    this.fd = openSync(`${file}.part`, 'w');
     this.parts = [];
     this.size = 0;
   }
@@ -52,6 +54,7 @@ class Out {
   close() {
     this.flush();
     closeSync(this.fd);
+    renameSync(`${this.file}.part`, this.file);
   }
 }
 
