@@ -152,6 +152,28 @@ export function needProps(ctx: ApiContext, module: string, e: { known?: string[]
   for (const p of props) if (!e.known.includes(p)) ctx.unknown(`${module}.${p}`);
 }
 
+/** Per list of entities: how many have a `known` list, and how many of those name each prop. */
+const knownCounts = new WeakMap<readonly object[], { length: number; knows: unknown; withKnown: number; byProp: Map<string, number> }>();
+
+/**
+ * Flags each of `props` that some entity of `all` was recorded without: what needProps flags for
+ * each entity in turn, from counts made once per list (and again when the list grew, or knowledge,
+ * which fills in props, was worked out since), not a pass over every entity per request.
+ */
+export function needPropsOfAll(ctx: ApiContext, module: string, all: readonly { known?: string[] }[], props: Iterable<string>): void {
+  let held = knownCounts.get(all);
+  if (!held || held.length !== all.length || held.knows !== ctx.knows) {
+    held = { length: all.length, knows: ctx.knows, withKnown: 0, byProp: new Map() };
+    for (const e of all) {
+      if (!e.known) continue;
+      held.withKnown++;
+      for (const p of new Set(e.known)) held.byProp.set(p, (held.byProp.get(p) ?? 0) + 1);
+    }
+    knownCounts.set(all, held);
+  }
+  for (const p of props) if ((held.byProp.get(p) ?? 0) < held.withKnown) ctx.unknown(`${module}.${p}`);
+}
+
 /**
  * A list's answer depends on every entry of it (of the part `scope` names, see ListWalk): flagged
  * unless the recordings walked it completely.

@@ -9,7 +9,7 @@ import { escapeWikiText, htmlspecialchars } from '../util/escape.js';
 import { parseTitle } from '../wiki/title.js';
 import { requireMaxOneParameter } from './checks.js';
 import { LOG_ACTIONS, LOG_TYPES, HIDDEN_LOG_TYPES } from './log-types.js';
-import { compareKeys, deriveUserId, fixtureEntry, takePage, memoKey, needCompleteList, needProps, windowRange } from './list-support.js';
+import { compareKeys, deriveUserId, fixtureEntry, takePage, memoKey, needCompleteList, needProps, needPropsOfAll, windowRange } from './list-support.js';
 import { MemoryEntityTable, tableOver } from '../wiki/entity-table.js';
 import { isoToMw } from '../util/timestamp.js';
 import { isAllowed, userCanSeeRevDel } from '../api/session.js';
@@ -157,7 +157,7 @@ const eventsTable = (ctx: ApiContext) => tableOver(entitiesOf(ctx.model, LOG_EVE
 function eventsAsked(ctx: ApiContext, v: ParamValues): Iterable<LogEvent> {
   const read = ['type', 'timestamp', 'ids', ...Object.entries(FILTER_PROPS).filter(([f]) => v[f] !== null).map(([, p]) => p)];
   const all = entitiesOf(ctx.model, LOG_EVENTS);
-  for (const e of all) needProps(ctx, 'logevents', e, read);
+  needPropsOfAll(ctx, 'logevents', all, read);
   const tests: ((e: LogEvent) => boolean)[] = [(e) => !HIDDEN_LOG_TYPES.includes(e.type)];
   const tag = pv.str(v['tag']);
   if (tag !== null) tests.push((e) => e.tags.includes(tag));
