@@ -7,7 +7,7 @@ import { createWikitape } from './app.js';
 import type { ReplayEngine } from './engine.js';
 import { DEFAULTS, type LoadedSources, type WikitapeOptions } from './options.js';
 import { sendBody } from './output/send.js';
-import { fillHoles, templateLength, writeTemplate } from './replay/hit-template.js';
+import { fillHoles, templateChunks, templateLength } from './replay/hit-template.js';
 import { toHttpDate } from './util/timestamp.js';
 import type { WriteEntry } from './api/session.js';
 import type { WikiProfile } from './wiki/profile.js';
@@ -68,10 +68,14 @@ function answerFromTemplate(engine: ReplayEngine, req: IncomingMessage, res: Ser
   const values = fillHoles(t, startedAt, at);
   if (!values) return false;
   res.writeHead(t.status, ['Date', toHttpDate(at), ...t.headers, 'Content-Length', String(templateLength(t, values))]);
-  res.cork();
-  writeTemplate(t, values, (chunk) => res.write(chunk, 'latin1'));
-  res.end();
-  res.uncork();
+  const chunks = templateChunks(t, values);
+  if (chunks.length === 1) res.end(chunks[0]);
+  else {
+    res.cork();
+    for (const c of chunks) res.write(c);
+    res.end();
+    res.uncork();
+  }
   if (t.usage) engine.noteUsage(t.usage);
   log?.({ method: 'GET', key: t.key, source: t.source, status: t.status, ms: Number(process.hrtime.bigint() - startedAt) / 1e6 });
   return true;

@@ -1,4 +1,4 @@
-import type { Page } from '../wiki/model.js';
+import { pageById, pageByTitle, type Page } from '../wiki/model.js';
 import type { Title } from '../wiki/title.js';
 import { isRedirectPage, redirectOf } from './pageset-redirects.js';
 import { compareDbKeys, pageKey, type LinkBatch, type PageSetState } from './pageset-state.js';
@@ -31,7 +31,7 @@ export function lookUpBatch(state: PageSetState, batch: LinkBatch): void {
   for (const [ns, keys] of batch) {
     const found: { title: Title; page: Page | null }[] = [];
     for (const title of keys.values()) {
-      const page = model.pages.find((p) => p.ns === ns && p.title === title.prefixedText) ?? null;
+      const page = pageByTitle(model, ns, title.prefixedText) ?? null;
       // A redirect an answer showed exists, though no answer gave its id.
       if (page !== null || redirectOf(state, title) !== undefined) found.push({ title, page });
       else missing.push(title);
@@ -60,14 +60,14 @@ export function lookUpBatch(state: PageSetState, batch: LinkBatch): void {
 export function lookUpPageIds(state: PageSetState, ids: readonly number[]): void {
   const { model } = state.ctx;
   const remaining = [...new Set(ids.map((id) => Math.trunc(id)))];
-  const found = model.pages.filter((p) => remaining.includes(p.pageid)).sort((a, b) => a.pageid - b.pageid);
+  const found = remaining.map((id) => pageById(model, id)).filter((p): p is Page => p !== undefined).sort((a, b) => a.pageid - b.pageid);
   for (const page of found) {
     const title = { ns: page.ns, dbkey: dbKeyOf(page) };
     state.allPages.add(pageKey(title));
     if (state.resolveRedirects && isRedirectPage(state.ctx, page)) state.pending.push({ title: titleOfPage(page), page });
     else state.good.push(page);
   }
-  state.missingIds = remaining.filter((id) => !found.some((p) => p.pageid === id));
+  state.missingIds = remaining.filter((id) => pageById(model, id) === undefined);
   if (state.ctx.knows && state.missingIds.length > 0) state.ctx.unknown('pages.existence');
 }
 

@@ -1,4 +1,4 @@
-import type { Page } from '../wiki/model.js';
+import { pageByTitle, type Page } from '../wiki/model.js';
 import { specialPageExists } from '../wiki/special-pages.js';
 import { makeTitle, specialPagesOf, type Title } from '../wiki/title.js';
 import type { ApiContext } from './context.js';
@@ -113,7 +113,7 @@ function specialKnown(state: PageSetState, t: Title): boolean {
  */
 export function pageExists(ctx: ApiContext, t: { ns: number; prefixedText: string }): boolean {
   if (t.ns < 0) return t.ns === -1;
-  if (ctx.model.pages.some((p) => p.ns === t.ns && p.title === t.prefixedText)) return true;
+  if (pageByTitle(ctx.model, t.ns, t.prefixedText)) return true;
   const k = ctx.knows;
   if (k && !k.missingTitles.has(`${t.ns}|${t.prefixedText}`) && !k.completeNamespaces.has(t.ns)) ctx.unknown('pages.existence');
   return false;
@@ -121,7 +121,7 @@ export function pageExists(ctx: ApiContext, t: { ns: number; prefixedText: strin
 
 /** Whether an existing page is a redirect, as far as the model knows (flagged when it cannot tell). */
 export function isRedirect(ctx: ApiContext, t: { ns: number; prefixedText: string }): boolean {
-  const page = ctx.model.pages.find((p) => p.ns === t.ns && p.title === t.prefixedText);
+  const page = pageByTitle(ctx.model, t.ns, t.prefixedText);
   return page !== undefined && isRedirectPage(ctx, page);
 }
 

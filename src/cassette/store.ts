@@ -6,6 +6,7 @@ import { DataFile } from 'lowdb/node';
 import { parseKeepingKeyOrder, stringifyKeepingKeyOrder } from '../util/ordered-json.js';
 import { type Cassette, emptyCassette } from './format.js';
 import { cassetteProblems, type EntityShape } from './problems.js';
+import { tooLongForJson } from '../wiki/fixtures.js';
 
 /** Error for a cassette name or file that cannot be used; says what to do. */
 export class CassetteError extends Error {
@@ -140,7 +141,12 @@ export class FileCassetteStore implements CassetteStore {
     try {
       await db.read();
     } catch (e) {
-      const why = e instanceof SyntaxError ? `it is not JSON (${e.message})` : (e as Error).message;
+      const why =
+        e instanceof SyntaxError
+          ? `it is not JSON (${e.message})`
+          : tooLongForJson(e)
+            ? 'it is too big to read as one JSON text (Node.js strings stop at about 512 MB): convert it to a database cassette (wikitape cassettes convert), or record into several cassettes'
+            : (e as Error).message;
       throw new CassetteError(`cassette file ${file} cannot be read: ${why}`);
     }
     const problem = notACassette(db.data, this.entities);

@@ -9,7 +9,7 @@ import { formatHex, isValid, isValidRange, parseRange } from '../util/ip.js';
 import { entitiesOf, entityKind } from '../wiki/model.js';
 import { atLeast } from '../wiki/profile.js';
 import { requireMaxOneParameter } from './checks.js';
-import { compareKeys, deriveUserId, fixtureEntry, listWindow, takePage, memoKey, needCompleteList, needProps } from './list-support.js';
+import { compareKeys, deriveUserId, fixtureEntry, listWindow, takePage, memoKey, needCompleteList, needProps, needPropsOfAll } from './list-support.js';
 import { isoToMw } from '../util/timestamp.js';
 import { apiClass, continueCondition, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
 
@@ -133,7 +133,7 @@ function filterRows(ctx: ApiContext, v: ParamValues): Block[] {
   // Every block's expiry, and the target and flags any filter reads, decide which rows show.
   const read = ['id', 'timestamp', 'expiry', ...(v['users'] !== null || v['ip'] !== null || v['show'] !== null ? ['user', 'flags'] : [])];
   const all = entitiesOf(ctx.model, BLOCKS);
-  for (const b of all) needProps(ctx, 'blocks', b, read);
+  needPropsOfAll(ctx, 'blocks', all, read);
   // Expired blocks never show; hidden ones only to a caller with `hideuser` (ApiQueryBlocks: ipb_deleted = 0 otherwise).
   const seesHidden = isAllowed(ctx.session.caller, 'hideuser');
   let rows = all.filter((b) => (seesHidden || !b.hidden) && (b.expiry === 'infinity' || Date.parse(b.expiry) > ctx.now));

@@ -3,7 +3,8 @@ import type { ApiContext } from '../api/context.js';
 import { learnProp, type ContinueType, type ListModule, type SortKey } from '../api/list-module.js';
 import { pv, type ParamValues } from '../api/param-spec.js';
 import { isValid, isValidRange } from '../util/ip.js';
-import { isoToMw, parseTimestamp, toMw } from '../util/timestamp.js';
+import { parseTimestamp, toMw } from '../util/timestamp.js';
+import type { IndexKey, KeyRange } from '../wiki/entity-table.js';
 import { atLeast, type WikiProfile } from '../wiki/profile.js';
 
 export function compareKeys(a: SortKey, b: SortKey): number {
@@ -112,33 +113,34 @@ export function takePage<T>(rows: readonly T[], limit: number): { page: T[]; nex
 }
 
 /**
- * The rows a timestamp-ordered list shows from: within `start`/`end` (start is the upper bound
- * for `older`, the lower for `newer`) and from the `continue` row on (that row included), with
- * the continue value parsed as the profile's version does.
+ * The window a timestamp-ordered list shows: within `start`/`end` (start is the upper bound for
+ * `older`, the lower for `newer`) and from the `continue` row on (that row included), with the
+ * continue value parsed as the profile's version does; as bounds on the list's `[timestamp, …]`
+ * key in ascending order (wiki/entity-table.ts KeyRange).
  */
-export function listWindow<T extends { timestamp: string }>(
-  ctx: ApiContext,
-  v: ParamValues,
-  rows: T[],
-  key: (row: T) => SortKey,
-  continueTypes: readonly ContinueType[],
-): T[] {
+export function windowRange(ctx: ApiContext, v: ParamValues, continueTypes: readonly ContinueType[]): { from: IndexKey[]; to: IndexKey[] } & KeyRange {
   const newer = v['dir'] === 'newer';
   const start = pv.str(v['start']);
   const end = pv.str(v['end']);
   const [lo, hi] = newer ? [start, end] : [end, start];
-  let out = rows;
-  if (lo !== null) out = out.filter((r) => isoToMw(r.timestamp) >= lo);
-  if (hi !== null) out = out.filter((r) => isoToMw(r.timestamp) <= hi);
+  const range: { from: IndexKey[]; to: IndexKey[] } = { from: lo === null ? [] : [[lo]], to: hi === null ? [] : [[hi]] };
   const cont = pv.str(v['continue']);
-  if (cont === null) return out;
+  if (cont === null) return range;
   const c = parseTimestampContinue(ctx.profile, cont, continueTypes, (s) => {
     const ms = parseTimestamp(s, ctx.now);
     return ms === null ? null : toMw(ms);
   });
   // An empty 1.39 timestamp part reads as "now" (Database::timestamp('')).
   if (c[0] === '') c[0] = toMw(ctx.now);
-  return out.filter((r) => (newer ? compareKeys(key(r), c) >= 0 : compareKeys(key(r), c) <= 0));
+  (newer ? range.from : range.to).push(c);
+  return range;
+}
+
+/** The rows of a timestamp-ordered list within its window (see windowRange), in their order. */
+export function listWindow<T extends { timestamp: string }>(ctx: ApiContext, v: ParamValues, rows: T[], key: (row: T) => SortKey, continueTypes: readonly ContinueType[]): T[] {
+  const { from, to } = windowRange(ctx, v, continueTypes);
+  const within = (k: SortKey, b: SortKey) => compareKeys(k.slice(0, b.length), b);
+  return rows.filter((r) => from.every((b) => within(key(r), b) >= 0) && to.every((b) => within(key(r), b) <= 0));
 }
 
 /**
@@ -148,6 +150,28 @@ export function listWindow<T extends { timestamp: string }>(
 export function needProps(ctx: ApiContext, module: string, e: { known?: string[] }, props: Iterable<string>): void {
   if (!e.known) return;
   for (const p of props) if (!e.known.includes(p)) ctx.unknown(`${module}.${p}`);
+}
+
+/** Per list of entities: how many have a `known` list, and how many of those name each prop. */
+const knownCounts = new WeakMap<readonly object[], { length: number; knows: unknown; withKnown: number; byProp: Map<string, number> }>();
+
+/**
+ * Flags each of `props` that some entity of `all` was recorded without: what needProps flags for
+ * each entity in turn, from counts made once per list (and again when the list grew, or knowledge,
+ * which fills in props, was worked out since), not a pass over every entity per request.
+ */
+export function needPropsOfAll(ctx: ApiContext, module: string, all: readonly { known?: string[] }[], props: Iterable<string>): void {
+  let held = knownCounts.get(all);
+  if (!held || held.length !== all.length || held.knows !== ctx.knows) {
+    held = { length: all.length, knows: ctx.knows, withKnown: 0, byProp: new Map() };
+    for (const e of all) {
+      if (!e.known) continue;
+      held.withKnown++;
+      for (const p of new Set(e.known)) held.byProp.set(p, (held.byProp.get(p) ?? 0) + 1);
+    }
+    knownCounts.set(all, held);
+  }
+  for (const p of props) if ((held.byProp.get(p) ?? 0) < held.withKnown) ctx.unknown(`${module}.${p}`);
 }
 
 /**

@@ -9,7 +9,8 @@ import { escapeWikiText, htmlspecialchars } from '../util/escape.js';
 import { parseTitle } from '../wiki/title.js';
 import { requireMaxOneParameter } from './checks.js';
 import { LOG_ACTIONS, LOG_TYPES, HIDDEN_LOG_TYPES } from './log-types.js';
-import { compareKeys, deriveUserId, fixtureEntry, listWindow, takePage, memoKey, needCompleteList, needProps } from './list-support.js';
+import { compareKeys, deriveUserId, fixtureEntry, takePage, memoKey, needCompleteList, needProps, needPropsOfAll, windowRange } from './list-support.js';
+import { MemoryEntityTable, tableOver } from '../wiki/entity-table.js';
 import { isoToMw } from '../util/timestamp.js';
 import { isAllowed, userCanSeeRevDel } from '../api/session.js';
 import { formatLogParams } from './log-params.js';
@@ -115,10 +116,10 @@ export const logevents: ListModule<LogEvent> = {
   execute(ctx, v) {
     requireMaxOneParameter(this.prefix, v, ['title', 'prefix', 'namespace']);
     needCompleteList(ctx, this);
-    const rows = filterRows(ctx, v);
-    const newer = v['dir'] === 'newer';
-    rows.sort((a, b) => compareKeys(key(a), key(b)) * (newer ? 1 : -1));
     const limit = pv.num(v['limit']) ?? 10;
+    // MediaWiki reads limit + 1 rows in the list's order: so many are read here, from the order's index.
+    const rows: LogEvent[] = [];
+    for (const e of eventsAsked(ctx, v)) if (rows.push(e) > limit) break;
     const { page, next } = takePage(rows, limit);
     const props = new Set(pv.list(v['prop']));
     for (const e of page) needProps(ctx, 'logevents', e, props);
@@ -144,13 +145,22 @@ const key = memoKey((e: LogEvent) => [isoToMw(e.timestamp), e.logid] as const);
 /** The props each filter reads (a filter over a field nobody recorded cannot pick the right rows). */
 const FILTER_PROPS: Record<string, string> = { type: 'type', action: 'type', user: 'user', title: 'title', namespace: 'title', prefix: 'title', tag: 'tags' };
 
-function filterRows(ctx: ApiContext, v: ParamValues): LogEvent[] {
+/** The model's log events in their order (`[timestamp, logid]`): an index of the entity table. */
+const ORDER = { key: (e: LogEvent) => key(e), compare: compareKeys };
+const eventsTable = (ctx: ApiContext) => tableOver(entitiesOf(ctx.model, LOG_EVENTS), 'logevents', (items) => new MemoryEntityTable(items, (e) => String(e.logid), { order: ORDER }));
+
+/**
+ * The events a question shows, in its order, read lazily from the order's index within the
+ * question's window (start, end, continue) and filtered row by row; bad filter values are refused
+ * before any row is read.
+ */
+function eventsAsked(ctx: ApiContext, v: ParamValues): Iterable<LogEvent> {
   const read = ['type', 'timestamp', 'ids', ...Object.entries(FILTER_PROPS).filter(([f]) => v[f] !== null).map(([, p]) => p)];
   const all = entitiesOf(ctx.model, LOG_EVENTS);
-  for (const e of all) needProps(ctx, 'logevents', e, read);
-  let rows = all.filter((e) => !HIDDEN_LOG_TYPES.includes(e.type));
+  needPropsOfAll(ctx, 'logevents', all, read);
+  const tests: ((e: LogEvent) => boolean)[] = [(e) => !HIDDEN_LOG_TYPES.includes(e.type)];
   const tag = pv.str(v['tag']);
-  if (tag !== null) rows = rows.filter((e) => e.tags.includes(tag));
+  if (tag !== null) tests.push((e) => e.tags.includes(tag));
   const action = pv.str(v['action']);
   const type = pv.str(v['type']);
   if (action !== null) {
@@ -163,13 +173,21 @@ function filterRows(ctx: ApiContext, v: ParamValues): LogEvent[] {
       );
     }
     const a = action.slice(slash + 1);
-    rows = rows.filter((e) => e.type === t && e.action === a);
-  } else if (type !== null) rows = rows.filter((e) => e.type === type);
+    tests.push((e) => e.type === t && e.action === a);
+  } else if (type !== null) tests.push((e) => e.type === type);
+  const range = windowRange(ctx, v, ['timestamp', 'int']);
+  tests.push(...titleTests(ctx, v));
+  const rows = eventsTable(ctx).range('order', range, v['dir'] !== 'newer');
+  return (function* () {
+    for (const e of rows) if (tests.every((t) => t(e))) yield e;
+  })();
+}
 
-  rows = listWindow(ctx, v, rows, key, ['timestamp', 'int']);
-
+/** The filters on who and which page (leuser, letitle, lenamespace, leprefix), each refused when bad. */
+function titleTests(ctx: ApiContext, v: ParamValues): ((e: LogEvent) => boolean)[] {
+  const tests: ((e: LogEvent) => boolean)[] = [];
   const user = pv.str(v['user']);
-  if (user !== null) rows = rows.filter((e) => e.user === user && !((e.deleted ?? 0) & 4));
+  if (user !== null) tests.push((e) => e.user === user && !((e.deleted ?? 0) & 4));
   const title = pv.str(v['title']);
   if (title !== null) {
     const t = parseTitle(title, ctx.titles);
@@ -177,10 +195,10 @@ function filterRows(ctx: ApiContext, v: ParamValues): LogEvent[] {
       throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [escapeWikiText(title)]));
     }
     const { ns: tns, text } = t.title;
-    rows = rows.filter((e) => e.ns === tns && mainText(e) === text);
+    tests.push((e) => e.ns === tns && mainText(e) === text);
   }
   const ns = pv.num(v['namespace']);
-  if (ns !== null) rows = rows.filter((e) => e.ns === ns);
+  if (ns !== null) tests.push((e) => e.ns === ns);
   const prefix = pv.str(v['prefix']);
   if (prefix !== null) {
     // $wgMiserMode is off on a default install: prefix search is allowed.
@@ -189,10 +207,10 @@ function filterRows(ctx: ApiContext, v: ParamValues): LogEvent[] {
       throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [escapeWikiText(prefix)]));
     }
     const { ns: pns, dbkey } = t.title;
-    rows = rows.filter((e) => e.ns === pns && mainText(e).replace(/ /g, '_').startsWith(dbkey));
+    tests.push((e) => e.ns === pns && mainText(e).replace(/ /g, '_').startsWith(dbkey));
   }
-  if (ns !== null || title !== null) rows = rows.filter((e) => !((e.deleted ?? 0) & 1));
-  return rows;
+  if (ns !== null || title !== null) tests.push((e) => !((e.deleted ?? 0) & 1));
+  return tests;
 }
 
 /**

@@ -3,7 +3,7 @@ import { DIR_PARAM, LIMIT_PARAM, pv, type ParamValues } from '../api/param-spec.
 import { mergeKnown, type ListModule } from '../api/list-module.js';
 import type { JsonObject } from '../api/result.js';
 import { entitiesOf, entityKind } from '../wiki/model.js';
-import { compareKeys, deriveUserId, fixtureEntry, listWindow, takePage, memoKey, needCompleteList, needProps } from './list-support.js';
+import { compareKeys, deriveUserId, fixtureEntry, listWindow, takePage, memoKey, needCompleteList, needProps, needPropsOfAll } from './list-support.js';
 import { isoToMw } from '../util/timestamp.js';
 import { apiClass, fetchedRows, genderCacheLookup, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
 import { atLeast } from '../wiki/profile.js';
@@ -109,7 +109,7 @@ function filterRows(ctx: ApiContext, v: ParamValues): ProtectedTitle[] {
   const ns = v['namespace'] !== null ? pv.nums(v['namespace']) : [];
   const levels = v['level'] !== null ? pv.list(v['level']) : [];
   const all = entitiesOf(ctx.model, PROTECTED_TITLES);
-  for (const p of all) needProps(ctx, 'protectedtitles', p, levels.length > 0 ? ['timestamp', 'level'] : ['timestamp']);
+  needPropsOfAll(ctx, 'protectedtitles', all, levels.length > 0 ? ['timestamp', 'level'] : ['timestamp']);
   let rows = [...all];
   if (ns.length > 0) rows = rows.filter((p) => ns.includes(p.ns));
   if (levels.length > 0) rows = rows.filter((p) => levels.includes(p.level));

@@ -80,18 +80,33 @@ function harvestPages(into: Harvest, pages: JsonObject[]): void {
   for (const p of pages) {
     if (typeof p['pageid'] === 'number' && p['missing'] !== true) {
       const links = asObjects(p['extlinks']).map((l) => String(l['url']));
-      let page = into.pages.find((x) => x.pageid === p['pageid']);
+      const at = positionsOf(into.pages, PAGE_ID);
+      const i = at.get(String(p['pageid']));
+      let page = i === undefined ? undefined : into.pages[i];
       if (!page) {
         page = { pageid: p['pageid'], ns: Number(p['ns']), title: String(p['title']), extlinks: [] } as Page;
+        at.set(String(page.pageid), into.pages.length);
         into.pages.push(page);
       }
-      for (const url of links) if (!page.extlinks.some((l) => l.url === url)) page.extlinks.push({ id: 0, url });
+      const held = new Set(page.extlinks.map((l) => l.url));
+      for (const url of links) {
+        if (held.has(url)) continue;
+        held.add(url);
+        page.extlinks.push({ id: 0, url });
+      }
     } else if (p['missing'] === true && typeof p['title'] === 'string') {
       const m = { ns: Number(p['ns']), title: p['title'] };
-      if (!into.missing.some((x) => x.ns === m.ns && x.title === m.title)) into.missing.push(m);
+      const at = positionsOf(into.missing, MISSING_ID);
+      if (!at.has(entityId(MISSING_ID, m))) {
+        at.set(entityId(MISSING_ID, m), into.missing.length);
+        into.missing.push(m);
+      }
     }
   }
 }
+
+const PAGE_ID = ['pageid'] as const;
+const MISSING_ID = ['ns', 'title'] as const;
 
 function asObjects(v: Json | undefined): JsonObject[] {
   return Array.isArray(v) ? v.filter(isObject) : [];

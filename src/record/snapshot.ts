@@ -4,6 +4,8 @@ import { canonicalKey } from '../request/canonical.js';
 import { KEY_RULES, LIST_ENTITIES, MODULES } from '../modules/index.js';
 import { PAGES, type Page } from '../wiki/model.js';
 import { Recorder } from './recorder.js';
+import { SpacedWrites } from './spaced-writes.js';
+import { UpstreamError } from './upstream.js';
 import { recordLinkIds } from './snapshot-link-ids.js';
 
 export interface SnapshotOptions {
@@ -42,6 +44,20 @@ async function askTargets(ask: (p: Record<string, string>) => Promise<JsonObject
 }
 
 /**
+ * A question asked again once when the connection failed: a kept-alive connection the wiki closed
+ * while the snapshot was busy (writing its cassette) fails the next question on it (undici's
+ * UND_ERR_SOCKET). A GET asks nothing twice that matters; a wiki that is really gone fails again.
+ */
+async function askAgain<T>(ask: () => Promise<T>): Promise<T> {
+  try {
+    return await ask();
+  } catch (e) {
+    if (!(e instanceof UpstreamError) || e.kind !== 'unreachable') throw e;
+    return ask();
+  }
+}
+
+/**
  * `wikitape snapshot`: a complete cassette of a wiki. Every list is walked to its end as its
  * module says (ListModule.snapshot: the maximum limit, every prop; list=allpages for every
  * namespace, and its redirects), so replay can synthesize any page of it; then where each
@@ -52,7 +68,9 @@ async function askTargets(ask: (p: Record<string, string>) => Promise<JsonObject
 export async function snapshot(options: SnapshotOptions): Promise<SnapshotProgress> {
   const cassettes = options.cassettes ?? './cassettes';
   const name = options.cassette ?? 'snapshot';
-  const store = new FileCassetteStore(cassettes, { entities: LIST_ENTITIES });
+  // Written in bounded batches (a tenth of the time at most), not whole after every answer.
+  const spaced = new SpacedWrites(9);
+  const store = spaced.wrap(new FileCassetteStore(cassettes, { entities: LIST_ENTITIES }));
   const db = await store.open(name, options.upstream);
   const recorded = new Map(db.data.interactions.map((i) => [i.key, i.body]));
   // The recorder in this process: each question goes straight to the wiki and into the cassette.
@@ -73,7 +91,7 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotProgre
       progress.reused++;
       return stored;
     }
-    const { status, body } = await recorder.ask(params);
+    const { status, body } = await askAgain(() => recorder.ask(params));
     if (status !== 200 || body['error']) throw new Error(`wikitape: snapshot stopped: ${JSON.stringify(body['error'] ?? status)}`);
     return body;
   };
@@ -123,6 +141,7 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotProgre
     await ask({ action: 'query', meta: 'userinfo', uiprop: USERINFO_PROPS });
   } finally {
     try {
+      spaced.hurry();
       await recorder.flush();
     } finally {
       recorder.close();

@@ -171,15 +171,48 @@ export function makeTemplate(
   return { status: rendered.status, headers, own, layout, shared, fixedLength, slots, ownBytes, key: extra.key, usage: extra.usage, source: extra.source, userLang: extra.userLang, second: extra.second, at: extra.at };
 }
 
-/** Writes a template chunk by chunk, with `values` in its holes. */
-export function writeTemplate(t: HitTemplate, values: Partial<Record<Slot, string>>, write: (chunk: Buffer | string) => void): void {
+/** A part at least this long is written as it is; shorter ones, holes among them, are copied together. */
+const BIG_PART = 16 * 1024;
+
+/**
+ * A template's answer as few buffers, `values` in its holes: its long parts as they are (no copy),
+ * each run of short parts and holes between them copied into one buffer. Written part by part
+ * (about 30 buffers for an answer with 1.43's debuginfo, most of them a few bytes), the 131 KB
+ * answer of the bundled wiki went out at 0.61–0.69 of a bare server, `writev` a third of the
+ * profile; copied into one buffer, the copy and its garbage cost more than that.
+ */
+export function templateChunks(t: HitTemplate, values: Partial<Record<Slot, string>>): Buffer[] {
   const { own, layout, shared } = t;
+  const out: Buffer[] = [];
+  let run: (Buffer | string)[] = [];
+  let runLength = 0;
+  const flush = () => {
+    if (run.length === 0) return;
+    const b = Buffer.allocUnsafe(runLength);
+    let at = 0;
+    for (const x of run) at += typeof x === 'string' ? b.write(x, at, 'latin1') : x.copy(b, at);
+    out.push(b);
+    run = [];
+    runLength = 0;
+  };
   for (let i = 0; i < layout.length; i += 3) {
     const start = layout[i]!;
-    write(start < 0 ? shared[-start - 1]! : own.subarray(start, layout[i + 1]!));
+    const part = start < 0 ? shared[-start - 1]! : own.subarray(start, layout[i + 1]!);
+    if (part.length >= BIG_PART) {
+      flush();
+      out.push(part);
+    } else if (part.length > 0) {
+      run.push(part);
+      runLength += part.length;
+    }
     const hole = layout[i + 2]!;
-    if (hole !== 0) write(values[SLOT_LIST[hole - 1]!]!);
+    if (hole === 0) continue;
+    const v = values[SLOT_LIST[hole - 1]!]!;
+    run.push(v);
+    runLength += v.length;
   }
+  flush();
+  return out;
 }
 
 /** The length in bytes of a template written with these values (they are ASCII). */

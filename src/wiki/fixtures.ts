@@ -75,7 +75,7 @@ export async function loadFixtures(
     try {
       data = await new JSONFile<unknown>(file).read();
     } catch (e) {
-      throw new FixtureError(file, `not readable JSON (${(e as Error).message})`);
+      throw new FixtureError(file, tooLongForJson(e) ? TOO_BIG : `not readable JSON (${(e as Error).message})`);
     }
     if (data === null) throw new FixtureError(file, 'no such file');
     mergeFixture(model, data, kinds, file);
@@ -88,6 +88,17 @@ export async function loadFixtures(
   }
   return { model, profile, accounts, counts };
 }
+
+/**
+ * Whether reading a JSON file failed because its text is longer than V8 makes a string (about
+ * 512 MB): a fixture or cassette of about a million log events.
+ */
+export function tooLongForJson(e: unknown): boolean {
+  return e instanceof RangeError && /Invalid string length|Cannot create a string longer/.test(e.message);
+}
+
+const TOO_BIG =
+  'too big to read as one JSON text (Node.js strings stop at about 512 MB): split it into several fixture files, or keep the wiki in a database store (wikitape cassettes convert)';
 
 /** Adds one fixture document (a file's, or a model given directly) to a model, checking the shape of each list. */
 export function mergeFixture(model: WikiModel, data: unknown, kinds: readonly FixtureKind[], file = '<fixture>'): void {
@@ -105,7 +116,9 @@ export function mergeFixture(model: WikiModel, data: unknown, kinds: readonly Fi
     });
     addEntities(model, entityKind(k.kind), read);
   }
-  let nextId = Math.max(0, ...model.pages.flatMap((p) => p.extlinks.map((l) => l.id))) + 1;
+  // (a loop: spread into Math.max, a million links passed the call stack's limit)
+  let nextId = 1;
+  for (const p of model.pages) for (const l of p.extlinks) if (l.id >= nextId) nextId = l.id + 1;
   for (const p of (f.pages ?? []) as unknown[]) {
     const page = typeof p === 'object' && p !== null ? readFixturePage(p as Record<string, unknown>, () => nextId++) : 'every page needs "pageid" and "title"';
     if (typeof page === 'string') throw new FixtureError(file, page);

@@ -6,6 +6,8 @@
  * declares its shape (api/list-module.ts): the model keeps those by kind.
  */
 
+import { MemoryEntityTable, tableOver } from './entity-table.js';
+
 /**
  * A kind of entity the model keeps (`logevents`, `blocks` …): the name it is kept under (also the
  * cassette's `entities.<name>`), typed with the shape its list module declares for it.
@@ -98,6 +100,16 @@ export function mergePage(held: Page, seen: Page): Page {
   else if (held.redirect === undefined && seen.redirect !== undefined) add('redirect', seen.redirect);
   for (const k of ['length', 'protection', 'langlinks'] as const) if (held[k] === undefined && seen[k] !== undefined) add(k, seen[k]);
   return out;
+}
+
+/** The model's page of a title (its namespace and prefixed title), from an index, not a scan. */
+export function pageByTitle(model: WikiModel, ns: number, title: string): Page | undefined {
+  return tableOver(model.pages, 'title', (items) => new MemoryEntityTable(items, (p) => `${p.ns}|${p.title}`, {})).get(`${ns}|${title}`);
+}
+
+/** The model's page of an id, from an index, not a scan. */
+export function pageById(model: WikiModel, id: number): Page | undefined {
+  return tableOver(model.pages, 'id', (items) => new MemoryEntityTable(items, (p) => String(p.pageid), {})).get(String(id));
 }
 
 /** The wiki's own kind of entity: its pages (`model.pages`, the cassette's `entities.pages`). */

@@ -1,0 +1,230 @@
+// `npm run bench:scale` (builds, then `node bench/scale.mjs`): how wikitape copes with big wikis.
+// For each size it writes the wikis (bench/scale-data.mjs, under SCALE_DIR, default
+// /tmp/wikitape-scale; kept for the next run) and measures a replay server in its own process:
+//   start            spawn to listening, ready to answer (node's own start included)
+//   RSS              at ready
+//   first computed   the first answer not recorded (a deep continuation: works out knowledge)
+//   deep p50         list=logevents&lelimit=500 from three quarters down, 20 distinct questions
+//   type+user p50    list=logevents&letype=…&leuser=…, 20 distinct questions
+//   extlinks p50     prop=extlinks of 50 titles, 20 distinct questions (fixtures: they hold pages)
+//   hit / bare       req/s of an exact cassette hit (one recorded walk page, 500 rows) against a bare
+//                    node:http server writing the same bytes, in the same run (autocannon, 10
+//                    connections, SCALE_HIT_SECONDS each, default 3)
+// min / median / max of SCALE_RUNS starts (default 3; 1 for sizes of 1M and more).
+// `snapshot` rows time `wikitape snapshot` of a fixture server of N log events (SCALE_SNAPSHOT
+// sizes, default 10k,100k), stopped after SCALE_SNAPSHOT_TIMEOUT seconds (default 600).
+// Environment: SCALE_SIZES (default 10k,100k; e.g. 10k,100k,1m), SCALE_DIST (the build to
+// measure, default dist/), SCALE_ONLY=cassette|fixture|snapshot.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { USERS, logContinue, writeCassette, writeFixture } from './scale-data.mjs';
+
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+const DIST = resolve(process.env.SCALE_DIST ?? join(HERE, '..', 'dist'));
+const DIR = process.env.SCALE_DIR ?? '/tmp/wikitape-scale';
+const parseSize = (s) => Number(s.toLowerCase().replace(/k$/, '000').replace(/m$/, '000000'));
+const SIZES = (process.env.SCALE_SIZES ?? '10k,100k').split(',').map(parseSize);
+const SNAPSHOTS = (process.env.SCALE_SNAPSHOT ?? '10k,100k').split(',').filter(Boolean).map(parseSize);
+const ONLY = process.env.SCALE_ONLY ?? '';
+const HIT_SECONDS = Number(process.env.SCALE_HIT_SECONDS ?? 3);
+const SNAPSHOT_TIMEOUT = Number(process.env.SCALE_SNAPSHOT_TIMEOUT ?? 600);
+const fmt = (n) => (n >= 1e6 ? `${n / 1e6}M` : n >= 1e3 ? `${n / 1e3}k` : String(n));
+
+
+async function main() {
+  process.stdout.write(`scale bench: ${DIST}, node ${process.version}, load ${loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
+  const rows = [];
+  for (const n of SIZES) {
+    const runs = Number(process.env.SCALE_RUNS ?? (n >= 1e6 ? 1 : 3));
+    if (!ONLY || ONLY === 'cassette') rows.push(await measure(`cassette, ${fmt(n)} log events`, 'cassettes', await cassetteOf(n), n, runs, false));
+    if (!ONLY || ONLY === 'fixture') rows.push(await measure(`fixture, ${fmt(n)} log events + ${fmt(n)} pages × 5 links + ${fmt(n)} blocks`, 'fixture', fixtureOf(n), n, runs, true));
+  }
+  printTable(rows);
+  if (!ONLY || ONLY === 'snapshot') for (const n of SNAPSHOTS) process.stdout.write(`${await timeSnapshot(n)}\n`);
+  process.stdout.write(`load after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
+}
+
+async function cassetteOf(n) {
+  const dir = join(DIR, `cassette-${fmt(n)}`);
+  const file = join(dir, 'snapshot.json');
+  if (!existsSync(file)) {
+    const t = performance.now();
+    await writeCassette(file, n, n, join(HERE, '..', 'dist'));
+    process.stdout.write(`wrote ${file} in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
+  }
+  return dir;
+}
+
+function fixtureOf(n, only = false) {
+  const file = join(DIR, only ? `fixture-log-${fmt(n)}.json` : `fixture-${fmt(n)}.json`);
+  if (!existsSync(file)) {
+    const t = performance.now();
+    writeFixture(file, only ? { n, pages: 0, links: 0, blocks: 0 } : { n, pages: n, links: 5, blocks: n });
+    process.stdout.write(`wrote ${file} in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
+  }
+  return file;
+}
+
+/** Starts a server (`kind` `path`); resolves when it prints its URL. */
+function start(args, timeoutS = 600) {
+  const t = performance.now();
+  const child = spawn(process.execPath, ['--max-old-space-size=8192', ...args], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
+  return new Promise((res, rej) => {
+    const timer = setTimeout(() => {
+      child.kill();
+      rej(new Error(`not ready after ${timeoutS} s`));
+    }, timeoutS * 1000);
+    child.stdout.once('data', (d) => {
+      clearTimeout(timer);
+      res({ child, url: String(d).trim(), startS: (performance.now() - t) / 1000 });
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      rej(new Error(`exited ${code}: ${err.trim().split('\n').slice(-3).join(' / ').slice(0, 300)}`));
+    });
+  });
+}
+const rssOf = (child) => new Promise((res) => child.once('message', res) && child.send('rss'));
+const stop = (child) => new Promise((res) => (child.exitCode !== null ? res() : (child.once('exit', res), child.kill())));
+
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+/** GET url; resolves to { ms, status, headers, body }. */
+function get(url) {
+  const t = performance.now();
+  return new Promise((res, rej) => {
+    request(url, { agent }, (r) => {
+      const chunks = [];
+      r.on('data', (c) => chunks.push(c));
+      r.on('end', () => res({ ms: performance.now() - t, status: r.statusCode, headers: r.headers, body: Buffer.concat(chunks) }));
+    })
+      .on('error', rej)
+      .end();
+  });
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** The questions of one run: each list distinct, so no template of an earlier answer serves it. */
+function questions(url, n, withPages) {
+  const q = (s) => `${url}?action=query&format=json&${s}`;
+  const deep = Array.from({ length: 20 }, (_, i) => q(`list=logevents&lelimit=500&lecontinue=${encodeURIComponent(logContinue(Math.floor(n / 4) + 7 * i + 3))}`));
+  const types = ['delete', 'protect', 'move', 'block', 'upload'];
+  const filtered = Array.from({ length: 20 }, (_, i) => q(`list=logevents&letype=${types[i % types.length]}&leuser=User${(i * 7) % USERS}`));
+  const titles = (i) => Array.from({ length: 50 }, (_, k) => `Page ${1 + ((i * 7919 + k * 104729) % n)}`).join('|');
+  const links = withPages ? Array.from({ length: 20 }, (_, i) => q(`prop=extlinks&ellimit=max&titles=${encodeURIComponent(titles(i))}`)) : [];
+  return { deep, filtered, links };
+}
+
+async function p50(urls) {
+  const ms = [];
+  for (const u of urls) {
+    const r = await get(u);
+    if (r.status !== 200) throw new Error(`${u}: HTTP ${r.status}`);
+    ms.push(r.ms);
+  }
+  return median(ms);
+}
+
+async function measure(name, kind, path, n, runs, withPages) {
+  const m = { name, start: [], rss: [], first: [], deep: [], filtered: [], links: [], hit: null };
+  process.stdout.write(`${name}:`);
+  for (let run = 0; run < runs; run++) {
+    let s;
+    try {
+      s = await start([fileURLToPath(import.meta.url), 'serve', kind, path]);
+    } catch (e) {
+      process.stdout.write(` fails: ${e.message}\n`);
+      return { ...m, fails: e.message };
+    }
+    try {
+      m.start.push(s.startS);
+      m.rss.push((await rssOf(s.child)) / 2 ** 20);
+      const qs = questions(s.url, n, withPages);
+      m.first.push((await get(qs.deep[0])).ms);
+      m.deep.push(await p50(qs.deep.slice(1)));
+      m.filtered.push(await p50(qs.filtered));
+      if (withPages) m.links.push(await p50(qs.links));
+      if (run === 0 && kind === 'cassettes') m.hit = await hitRatio(s.url);
+    } finally {
+      await stop(s.child);
+    }
+    process.stdout.write(` run ${run + 1}`);
+  }
+  process.stdout.write('\n');
+  return m;
+}
+
+/** An exact hit (the walk's first page) against a bare server writing its bytes, req/s each. */
+async function hitRatio(url) {
+  const { MODULES } = await import(`${DIST}/modules/index.js`);
+  const params = MODULES.query.list.find((l) => l.name === 'logevents').snapshot[0];
+  const hitUrl = `${url}?action=query&list=logevents&format=json&formatversion=2&${new URLSearchParams(params)}`;
+  const answer = await get(hitUrl);
+  const file = join(DIR, 'hit.json');
+  const headers = Object.fromEntries(Object.entries(answer.headers).filter(([k]) => !['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(k)));
+  writeFileSync(file, JSON.stringify({ headers, body: answer.body.toString('base64') }));
+  const bare = await start([join(HERE, 'server.mjs'), 'bare', file]);
+  try {
+    const load = async (u) => (await autocannon({ url: u, connections: 10, duration: HIT_SECONDS })).requests.average;
+    const path = hitUrl.slice(url.length);
+    const b = await load(bare.url + path);
+    const w = await load(hitUrl);
+    return { wikitape: w, bare: b, kb: answer.body.length / 1024 };
+  } finally {
+    await stop(bare.child);
+  }
+}
+
+function printTable(rows) {
+  const mmm = (xs, unit, digits) => (xs.length === 0 ? '—' : `${[Math.min(...xs), median(xs), Math.max(...xs)].map((x) => x.toFixed(digits)).join(' / ')} ${unit}`);
+  process.stdout.write('\n| data held | start | RSS at ready | first computed answer | deep continuation (lelimit=500) p50 | letype+leuser p50 | 50 titles\' extlinks p50 | exact hit / bare (same run) |\n|---|---|---|---|---|---|---|---|\n');
+  for (const r of rows) {
+    if (r.fails) {
+      process.stdout.write(`| ${r.name} | fails: ${r.fails} | | | | | | |\n`);
+      continue;
+    }
+    const hit = r.hit ? `${(r.hit.wikitape / r.hit.bare).toFixed(2)} (${Math.round(r.hit.wikitape)} / ${Math.round(r.hit.bare)} req/s, ${r.hit.kb.toFixed(0)} KB)` : '—';
+    process.stdout.write(`| ${r.name} | ${mmm(r.start, 's', 2)} | ${mmm(r.rss, 'MB', 0)} | ${mmm(r.first, 'ms', 0)} | ${mmm(r.deep, 'ms', 1)} | ${mmm(r.filtered, 'ms', 1)} | ${mmm(r.links, 'ms', 1)} | ${hit} |\n`);
+  }
+  process.stdout.write('(min / median / max of the runs)\n\n');
+}
+
+/** `wikitape snapshot` of a fixture server of n log events, timed. */
+async function timeSnapshot(n) {
+  const up = await start([fileURLToPath(import.meta.url), 'serve', 'fixture', fixtureOf(n, true)]);
+  const out = join(DIR, `snapshot-${fmt(n)}`);
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const t = performance.now();
+  try {
+    const child = spawn(process.execPath, [join(DIST, 'cli.js'), 'snapshot', '--upstream', up.url, '--cassettes', out], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    const timer = setTimeout(() => child.kill(), SNAPSHOT_TIMEOUT * 1000);
+    const code = await new Promise((res) => child.once('exit', (c, sig) => res(sig ?? c)));
+    clearTimeout(timer);
+    const s = ((performance.now() - t) / 1000).toFixed(1);
+    if (code === 'SIGTERM') return `snapshot of ${fmt(n)} log events: unfinished after ${SNAPSHOT_TIMEOUT} s`;
+    if (code !== 0) return `snapshot of ${fmt(n)} log events: failed (${code}): ${err.trim().slice(-300)}`;
+    return `snapshot of ${fmt(n)} log events: ${s} s`;
+  } finally {
+    await stop(up.child);
+  }
+}
+
+/** The child: one wikitape server (`node bench/scale.mjs serve cassettes|fixture PATH`). */
+async function serve(kind, path) {
+  const { startServer } = await import(`${DIST}/index.js`);
+  const s = await startServer(kind === 'cassettes' ? { cassettes: path, clock: 'real' } : { fixtures: [path], clock: 'real' });
+  process.on('message', () => process.send(process.memoryUsage().rss));
+  process.stdout.write(`${s.url}\n`);
+}
+
+if (process.argv[2] === 'serve') await serve(process.argv[3], process.argv[4]);
+else await main();
