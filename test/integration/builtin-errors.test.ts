@@ -60,6 +60,12 @@ describe('errors in the default (BC) format', () => {
   it('reports too many values with the limits as data', async () => {
     const { body } = await error({ prop: 'extlinks', titles: Array.from({ length: 51 }, (_, i) => `T${i}`).join('|') });
     expect(body.error).toMatchObject({ code: 'toomanyvalues', info: 'Too many values supplied for parameter "titles". The limit is 50.', limit: 50, lowlimit: 50, highlimit: 500 });
+    expect(body.error.parameter).toBeUndefined();
+    // 1.43's ParamValidator names the parameter in the data too (checked against the live 1.43)
+    const many = Array.from({ length: 51 }, (_, i) => `T${i}`).join('|');
+    const v143 = data(await api({ action: 'query', prop: 'extlinks', titles: many, formatversion: '2' }, { version: '1.43.9' }));
+    expect(v143['error']).toMatchObject({ code: 'toomanyvalues', parameter: 'titles', limit: 50, lowlimit: 50, highlimit: 500 });
+    expect(Object.keys(v143['error'] as object)).toEqual(['code', 'info', 'parameter', 'limit', 'lowlimit', 'highlimit', 'docref']);
   });
 
   it('fails an unknown action with badvalue and a missing url with missingparam', async () => {
