@@ -59,8 +59,13 @@ export interface DebugInput {
 
 /** A module's part of debuginfo for one request. */
 export interface DebugFacts {
-  /** Its key in the includes lists (`output/includes-<version>.json`). */
+  /** Its key in the includes lists (`output/includes-<version>.json`), or of `includeFiles`. */
   includes: string;
+  /**
+   * The included files, for a module that composes its own list (action=paraminfo): paths
+   * relative to the install root (or absolute), sizes in bytes; made per request.
+   */
+  includeFiles?: () => ReadonlyArray<readonly [path: string, size: number]>;
   /** Lines written when ApiQuery builds the module (1.43: the services it is given), before any module runs. */
   setup?: string[];
   entries: DebugEntry[];

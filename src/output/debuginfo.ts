@@ -96,22 +96,20 @@ const includesCache = new Map<string, ReadonlyArray<{ name: string; size: string
  * The included files for a module (its key in the includes lists, see DebugFacts.includes) and
  * user language, with localized sizes (built once, frozen).
  */
-export function debugIncludes(profile: WikiProfile, userLang: Language, module: string): ReadonlyArray<{ name: string; size: string }> {
+export function debugIncludes(profile: WikiProfile, userLang: Language, module: string, files?: DebugFacts['includeFiles']): ReadonlyArray<{ name: string; size: string }> {
   const v143 = atLeast(profile, '1.43');
   const key = `${module}:${userLang.code}:${profile.installPath}:${v143}`;
+  const base = profile.installPath.replace(/\/+$/, '');
+  const entry = (p: string, size: number) => ({ name: p.startsWith('/') ? p : `${base}/${p}`, size: formatSize(userLang, size) });
+  // A composed list is made per request: its keys are as many as the requests' combinations.
+  if (files) return Object.freeze(files().map(([p, size]) => entry(p, size)));
   let list = includesCache.get(key);
   if (!list) {
     const INCLUDES = includesOf(profile);
     const runs = INCLUDES.lists[`${module}:${userLang.code}`] ?? INCLUDES.lists[`${module}:ru`] ?? INCLUDES.lists['logevents:ru']!;
-    const base = profile.installPath.replace(/\/+$/, '');
     const out: Array<{ name: string; size: string }> = [];
     for (let r = 0; r < runs.length; r += 2) {
-      const start = runs[r]!;
-      const len = runs[r + 1]!;
-      for (let i = start; i < start + len; i++) {
-        const p = INCLUDES.paths[i]!;
-        out.push({ name: p.startsWith('/') ? p : `${base}/${p}`, size: formatSize(userLang, INCLUDES.sizes[i]!) });
-      }
+      for (let i = runs[r]!; i < runs[r]! + runs[r + 1]!; i++) out.push(entry(INCLUDES.paths[i]!, INCLUDES.sizes[i]!));
     }
     list = frozenJson(Object.freeze(out));
     // One list per module, version and language asked: bounded, as any code may be asked for.
@@ -326,7 +324,7 @@ export function buildDebugInfo(input: DebugInfoInput): Record<string, unknown> {
   const { profile, userLang, request } = input;
   const nowMs = input.nowMs ?? Date.now();
   const traces = renderTraces(input, profile.dbServer);
-  const includesKey = input.facts.find((f) => f.includes !== '')?.includes ?? 'logevents';
+  const includesFact = input.facts.find((f) => f.includes !== '');
   const heap = heapInUse();
   const marks = input.marks;
   const mb = marks ? megabyteParts(userLang, heap) : null;
@@ -347,7 +345,7 @@ export function buildDebugInfo(input: DebugInfoInput): Record<string, unknown> {
     request: { method: request.method, url: request.url, headers, params: { ...request.params } },
     memory: marks && mb ? mb.text.replace('$1', marks.memory) : formatSize(userLang, heap),
     memoryPeak: marks && mb ? mb.text.replace('$1', marks.memoryPeak) : formatSize(userLang, peakHeap),
-    includes: debugIncludes(profile, userLang, includesKey),
+    includes: debugIncludes(profile, userLang, includesFact?.includes ?? 'logevents', includesFact?.includeFiles),
   });
 }
 
