@@ -146,6 +146,36 @@ export const GENERATED = {
     make: (old) => l10nData(old),
     format: l10nLayout,
   },
+  'paraminfo-1.39': {
+    file: 'src/modules/paraminfo/1.39.json',
+    text: true,
+    make: () => node('scripts/generate/paraminfo.mjs', 'data', 'http://127.0.0.1:8088/wiki/api.php'),
+  },
+  'paraminfo-1.43': {
+    file: 'src/modules/paraminfo/1.43.json',
+    text: true,
+    make: () => node('scripts/generate/paraminfo.mjs', 'data', 'http://127.0.0.1:8089/wiki/api.php'),
+  },
+  'paraminfo-help-ru': {
+    file: 'src/modules/paraminfo/help-ru.json',
+    text: true,
+    make: () => node('scripts/generate/paraminfo.mjs', 'help', 'ru', 'http://127.0.0.1:8088/wiki/api.php', 'http://127.0.0.1:8089/wiki/api.php'),
+  },
+  'paraminfo-help-en': {
+    file: 'src/modules/paraminfo/help-en.json',
+    text: true,
+    make: () => node('scripts/generate/paraminfo.mjs', 'help', 'en', 'http://127.0.0.1:8088/wiki/api.php', 'http://127.0.0.1:8089/wiki/api.php'),
+  },
+  'paraminfo-trace-1.39': {
+    file: 'src/modules/paraminfo/trace-1.39.json',
+    text: true,
+    make: () => node('scripts/generate/paraminfo-trace.mjs', 'http://127.0.0.1:8088/wiki/api.php'),
+  },
+  'paraminfo-trace-1.43': {
+    file: 'src/modules/paraminfo/trace-1.43.json',
+    text: true,
+    make: () => node('scripts/generate/paraminfo-trace.mjs', 'http://127.0.0.1:8089/wiki/api.php'),
+  },
   wikitext: {
     file: 'test/unit/i18n/wikitext-php.json',
     make: (old) => php('scripts/generate/php/wikitext.php', old.map((r) => r[0])),
