@@ -14,6 +14,7 @@ import { clientlogin, login, logout } from './login.js';
 import { WRITES } from './writes.js';
 import { keyRules } from '../api/key-facts.js';
 import { ownKinds } from '../api/list-module.js';
+import { paraminfo } from './paraminfo.js';
 
 /**
  * The modules wikitape implements: a module is one file in this folder (its parameters, execution,
@@ -27,7 +28,7 @@ const QUERY = {
 
 export const MODULES: ModuleRegistry = {
   query: QUERY,
-  actions: [queryAction(QUERY), parse, spamblacklist, login, clientlogin, logout, ...WRITES],
+  actions: [queryAction(QUERY), parse, spamblacklist, login, clientlogin, logout, paraminfo, ...WRITES],
 };
 
 /** The cassette key's rules for these modules (request/canonical.ts): what every key function is given. */
