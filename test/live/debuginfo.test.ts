@@ -43,6 +43,15 @@ const QUESTIONS = [
   'action=query&meta=siteinfo',
   'action=query&meta=userinfo',
   'action=query&meta=userinfo&uiprop=rights|groups',
+  'action=paraminfo&modules=edit',
+  'action=paraminfo&modules=edit|move|query+tokens',
+  'action=paraminfo&modules=main|paraminfo|query',
+  'action=paraminfo&modules=query+tokens&helpformat=wikitext&uselang=en',
+  'action=paraminfo&modules=parse|login&helpformat=html',
+  'action=paraminfo&modules=rollback&helpformat=raw&pagesetmodule=1',
+  'action=paraminfo&querymodules=tokens|bogus&modules=foo|edit',
+  'action=paraminfo&modules=block|query+siteinfo&helpformat=wikitext',
+  'action=paraminfo',
 ];
 
 const HEADERS = { 'User-Agent': 'wikitape-live-debuginfo/1.0', Accept: 'application/json' };
@@ -62,11 +71,23 @@ interface Compared {
   includes: { ours: number; live: number; onlyOurs: number; onlyLive: number };
 }
 
+/**
+ * Lines a live wiki writes now and then that are not the request's own: a localisation cache
+ * rebuild (other processes on the same files), a lock another request holds.
+ */
+const NOISE = /LocalisationCache::isExpired|failed to acquire lock|could not acquire main lock/;
+
 async function debuginfoOf(api: string, question: string): Promise<Record<string, unknown>> {
-  const r = await fetch(`${api}?${question}&format=json&formatversion=2`, { headers: HEADERS });
-  const j = (await r.json()) as Record<string, unknown>;
-  const d = j['debuginfo'];
-  if (!d || typeof d !== 'object') throw new Error(`${api}?${question}: no debuginfo in ${JSON.stringify(j).slice(0, 200)}`);
+  let d: unknown;
+  // the live wiki is asked again (a few times) while its answer has such lines
+  for (let i = 0; i < 8; i++) {
+    const r = await fetch(`${api}?${question}&format=json&formatversion=2`, { headers: HEADERS });
+    const j = (await r.json()) as Record<string, unknown>;
+    d = j['debuginfo'];
+    if (!d || typeof d !== 'object') throw new Error(`${api}?${question}: no debuginfo in ${JSON.stringify(j).slice(0, 200)}`);
+    if (!((d as { debugLog: string[] }).debugLog ?? []).some((l) => NOISE.test(l))) break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
   return d as Record<string, unknown>;
 }
 
