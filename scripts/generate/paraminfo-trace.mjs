@@ -12,8 +12,8 @@
 // implied BEGIN and the connection's own lines are the envelope's). A request describing several
 // modules runs their units in order, each at most once (services, caches and messages load once
 // per request); a WAN cache fill asked again is a process cache hit. Every trace is asked until
-// two answers agree (answers with the lines of a localisation cache rebuild or of a lock another
-// request holds are asked again; the shortest kept).
+// two answers agree, and at least five times for the includes (answers with the lines of a
+// localisation cache rebuild or of a lock another request holds are asked again; the shortest kept).
 //
 // `includes`: the PHP files each request included (debuginfo `includes`), as in includes.mjs:
 // `paths` (relative to the install root where under it), `sizes`, per key runs of [first, count].
@@ -57,7 +57,7 @@ function tokens(info) {
 }
 
 /** Tokens cut into units: database work runs to the line that closes it. */
-function units(toks) {
+function unitsOf(toks) {
   const out = [];
   let open = [];
   for (const t of toks) {
@@ -81,26 +81,36 @@ const root = (names) => names[0].replace(/\/api\.php$/, '');
 /** Lines a real wiki adds now and then, not the request's own: a localisation cache rebuild, a lock another request holds. */
 const NOISE = /LocalisationCache::isExpired|failed to acquire lock|could not acquire main lock/;
 
-/** One request's trace units and includes, asked until two answers without noise agree (the shortest kept). */
+/**
+ * One request's trace units and includes. Units: asked until two answers without noise agree (the
+ * shortest kept). Includes: the shortest list of five answers without noise, as includes.mjs keeps
+ * them (a cache the request warms loads a few files more now and then).
+ */
 async function capture(params) {
-  let best = null;
+  let units = null;
+  let agreed = false;
+  let includes = null;
+  let clean = 0;
   let last = null;
   // a busy wiki can be noisy for minutes: wait longer each time, for up to ten minutes
   const until = Date.now() + 600_000;
-  for (let i = 0; Date.now() < until; i++) {
+  for (let i = 0; Date.now() < until && !(agreed && clean >= 5); i++) {
     const j = await ask(api, params, 'wikitape-generate-paraminfo-trace', true);
     if (j.debuginfo.debugLog.some((l) => NOISE.test(l))) {
       await new Promise((resolve) => setTimeout(resolve, Math.min(1000 * (i + 1), 10_000)));
       continue;
     }
-    const got = { units: units(tokens(j.debuginfo)), includes: j.debuginfo.includes.map((f) => f.name) };
-    const key = JSON.stringify(got.units);
-    if (!best || key.length < JSON.stringify(best.units).length || (key.length === JSON.stringify(best.units).length && got.includes.length < best.includes.length)) best = got;
-    if (last === key) break;
+    clean++;
+    const got = unitsOf(tokens(j.debuginfo));
+    const key = JSON.stringify(got);
+    if (!units || key.length < JSON.stringify(units).length) units = got;
+    agreed ||= last === key;
     last = key;
+    const files = j.debuginfo.includes.map((f) => f.name);
+    if (!includes || files.length < includes.length) includes = files;
   }
-  if (!best) throw new Error(`${JSON.stringify(params)}: every answer had lines of a cache rebuild or a lock (is something else using the wiki?)`);
-  return best;
+  if (!units) throw new Error(`${JSON.stringify(params)}: every answer had lines of a cache rebuild or a lock (is something else using the wiki?)`);
+  return { units, includes };
 }
 
 const all = [...infos(await ask(api, { modules: 'main+**' })).keys()];
