@@ -1,13 +1,15 @@
+import { atLeast, type WikiProfile } from '../wiki/profile.js';
+
 /**
- * Log types and actions of a default MediaWiki with SpamBlacklist ($wgLogTypes,
+ * Log types and actions of a default MediaWiki 1.39 with SpamBlacklist ($wgLogTypes,
  * $wgLogActionsHandlers keys, plus newusers/create added by SetupDynamicConfig).
  */
-export const LOG_TYPES: readonly string[] = [
+const LOG_TYPES: readonly string[] = [
   '', 'block', 'protect', 'rights', 'delete', 'upload', 'move', 'import', 'patrol', 'merge', 'suppress',
   'tag', 'managetags', 'contentmodel', 'newusers', 'create', 'spamblacklist',
 ];
 
-export const LOG_ACTIONS: readonly string[] = [
+const LOG_ACTIONS: readonly string[] = [
   'block/block', 'block/reblock', 'block/unblock', 'contentmodel/change', 'contentmodel/new',
   'delete/delete', 'delete/delete_redir', 'delete/delete_redir2', 'delete/event', 'delete/restore',
   'delete/revision', 'import/interwiki', 'import/upload', 'managetags/activate', 'managetags/create',
@@ -18,6 +20,20 @@ export const LOG_ACTIONS: readonly string[] = [
   'upload/revert', 'upload/upload', 'newusers/newusers', 'newusers/create', 'newusers/create2',
   'newusers/byemail', 'newusers/autocreate', 'create/create', 'spamblacklist/*',
 ];
+
+/** 1.43 has Renameuser in core: its log type after contentmodel in $wgLogTypes, its action renameuser/renameuser. */
+const LOG_TYPES_143 = [...LOG_TYPES.slice(0, LOG_TYPES.indexOf('contentmodel') + 1), 'renameuser', ...LOG_TYPES.slice(LOG_TYPES.indexOf('contentmodel') + 1)];
+const LOG_ACTIONS_143 = [...LOG_ACTIONS, 'renameuser/renameuser'];
+
+/** The log types (letype's values) of the profile's version. */
+export function logTypes(profile: Pick<WikiProfile, 'version'>): readonly string[] {
+  return atLeast(profile, '1.43') ? LOG_TYPES_143 : LOG_TYPES;
+}
+
+/** The log actions (`type/action`, or `type/*` for any action of a type) leaction accepts in the profile's version. */
+export function logActions(profile: Pick<WikiProfile, 'version'>): readonly string[] {
+  return atLeast(profile, '1.43') ? LOG_ACTIONS_143 : LOG_ACTIONS;
+}
 
 /**
  * Types hidden from anonymous callers ($wgLogRestrictions: suppress needs `suppressionlog`,

@@ -8,7 +8,7 @@ import { atLeast } from '../wiki/profile.js';
 import { escapeWikiText, htmlspecialchars } from '../util/escape.js';
 import { parseTitle } from '../wiki/title.js';
 import { requireMaxOneParameter } from './checks.js';
-import { LOG_ACTIONS, LOG_TYPES, HIDDEN_LOG_TYPES } from './log-types.js';
+import { HIDDEN_LOG_TYPES, logActions, logTypes } from './log-types.js';
 import { compareKeys, deriveUserId, fixtureEntry, takePage, memoKey, needCompleteList, needProps, needPropsOfAll, windowRange } from './list-support.js';
 import { MemoryEntityTable, tableOver } from '../wiki/entity-table.js';
 import { isoToMw } from '../util/timestamp.js';
@@ -98,9 +98,9 @@ export const logevents: ListModule<LogEvent> = {
     continueValue: (e) => `${isoToMw(e.timestamp)}|${e.logid}`,
     continueTypes: ['timestamp', 'int'],
   },
-  params: {
+  params: (profile) => ({
     prop: { type: 'enum', multi: true, values: PROPS, default: 'ids|title|type|user|timestamp|comment|details' },
-    type: { type: 'enum', values: LOG_TYPES },
+    type: { type: 'enum', values: logTypes(profile) },
     action: { type: 'string' },
     start: { type: 'timestamp' },
     end: { type: 'timestamp' },
@@ -112,7 +112,7 @@ export const logevents: ListModule<LogEvent> = {
     tag: { type: 'string' },
     limit: LIMIT_PARAM,
     continue: { type: 'string' },
-  },
+  }),
   execute(ctx, v) {
     requireMaxOneParameter(this.prefix, v, ['title', 'prefix', 'namespace']);
     needCompleteList(ctx, this);
@@ -166,7 +166,8 @@ function eventsAsked(ctx: ApiContext, v: ParamValues): Iterable<LogEvent> {
   if (action !== null) {
     const slash = action.indexOf('/');
     const t = action.slice(0, slash);
-    const valid = slash >= 0 && (LOG_ACTIONS.includes(action) || LOG_ACTIONS.includes(`${t}/*`));
+    const actions = logActions(ctx.profile);
+    const valid = slash >= 0 && (actions.includes(action) || actions.includes(`${t}/*`));
     if (!valid) {
       throw new ApiUsageError(
         apiMessage('unknown_leaction', 'apierror-unrecognizedvalue', ['leaction', escapeWikiText(action)]),

@@ -6,6 +6,8 @@ import { USERINFO_ORDER, blockInfoFromList, userInfoFromRecordings } from './rec
 import type { DebugFacts, DebugInput } from '../api/debug.js';
 
 const PROPS = ['blockinfo', 'hasmsg', 'rights', 'changeablegroups', 'options', 'editcount', 'ratelimits', 'theoreticalratelimits', 'email', 'realname', 'acceptlang', 'registrationdate', 'unreadcount', 'centralids', 'latestcontrib', 'cancreateaccount', 'groups', 'groupmemberships', 'implicitgroups'];
+/** uiprop=cancreateaccount is 1.43's (1.39 warns about it as an unrecognized value, and `*` leaves it out). */
+const PROPS_139 = PROPS.filter((p) => p !== 'cancreateaccount');
 
 /** The props the built-in wiki answers for an anonymous caller (blockinfo: from the fixture's blocks). */
 const BUILT: ReadonlySet<string> = new Set(['blockinfo', 'hasmsg', 'groups', 'groupmemberships', 'implicitgroups', 'rights', 'changeablegroups']);
@@ -21,10 +23,10 @@ export const userinfo: QueryModule = {
   cacheMode: 'private',
   debug: userinfoDebug,
   key: { sets: ['uiprop'] },
-  params: {
-    prop: { type: 'enum', multi: true, values: PROPS, allowAll: true },
+  params: (profile) => ({
+    prop: { type: 'enum', multi: true, values: atLeast(profile, '1.43') ? PROPS : PROPS_139, allowAll: true },
     attachedwiki: { type: 'string' },
-  },
+  }),
   execute(ctx, v) {
     const props = new Set(pv.list(v['prop']));
     const caller = ctx.session.caller;
