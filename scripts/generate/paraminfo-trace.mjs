@@ -14,6 +14,8 @@
 // per request); a WAN cache fill asked again is a process cache hit. Every trace is asked until
 // two answers agree, and at least five times for the includes (answers with the lines of a
 // localisation cache rebuild or of a lock another request holds are asked again; the shortest kept).
+// Run it on one wiki at a time: the live 1.39 and 1.43 share one localisation cache
+// (/var/cache/mediawiki), and a question to the other wiki meanwhile rebuilds it.
 //
 // `includes`: the PHP files each request included (debuginfo `includes`), as in includes.mjs:
 // `paths` (relative to the install root where under it), `sizes`, per key runs of [first, count].
