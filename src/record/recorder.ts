@@ -203,11 +203,12 @@ export class Recorder {
       // A login names an account replay can log in offline: its groups and rights are recorded now.
       if (loggedIn !== null) void this.rightsOf(loggedIn, cookiesAfter(reqHeaders.cookie, a.headers['set-cookie']));
     }
-    const { stores, asking } = { stores: r.plan.stores, asking: r.asking };
+    const { plan, asking } = r;
     // Not stored: a 4xx, HEAD, OPTIONS, and what the wiki does not give as JSON even to format=json.
-    if (!a.apiAnswer || !(a.jsonType || asked.format !== 'json') || stores === null || !asking) return;
+    if (!a.apiAnswer || !(a.jsonType || asked.format !== 'json') || plan.stores === null || !asking) return;
+    const stores = plan.stores;
     const fv2 = r.params.get('formatversion') === '2' || r.params.get('formatversion') === 'latest';
-    const own = r.plan.stores !== null && r.plan.own && asked.format === 'json' && !asked.jsonp && a.jsonType && fv2 ? a.text : null;
+    const own = plan.own && asked.format === 'json' && !asked.jsonp && a.jsonType && fv2 ? a.text : null;
     const key = canonicalKey(stores, KEY_RULES);
     const answer = asking.then(async (who): Promise<Stored> => {
       if ('refused' in who) return null;
@@ -219,7 +220,7 @@ export class Recorder {
       if (own !== null && askedWith(reqHeaders, who.credentials)) return readLater(own).then((body) => body && { status: a.status, headers: a.headers, body });
       const asked = await askCanonical(this.upstream, stores, who.credentials);
       // A question without its secret part is another question: its answer's status and headers are its own.
-      return asked && { status: r.plan.own ? a.status : 200, headers: r.plan.own ? a.headers : asked.headers, body: asked.body };
+      return asked && { status: plan.own ? a.status : 200, headers: plan.own ? a.headers : asked.headers, body: asked.body };
     });
     this.store(stores, answer, asking);
   }

@@ -13,6 +13,12 @@ import { userLanguage, type Language } from '../i18n/language.js';
 import type { Caller } from '../api/session.js';
 import { toIso } from '../util/timestamp.js';
 import { modulesNamed, requestedCacheMode, type ModuleRegistry } from '../api/registry.js';
+import { ANONYMOUS } from '../api/session.js';
+import { render, type Rendered } from '../output/render.js';
+import type { IncomingHttpHeaders } from 'node:http';
+import { requestParams } from '../request/body.js';
+import { globalRequestUrl } from '../request/url.js';
+import { emptyModel } from '../wiki/model.js';
 
 /** Keys ApiResult puts on top; requestid and curtimestamp were appended before all others. */
 const ON_TOP = new Set(['batchcomplete', 'continue', 'query-continue', 'warnings', 'errors', 'error']);
@@ -88,4 +94,18 @@ export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiP
     said: [],
     modules,
   };
+}
+
+/**
+ * A recording printed as it was recorded, for the client's format and nothing else: no session
+ * opened, no cookie set or cleared (the client's session is the wiki's, record mode's `--mode
+ * new`), no clock applied to what it holds (an expired block shows as recorded). The engine's own
+ * hits add sessions, the clock's expiry and the rest of replay around this.
+ */
+export function printRecorded(i: Interaction, req: { method: string; url: string; headers: IncomingHttpHeaders; body: Buffer; startedAt: bigint }, profile: WikiProfile, now: number, registry: ModuleRegistry): Rendered {
+  const { params } = requestParams(req.method, req.url, req.headers['content-type'], req.body);
+  const outcome = recordedOutcome(i, params, profile, now, registry, ANONYMOUS);
+  const assocLists = new Set(registry.query.list.filter((l) => l.assocEntries).map((l) => l.name));
+  const http = { ...req, url: globalRequestUrl(req.url), params };
+  return render({ profile, model: emptyModel(), assocLists, outcome, http, now, session: { setCookie: [], sessionId: '' } });
 }
