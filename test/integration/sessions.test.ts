@@ -468,6 +468,47 @@ describe('record --mode new', () => {
     expect(asked).toEqual(['1', '2', '3']);
   });
 
+  it('answers a recording as recorded, for the session\'s user, never computed and without touching its cookies', async () => {
+    // The wiki: the session cookie belongs to Admin; every other question is counted.
+    const other: string[] = [];
+    const wiki = createServer((req, res) => {
+      const q = new URL(req.url!, 'http://x').searchParams;
+      res.setHeader('content-type', 'application/json; charset=utf-8');
+      if (q.get('meta') === 'userinfo' && !q.has('uiprop')) {
+        const admin = req.headers.cookie === 'wikidb_session=s3cr3t';
+        res.end(JSON.stringify({ batchcomplete: true, query: { userinfo: admin ? { id: 1, name: 'Admin' } : { id: 0, name: '127.0.0.1', anon: true } } }));
+        return;
+      }
+      other.push(q.toString());
+      res.end(JSON.stringify({ batchcomplete: true, query: { blocks: [] } }));
+    });
+    await new Promise<void>((r) => wiki.listen(0, '127.0.0.1', r));
+    const wikiUrl = `http://127.0.0.1:${(wiki.address() as { port: number }).port}/w/api.php`;
+    // Admin's list of blocks, recorded on 1 March with a block that expired on 2 March; the
+    // cassette was recorded into since (its clock is April's).
+    const block = { id: 7, user: 'Vandal', by: 'Admin', timestamp: '2024-02-01T00:00:00Z', expiry: '2024-03-02T00:00:00Z', reason: 'spam' };
+    const request = { action: 'query', assert: 'user', bklimit: '10', list: 'blocks' };
+    const key = 'action=query&assert=user&bkdir=older&bklimit=10&bkprop=by%7Cexpiry%7Cflags%7Cid%7Creason%7Ctimestamp%7Cuser&list=blocks';
+    const dir = await cassetteDir({ default: [interaction(key, request, { batchcomplete: true, query: { blocks: [block] } }, 'Admin')] });
+    const file = join(dir, 'default.json');
+    const c = JSON.parse(await readFile(file, 'utf8'));
+    c.meta.recordedAt = '2024-04-01T00:00:00.000Z';
+    c.meta.upstream = wikiUrl;
+    await writeFile(file, JSON.stringify(c));
+    const s = await startServer({ mode: 'record', upstream: wikiUrl, cassettes: dir });
+    try {
+      const r = await fetch(`${s.url}?action=query&list=blocks&bklimit=10&assert=user&format=json&formatversion=2`, { headers: { cookie: 'wikidb_session=s3cr3t' } });
+      expect(r.headers.get('x-wikitape-source')).toBe('cassette');
+      expect(await r.json()).toEqual({ batchcomplete: true, query: { blocks: [block] } });
+      expect(r.headers.getSetCookie()).toEqual([]);
+      expect(r.headers.get('x-wikitape-unknown')).toBeNull();
+      expect(other).toEqual([]);
+    } finally {
+      await s.close();
+      wiki.close();
+    }
+  });
+
   it('refuses an upstream that is not an api.php URL, naming the one meant', async () => {
     await expect(startServer({ mode: 'record', upstream: 'http://host.test/wiki/', cassettes: NO_CASSETTES })).rejects.toThrow(
       "--upstream must be the wiki's api.php URL, ending in /api.php (http://host.test/wiki/ is not; did you mean http://host.test/wiki/api.php?)",
