@@ -275,6 +275,64 @@ describe('sessions are identities', () => {
   });
 });
 
+describe('a login question with meta=tokens beside other modules', () => {
+  it('is recorded without its tokens, and replayed with the session\'s own where MediaWiki puts them', async () => {
+    const general = { mainpage: 'Main Page', sitename: 'Test', generator: 'MediaWiki 1.39.17' };
+    const userinfo = { id: 1, name: 'Admin', rights: ['read', 'edit', 'writeapi'] };
+    // The wiki: the session cookie is Admin's; it answers meta=tokens|siteinfo|userinfo with the session's tokens.
+    const wiki = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const q = new URLSearchParams(`${new URL(req.url!, 'http://x').search.slice(1)}&${body}`);
+        const admin = req.headers.cookie === 'wikidb_session=s3cr3t';
+        const query: Record<string, unknown> = {};
+        for (const m of (q.get('meta') ?? '').split('|')) {
+          if (m === 'tokens') query['tokens'] = { csrftoken: 'deadbeefdeadbeef+\\' };
+          if (m === 'siteinfo') query['general'] = general;
+          if (m === 'userinfo') query['userinfo'] = admin ? (q.has('uiprop') ? userinfo : { id: 1, name: 'Admin' }) : { id: 0, name: '127.0.0.1', anon: true };
+        }
+        res.setHeader('content-type', 'application/json; charset=utf-8');
+        res.end(JSON.stringify({ batchcomplete: true, query }));
+      });
+    });
+    await new Promise<void>((r) => wiki.listen(0, '127.0.0.1', r));
+    const wikiUrl = `http://127.0.0.1:${(wiki.address() as { port: number }).port}/w/api.php`;
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-login-flow-'));
+    const init = '?action=query&meta=tokens|siteinfo|userinfo&type=csrf&siprop=general&uiprop=rights&format=json&formatversion=2';
+    const rec = await startServer({ mode: 'record', upstream: wikiUrl, cassettes: dir, recordMode: 'all' });
+    try {
+      const live = await fetch(`${rec.url}${init}`, { headers: { cookie: 'wikidb_session=s3cr3t' } });
+      expect(((await live.json()) as any).query.tokens.csrftoken).toBe('deadbeefdeadbeef+\\');
+      await rec.flush();
+    } finally {
+      await rec.close();
+      wiki.close();
+    }
+    const text = await readFile(join(dir, 'default.json'), 'utf8');
+    expect(text).not.toContain('deadbeef');
+    expect(JSON.parse(text).interactions.map((i: { key: string }) => i.key)).toContain('action=query&meta=siteinfo%7Cuserinfo&siprop=general&uiprop=rights @Admin');
+    const s = await startServer({ cassettes: dir, onMiss: 'error' });
+    try {
+      const bot = new Client(s.url);
+      await bot.call({ action: 'login', lgname: 'Admin', lgpassword: 'x', lgtoken: await bot.token('login') });
+      // mwn's getTokensAndSiteInfo, as Mwn.init asks it.
+      const asked = await bot.call({ action: 'query', meta: 'tokens|siteinfo|userinfo', type: 'csrf|login', siprop: 'general', uiprop: 'rights' }, 'GET');
+      expect(asked.headers.get('x-wikitape-unknown')).toBeNull();
+      expect(asked.body).toEqual({ batchcomplete: true, query: { tokens: { csrftoken: expect.stringMatching(/^[0-9a-f]{32,}\+\\$/), logintoken: expect.stringMatching(/\+\\$/) }, general, userinfo } });
+      expect(Object.keys(asked.body['query'])).toEqual(['tokens', 'general', 'userinfo']);
+      // The token is the session's: an edit with it is taken.
+      const edit = await bot.call({ action: 'edit', title: 'Sandbox', text: 'x', token: asked.body['query'].tokens.csrftoken });
+      expect(edit.body['edit']?.result).toBe('Success');
+      // Anonymous: the user's recording answers nobody else (a miss names what to record).
+      const anon = new Client(s.url);
+      expect((await anon.call({ action: 'query', meta: 'tokens|siteinfo|userinfo', siprop: 'general', uiprop: 'rights' }, 'GET')).body['error'].code).toBe('wikitape-miss');
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe('nobody in a bot-password session', () => {
   it('has `*`\'s rights within the bot password\'s grants (JSONP, origin=*), as on MediaWiki 1.39 and 1.43', async () => {
     const key = 'action=query&meta=userinfo&uiprop=rights';
