@@ -24,7 +24,6 @@ import { makeProfile } from './wiki/profile.js';
 import { CassetteError, FileCassetteStore, type CassetteStore } from './cassette/store.js';
 import { Recorder } from './record/recorder.js';
 import { printRecorded } from './replay/render-recorded.js';
-import type { ParamMap } from './request/params.js';
 import { AccountBook, OfflineSessions, recordedIdentities, type IdentityFacts } from './replay/sessions.js';
 import { seesMoreThanReaders } from './api/session.js';
 import { isUserKey } from './cassette/format.js';
