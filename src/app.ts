@@ -22,11 +22,11 @@ import { identityViews, knowledgeOf, mergeModel } from './replay/replay-model.js
 import { harvest } from './record/harvest.js';
 import { makeProfile } from './wiki/profile.js';
 import { CassetteError, FileCassetteStore, type CassetteStore } from './cassette/store.js';
-import { Recorder, type RecorderOptions } from './record/recorder.js';
-import { notRecordable } from './record/policy.js';
+import { Recorder } from './record/recorder.js';
+import { printRecorded } from './replay/render-recorded.js';
 import { AccountBook, OfflineSessions, recordedIdentities, type IdentityFacts } from './replay/sessions.js';
 import { seesMoreThanReaders } from './api/session.js';
-import { isUserKey, type Interaction } from './cassette/format.js';
+import { isUserKey } from './cassette/format.js';
 import { FaultPlan, FaultSpecError, type ArmedFault } from './faults/spec.js';
 import { transportFaults } from './faults/transport.js';
 
@@ -392,28 +392,25 @@ function sendSetupError(res: Response, e: unknown): void {
 }
 
 /**
- * Answers from the cassette being recorded (`--mode new`): its recordings (and those made since
- * the start) by their stored key, for the identity the recorder found for the request. The
- * client's cookies are left alone: they belong to its session on the wiki.
+ * One request in record mode: the cassette's exact recording of it for the identity the wiki
+ * would answer as (`--mode new`), printed as recorded, else the wiki asked through the recorder
+ * (which stores what its plan says). Resolves to what the log line says of it.
  */
-function recordedAnswers(options: WikitapeOptions, cassette: string, loaded: (e: ReplayEngine) => void): NonNullable<RecorderOptions['recorded']> {
-  const store = new FileCassetteStore(options.cassettes ?? DEFAULTS.cassettes);
-  const engine = store.list().then(async (names) => {
-    const e = names.includes(cassette) ? await loadEngine({ ...options, mode: 'replay', fixtures: [] }, [cassette]) : null;
-    if (e) loaded(e);
-    return e;
-  }).catch(() => null); // a cassette that cannot be read is reported by the recorder when it stores
-  return engine.then((e) => ({
-    has: (key: string) => e?.cassettes?.interactions.has(key) ?? false,
-    answer: (req, res, body, user) => {
-      if (!e) return;
-      const out = e.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body, startedAt: process.hrtime.bigint() }, { identity: user });
-      res.statusCode = out.status;
-      for (const [k, v] of out.headers) res.appendHeader(k, v);
-      res.setHeader('X-Wikitape-Source', out.source);
-      sendBody(res, out.body);
-    },
-  }));
+async function recordOne(recorder: Recorder, req: Request, res: Response, options: WikitapeOptions, startedAt: bigint): Promise<{ params: ParamMap; note: string | null }> {
+  const r = await recorder.receive(req);
+  const hit = await recorder.recorded(r);
+  if (!hit) recorder.forward(req, res, r);
+  else {
+    // Nothing is computed and no session is touched: the recording as the wiki gave it (an
+    // expired block included), in the client's format.
+    const profile = makeProfile({ ...hit.profile, ...options.profile });
+    const out = printRecorded(hit.interaction, { method: req.method, url: req.url, headers: req.headers, body: r.body, startedAt }, profile, Date.now(), MODULES);
+    res.statusCode = out.status;
+    for (const [k, v] of out.headers) res.appendHeader(k, v);
+    res.setHeader('X-Wikitape-Source', 'cassette');
+    sendBody(res, out.body);
+  }
+  return { params: r.params, note: r.plan.note };
 }
 
 /** Record mode: every request to the upstream's api.php path goes through the recorder. */
@@ -435,15 +432,12 @@ function createRecordApp(options: WikitapeOptions): { app: express.Express; stat
   if ((options.faults ?? []).length > 0) throw new Error('wikitape: faults are served in replay, not while recording (drop --fault, or replay the cassette)');
   const mode = options.recordMode ?? (options.reRecord ? 'all' : 'new');
   const cassette = options.cassette ?? 'default';
-  // --mode new: what the cassette already holds is answered from it; only the rest is asked.
-  let hits: ReplayEngine | null = null;
-  const recorded = mode === 'new' ? recordedAnswers(options, cassette, (e) => (hits = e)) : undefined;
+  // --mode new: what the cassette already holds is answered from it (recordOne); only the rest is asked.
   const recorder = new Recorder({
     upstream: target.href,
     store: new FileCassetteStore(options.cassettes ?? DEFAULTS.cassettes, { entities: LIST_ENTITIES }),
     cassette,
     ...(mode === 'all' ? { reRecord: true } : {}),
-    ...(recorded ? { recorded, onStored: (i: Interaction) => hits?.cassettes?.interactions.add(i) } : {}),
     ...(options.upstreamTimeoutMs ? { timeoutMs: options.upstreamTimeoutMs } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
   });
@@ -459,17 +453,16 @@ function createRecordApp(options: WikitapeOptions): { app: express.Express; stat
       return sendWikitapeError(res, 400, 'wikitape-badfault', 'X-Wikitape-Fault: faults are served in replay, not while recording; nothing was sent to the wiki');
     }
     const startedAt = process.hrtime.bigint();
-    const params = recorder.handle(req, res);
-    params.catch(() => undefined);
+    const done = recordOne(recorder, req, res, options, startedAt);
+    done.catch(() => undefined);
     if (options.onRequest) {
       const log = options.onRequest;
       // The question as recorded (query and body), secrets shown as the marker.
       res.on('finish', () =>
-        void params.then(
-          (p) => {
-            const why = notRecordable(p);
+        void done.then(
+          ({ params, note }) => {
             const source = res.getHeader('x-wikitape-source') === 'cassette' ? 'cassette' : 'upstream';
-            log({ method: req.method, key: redactQuery(canonicalKey(p, KEY_RULES)), source, status: res.statusCode, ms: Number(process.hrtime.bigint() - startedAt) / 1e6, ...(why ? { note: `not recorded: ${why}` } : {}) });
+            log({ method: req.method, key: redactQuery(canonicalKey(params, KEY_RULES)), source, status: res.statusCode, ms: Number(process.hrtime.bigint() - startedAt) / 1e6, ...(note ? { note } : {}) });
           },
           () => undefined,
         ),

@@ -1,7 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { failWith, runApi, type ApiOutcome } from './api/main.js';
-import { isHtmlFormat } from './api/printer.js';
-import { pageTextsUnknown } from './output/texts.js';
+import { failWith, runApi } from './api/main.js';
 import { ApiUsageError, apiMessage } from './api/errors.js';
 import { ApiRequest } from './api/request.js';
 import { KEY_RULES, MODULES } from './modules/index.js';
@@ -19,7 +17,7 @@ import { canonicalKey, splitMulti } from './request/canonical.js';
 import { globalRequestUrl } from './request/url.js';
 import { redactQuery } from './util/secrets.js';
 import type { CassetteIndex } from './replay/cassette-index.js';
-import { recordedOutcome } from './replay/render-recorded.js';
+import { printerUnknown, recordedOutcome } from './replay/render-recorded.js';
 import { MARK_PREFIX, MARKS, makeTemplate, type HitTemplate } from './replay/hit-template.js';
 import type { DebugMarks } from './output/debuginfo.js';
 import { isFrozenBytes } from './output/json.js';
@@ -73,20 +71,6 @@ const TEMPLATE_MAX_URL = 32 << 10;
 const TEMPLATE_MAX_BYTES = 4 << 20;
 /** The most characters of query strings and keys the hit-key memo holds (about 16 MB as UTF-16). */
 const HIT_KEYS_CHARS = 8 << 20;
-
-/**
- * What the printer cannot print as the wiki does: `format=rawfm` shows ApiResult's internal
- * structure (metadata, every boolean), and XML and PHP serialization need the metadata too (tag
- * names, array types), which wikitape does not keep; it prints them as JSON. The HTML page's texts
- * in a language where one holds what wikitape cannot render (`i18n.<code>`).
- */
-const UNPRINTABLE: ReadonlySet<string> = new Set(['rawfm', 'xml', 'xmlfm', 'php', 'phpfm']);
-
-function printerUnknown(params: ParamMap, profile: WikiProfile, outcome: ApiOutcome): string[] {
-  const page = isHtmlFormat(outcome.printer) ? [...pageTextsUnknown(profile, outcome.userLang)] : [];
-  const format = params.get('format');
-  return format !== undefined && UNPRINTABLE.has(format) ? [`format.${format}`, ...page] : page;
-}
 
 /** What `--track-usage` notes for a computed answer: the lists it read (`list:<module>`, see cassettes prune). */
 function usageOf(params: ParamMap): string | null {

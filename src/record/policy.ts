@@ -1,4 +1,5 @@
 import type { ParamMap } from '../request/params.js';
+import { withoutTokens } from '../request/token-part.js';
 import { isSecretParam } from '../util/secrets.js';
 
 /**
@@ -16,6 +17,22 @@ export function notRecordable(params: ParamMap): string | null {
   for (const name of params.keys()) if (isSecretParam(name)) return `it carries the secret parameter ${name}`;
   if (action === 'query' && (params.get('meta') ?? '').split(/[|\u001f]/).includes('tokens')) return 'meta=tokens hands out tokens';
   return null;
+}
+
+/**
+ * What record mode stores for one request, decided once (docs/decisions/0003): the answer to the
+ * request itself (`own`: the client's answer can serve when it is the canonical form), the
+ * answer to its question without its secret part (`meta=tokens` beside other modules: that
+ * question is asked of the wiki again), or nothing. `note` says so on the log line.
+ */
+export type RecordingPlan = { stores: ParamMap; own: boolean; note: string | null } | { stores: null; note: string };
+
+export function recordingPlan(params: ParamMap): RecordingPlan {
+  const why = notRecordable(params);
+  if (why === null) return { stores: params, own: true, note: null };
+  const part = withoutTokens(params);
+  if (part !== null && notRecordable(part) === null) return { stores: part, own: false, note: 'recorded without meta=tokens: the tokens are the session\'s' };
+  return { stores: null, note: `not recorded: ${why}` };
 }
 
 /** Response headers worth keeping: the ones that carry meaning for replay. Never cookies. */

@@ -1,4 +1,6 @@
 import type { ApiOutcome } from '../api/main.js';
+import { isHtmlFormat } from '../api/printer.js';
+import { pageTextsUnknown } from '../output/texts.js';
 import { readPrinter } from '../api/printer.js';
 import { ApiRequest } from '../api/request.js';
 import { cacheModeForUselang, type CacheMode } from '../api/context.js';
@@ -13,6 +15,27 @@ import { userLanguage, type Language } from '../i18n/language.js';
 import type { Caller } from '../api/session.js';
 import { toIso } from '../util/timestamp.js';
 import { modulesNamed, requestedCacheMode, type ModuleRegistry } from '../api/registry.js';
+import { ANONYMOUS } from '../api/session.js';
+import { render, type Rendered } from '../output/render.js';
+import type { IncomingHttpHeaders } from 'node:http';
+import { requestParams } from '../request/body.js';
+import { globalRequestUrl } from '../request/url.js';
+import { emptyModel } from '../wiki/model.js';
+
+/**
+ * What the printer cannot print as the wiki does: `format=rawfm` shows ApiResult's internal
+ * structure (metadata, every boolean), and XML and PHP serialization need the metadata too (tag
+ * names, array types), which wikitape does not keep; it prints them as JSON. The HTML page's texts
+ * in a language where one holds what wikitape cannot render (`i18n.<code>`).
+ */
+const UNPRINTABLE: ReadonlySet<string> = new Set(['rawfm', 'xml', 'xmlfm', 'php', 'phpfm']);
+
+/** What the printer cannot print as the wiki does for this request (see UNPRINTABLE), for X-Wikitape-Unknown. */
+export function printerUnknown(params: ParamMap, profile: WikiProfile, outcome: ApiOutcome): string[] {
+  const page = isHtmlFormat(outcome.printer) ? [...pageTextsUnknown(profile, outcome.userLang)] : [];
+  const format = params.get('format');
+  return format !== undefined && UNPRINTABLE.has(format) ? [`format.${format}`, ...page] : page;
+}
 
 /** Keys ApiResult puts on top; requestid and curtimestamp were appended before all others. */
 const ON_TOP = new Set(['batchcomplete', 'continue', 'query-continue', 'warnings', 'errors', 'error']);
@@ -88,4 +111,21 @@ export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiP
     said: [],
     modules,
   };
+}
+
+/**
+ * A recording printed as it was recorded, for the client's format and nothing else: no session
+ * opened, no cookie set or cleared (the client's session is the wiki's, record mode's `--mode
+ * new`), no clock applied to what it holds (an expired block shows as recorded). The engine's own
+ * hits add sessions, the clock's expiry and the rest of replay around this.
+ */
+export function printRecorded(i: Interaction, req: { method: string; url: string; headers: IncomingHttpHeaders; body: Buffer; startedAt: bigint }, profile: WikiProfile, now: number, registry: ModuleRegistry): Rendered {
+  const { params } = requestParams(req.method, req.url, req.headers['content-type'], req.body);
+  const outcome = recordedOutcome(i, params, profile, now, registry, ANONYMOUS);
+  const assocLists = new Set(registry.query.list.filter((l) => l.assocEntries).map((l) => l.name));
+  const http = { ...req, url: globalRequestUrl(req.url), params };
+  const rendered = render({ profile, model: emptyModel(), assocLists, outcome, http, now, session: { setCookie: [], sessionId: '' } });
+  const unknown = [...outcome.unknown, ...printerUnknown(params, profile, outcome)];
+  if (unknown.length > 0) rendered.headers.push(['X-Wikitape-Unknown', unknown.join(', ')]);
+  return rendered;
 }

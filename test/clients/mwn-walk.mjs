@@ -19,24 +19,27 @@ if (!apiUrl) throw new Error('set API_URL to an api.php URL');
 const LIMIT = process.env.LIMIT ?? '5';
 const TITLES = (process.env.TITLES ?? 'Москва|Список ссылок|Alpha|Несуществующая').split('|');
 
-// Anonymous, read-only: no login, so Mwn.init() (which logs in) is not used.
 // Defaults kept as mwn ships them: format=json, formatversion=2, maxlag=5 on every request,
 // GET for action=query, User-Agent from options, Accept-Encoding: gzip, cookie jar (tough-cookie).
 const LOGIN = process.env.LOGIN_USER ? { username: process.env.LOGIN_USER, password: process.env.LOGIN_PASSWORD } : {};
-const bot = new Mwn({
+const options = {
   apiUrl,
-  ...LOGIN,
   userAgent: 'wikitape-client-check/0.1 (mwn 3.0.3)',
   silent: true, // no "[+] Got part N" lines on stdout
   maxRetries: 1,
   retryPause: 1000,
-});
+};
 
-// Logging in (action=query&meta=tokens&type=login, action=login, then the CSRF token and site info).
-if (LOGIN.username) await bot.login();
-
-// Anything that builds Title/Page objects needs namespace data first (Title.checkData()).
-await bot.getSiteInfo(); // action=query&meta=siteinfo&siprop=general|namespaces|namespacealiases
+// Logged in: Mwn.init exactly as the README shows it (action=query&meta=tokens&type=login,
+// action=login, then meta=tokens|siteinfo|userinfo: the CSRF token and the namespace data at once).
+// Anonymous, read-only: Mwn.init would log in, so the bot is made and asks the namespace data
+// (Title.checkData() needs it) itself: action=query&meta=siteinfo&siprop=general|namespaces|namespacealiases.
+let bot;
+if (LOGIN.username) bot = await Mwn.init({ ...options, ...LOGIN });
+else {
+  bot = new Mwn(options);
+  await bot.getSiteInfo();
+}
 
 async function walk(query, key) {
   const items = [];

@@ -275,6 +275,64 @@ describe('sessions are identities', () => {
   });
 });
 
+describe('a login question with meta=tokens beside other modules', () => {
+  it('is recorded without its tokens, and replayed with the session\'s own where MediaWiki puts them', async () => {
+    const general = { mainpage: 'Main Page', sitename: 'Test', generator: 'MediaWiki 1.39.17' };
+    const userinfo = { id: 1, name: 'Admin', rights: ['read', 'edit', 'writeapi'] };
+    // The wiki: the session cookie is Admin's; it answers meta=tokens|siteinfo|userinfo with the session's tokens.
+    const wiki = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const q = new URLSearchParams(`${new URL(req.url!, 'http://x').search.slice(1)}&${body}`);
+        const admin = req.headers.cookie === 'wikidb_session=s3cr3t';
+        const query: Record<string, unknown> = {};
+        for (const m of (q.get('meta') ?? '').split('|')) {
+          if (m === 'tokens') query['tokens'] = { csrftoken: 'deadbeefdeadbeef+\\' };
+          if (m === 'siteinfo') query['general'] = general;
+          if (m === 'userinfo') query['userinfo'] = admin ? (q.has('uiprop') ? userinfo : { id: 1, name: 'Admin' }) : { id: 0, name: '127.0.0.1', anon: true };
+        }
+        res.setHeader('content-type', 'application/json; charset=utf-8');
+        res.end(JSON.stringify({ batchcomplete: true, query }));
+      });
+    });
+    await new Promise<void>((r) => wiki.listen(0, '127.0.0.1', r));
+    const wikiUrl = `http://127.0.0.1:${(wiki.address() as { port: number }).port}/w/api.php`;
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-login-flow-'));
+    const init = '?action=query&meta=tokens|siteinfo|userinfo&type=csrf&siprop=general&uiprop=rights&format=json&formatversion=2';
+    const rec = await startServer({ mode: 'record', upstream: wikiUrl, cassettes: dir, recordMode: 'all' });
+    try {
+      const live = await fetch(`${rec.url}${init}`, { headers: { cookie: 'wikidb_session=s3cr3t' } });
+      expect(((await live.json()) as any).query.tokens.csrftoken).toBe('deadbeefdeadbeef+\\');
+      await rec.flush();
+    } finally {
+      await rec.close();
+      wiki.close();
+    }
+    const text = await readFile(join(dir, 'default.json'), 'utf8');
+    expect(text).not.toContain('deadbeef');
+    expect(JSON.parse(text).interactions.map((i: { key: string }) => i.key)).toContain('action=query&meta=siteinfo%7Cuserinfo&siprop=general&uiprop=rights @Admin');
+    const s = await startServer({ cassettes: dir, onMiss: 'error' });
+    try {
+      const bot = new Client(s.url);
+      await bot.call({ action: 'login', lgname: 'Admin', lgpassword: 'x', lgtoken: await bot.token('login') });
+      // mwn's getTokensAndSiteInfo, as Mwn.init asks it.
+      const asked = await bot.call({ action: 'query', meta: 'tokens|siteinfo|userinfo', type: 'csrf|login', siprop: 'general', uiprop: 'rights' }, 'GET');
+      expect(asked.headers.get('x-wikitape-unknown')).toBeNull();
+      expect(asked.body).toEqual({ batchcomplete: true, query: { tokens: { csrftoken: expect.stringMatching(/^[0-9a-f]{32,}\+\\$/), logintoken: expect.stringMatching(/\+\\$/) }, general, userinfo } });
+      expect(Object.keys(asked.body['query'])).toEqual(['tokens', 'general', 'userinfo']);
+      // The token is the session's: an edit with it is taken.
+      const edit = await bot.call({ action: 'edit', title: 'Sandbox', text: 'x', token: asked.body['query'].tokens.csrftoken });
+      expect(edit.body['edit']?.result).toBe('Success');
+      // Anonymous: the user's recording answers nobody else (a miss names what to record).
+      const anon = new Client(s.url);
+      expect((await anon.call({ action: 'query', meta: 'tokens|siteinfo|userinfo', siprop: 'general', uiprop: 'rights' }, 'GET')).body['error'].code).toBe('wikitape-miss');
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe('nobody in a bot-password session', () => {
   it('has `*`\'s rights within the bot password\'s grants (JSONP, origin=*), as on MediaWiki 1.39 and 1.43', async () => {
     const key = 'action=query&meta=userinfo&uiprop=rights';
@@ -466,6 +524,51 @@ describe('record --mode new', () => {
     expect(await ask(second, '2')).toBe('cassette');
     await second.close();
     expect(asked).toEqual(['1', '2', '3']);
+  });
+
+  it('answers a recording as recorded, for the session\'s user, never computed and without touching its cookies', async () => {
+    // The wiki: the session cookie belongs to Admin; every other question is counted.
+    const other: string[] = [];
+    const wiki = createServer((req, res) => {
+      const q = new URL(req.url!, 'http://x').searchParams;
+      res.setHeader('content-type', 'application/json; charset=utf-8');
+      if (q.get('meta') === 'userinfo' && !q.has('uiprop')) {
+        const admin = req.headers.cookie === 'wikidb_session=s3cr3t';
+        res.end(JSON.stringify({ batchcomplete: true, query: { userinfo: admin ? { id: 1, name: 'Admin' } : { id: 0, name: '127.0.0.1', anon: true } } }));
+        return;
+      }
+      other.push(q.toString());
+      res.end(JSON.stringify({ batchcomplete: true, query: { blocks: [] } }));
+    });
+    await new Promise<void>((r) => wiki.listen(0, '127.0.0.1', r));
+    const wikiUrl = `http://127.0.0.1:${(wiki.address() as { port: number }).port}/w/api.php`;
+    // Admin's list of blocks, recorded on 1 March with a block that expired on 2 March; the
+    // cassette was recorded into since (its clock is April's).
+    const block = { id: 7, user: 'Vandal', by: 'Admin', timestamp: '2024-02-01T00:00:00Z', expiry: '2024-03-02T00:00:00Z', reason: 'spam' };
+    const request = { action: 'query', assert: 'user', bklimit: '10', list: 'blocks' };
+    const key = 'action=query&assert=user&bkdir=older&bklimit=10&bkprop=by%7Cexpiry%7Cflags%7Cid%7Creason%7Ctimestamp%7Cuser&list=blocks';
+    const dir = await cassetteDir({ default: [interaction(key, request, { batchcomplete: true, query: { blocks: [block] } }, 'Admin')] });
+    const file = join(dir, 'default.json');
+    const c = JSON.parse(await readFile(file, 'utf8'));
+    c.meta.recordedAt = '2024-04-01T00:00:00.000Z';
+    c.meta.upstream = wikiUrl;
+    await writeFile(file, JSON.stringify(c));
+    const s = await startServer({ mode: 'record', upstream: wikiUrl, cassettes: dir });
+    try {
+      const r = await fetch(`${s.url}?action=query&list=blocks&bklimit=10&assert=user&format=json&formatversion=2`, { headers: { cookie: 'wikidb_session=s3cr3t' } });
+      expect(r.headers.get('x-wikitape-source')).toBe('cassette');
+      expect(await r.json()).toEqual({ batchcomplete: true, query: { blocks: [block] } });
+      expect(r.headers.getSetCookie()).toEqual([]);
+      expect(r.headers.get('x-wikitape-unknown')).toBeNull();
+      // Printed in a format wikitape cannot print as the wiki does: said, as replay says it.
+      const xml = await fetch(`${s.url}?action=query&list=blocks&bklimit=10&assert=user&format=xml`, { headers: { cookie: 'wikidb_session=s3cr3t' } });
+      expect(xml.headers.get('x-wikitape-source')).toBe('cassette');
+      expect(xml.headers.get('x-wikitape-unknown')).toBe('format.xml');
+      expect(other).toEqual([]);
+    } finally {
+      await s.close();
+      wiki.close();
+    }
   });
 
   it('refuses an upstream that is not an api.php URL, naming the one meant', async () => {
