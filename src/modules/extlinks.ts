@@ -63,9 +63,14 @@ export const extlinks: QueryModule = {
     if (knows && pages.good.some((p) => !knows.completeLinks.has(p.pageid))) ctx.unknown('extlinks.entries');
     let rows = collectRows(v, pages.good, modern);
     const multi = pages.good.length > 1;
+    const cont = pv.str(v['continue']);
+    const limit = pv.num(v['limit']) ?? 10;
     // Where ids are not all known, a single page's links are in the order recorded, which is id
-    // order in 1.43 and (index, id) order in 1.39; across pages 1.43 orders by id alone.
-    if (modern && multi && rows.some((r) => r.id.lo !== r.id.hi) && new Set(rows.map((r) => r.page.pageid)).size > 1) ctx.unknown('extlinks.id');
+    // order in 1.43 and (index, id) order in 1.39; across pages 1.43 orders by id alone. That
+    // order shows only where the limit cuts or a continuation starts: each page's links are
+    // listed under the page (ApiQueryBase::addPageSubItem), so when all fit, it is invisible.
+    const crossPage = modern && multi && rows.some((r) => r.id.lo !== r.id.hi) && new Set(rows.map((r) => r.page.pageid)).size > 1;
+    if (crossPage && (cont !== null || rows.length > limit)) ctx.unknown('extlinks.id');
     const allKnown = rows.every((r) => r.id.lo === r.id.hi);
     // The recorded order places https rows of protocol-relative links by their http row: among
     // rows of the same page and index, their place follows ids no recording showed.
@@ -74,7 +79,6 @@ export const extlinks: QueryModule = {
     const sortKey = (r: Row): SortKey =>
       modern ? [idKey(r)] : multi ? [r.page.pageid, index60(r.index), idKey(r)] : [index60(r.index), idKey(r)];
     rows.sort((a, b) => compareKeys(sortKey(a), sortKey(b)));
-    const cont = pv.str(v['continue']);
     if (cont !== null) {
       const parts = cont.split('|').map((p) => decodeURIComponentSafe(p));
       const width = modern ? 1 : multi ? 3 : 2;
@@ -82,7 +86,6 @@ export const extlinks: QueryModule = {
       const c: SortKey = parts.map((p, i) => (i === width - 1 || (!modern && width === 3 && i === 0) ? Number(p) : p));
       rows = rows.filter((r) => atOrAfter(ctx, r, c, modern, multi));
     }
-    const limit = pv.num(v['limit']) ?? 10;
     const page = rows.slice(0, limit);
     // elexpandurl: protocol-relative links get $wgCanonicalServer's protocol.
     const expand = v['expandurl'] === true;

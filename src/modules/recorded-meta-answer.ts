@@ -28,10 +28,11 @@ const CALLER = '127.0.0.1';
  * `meta=userinfo` on a replayed wiki: every prop from what a recorded answer showed (a wiki's
  * rights and groups are its own configuration, never a default install's). `blockinfo` also
  * follows from a complete walk of the blocks list (no block covers the caller: no block fields).
- * Returns false when the model is not learned from recordings (the built-in answers); flags
- * each prop nobody recorded.
+ * Returns null when the model is not learned from recordings (the built-in answers); flags
+ * each prop nobody recorded but those in `byRule`, which MediaWiki's code decides (the
+ * built-in's value is then exact).
  */
-export function userInfoFromRecordings(ctx: ApiContext, props: readonly string[], builtin: JsonObject): JsonObject | null {
+export function userInfoFromRecordings(ctx: ApiContext, props: readonly string[], builtin: JsonObject, byRule: ReadonlySet<string> = new Set()): JsonObject | null {
   const k = ctx.knows;
   if (!k) return null;
   const recorded = k.meta.get('userinfo') ?? new Map<string, Record<string, unknown>>();
@@ -44,8 +45,8 @@ export function userInfoFromRecordings(ctx: ApiContext, props: readonly string[]
       Object.assign(info, fields);
       continue;
     }
-    // Nobody recorded it: the built-in's value, flagged.
-    ctx.unknown(`userinfo.${p}`);
+    // Nobody recorded it: the built-in's value, flagged unless the code decides it.
+    if (!byRule.has(p)) ctx.unknown(`userinfo.${p}`);
     for (const [f, v] of Object.entries(builtin)) if (USERINFO_FIELD_PROP[f] === p) info[f] = v;
   }
   return info;

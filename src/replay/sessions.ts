@@ -78,7 +78,9 @@ export class AccountBook {
       id: f?.id ?? facts?.id ?? 0,
       anon: false,
       identity,
-      groups: facts?.groups ?? given?.groups ?? null,
+      // A bot password narrows the account's rights by its grants, never its groups: ApiQueryUserInfo
+      // shows getUserEffectiveGroups of the session's user, the account itself.
+      groups: facts?.groups ?? given?.groups ?? f?.groups ?? null,
       rights: facts?.rights ?? given?.rights ?? null,
       ...(facts ? { userinfo: facts.userinfo } : {}),
     };

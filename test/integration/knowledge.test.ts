@@ -140,6 +140,21 @@ describe('what replay knows from recordings', () => {
     expect(single.source).toBe('synthesized');
   });
 
+  it("1.43, several pages whose el_ids nobody showed: exact when all links fit (each page's listed under it), flagged where the limit cuts", async () => {
+    const one = (pageid: number, title: string, urls: string[]) =>
+      recorded({ prop: 'extlinks', titles: title, ellimit: 'max' }, { query: { pages: [{ pageid, ns: 0, title, extlinks: urls.map((url) => ({ url })) }] } });
+    const dir = await cassettes('1.43.5', [one(7, 'Ссылки', ['https://a.example/', 'https://b.example/']), one(8, 'Другая', ['https://c.example/'])]);
+    const all = await ask(dir, { prop: 'extlinks', titles: 'Ссылки|Другая', ellimit: 'max' });
+    expect(all.unknown).toBeUndefined();
+    expect(all.source).toBe('synthesized');
+    expect(all.body.query?.['pages']).toEqual([
+      { pageid: 7, ns: 0, title: 'Ссылки', extlinks: [{ url: 'https://a.example/' }, { url: 'https://b.example/' }] },
+      { pageid: 8, ns: 0, title: 'Другая', extlinks: [{ url: 'https://c.example/' }] },
+    ]);
+    // Which two of the three come first is el_id order across the pages: not known.
+    expect((await ask(dir, { prop: 'extlinks', titles: 'Ссылки|Другая', ellimit: '2' })).unknown).toBe('extlinks.id');
+  });
+
   it('flags a spam check whose answer depends on the blacklist no recording showed', async () => {
     const dir = await cassettes('1.39.17', [recorded({ list: 'blocks' }, { query: { blocks: [] } })]);
     const res = await request(createApp({ cassettes: dir })).get('/w/api.php').query({ action: 'spamblacklist', url: 'http://casino.example/', format: 'json' });

@@ -146,6 +146,15 @@ describe('writes offline, and the write log', () => {
     expect(r.headers.get('x-wikitape-unknown')).toBe('permissions.message');
   });
 
+  it("answers a bot-password session's groups with the account's: bot passwords narrow rights by grants, never groups", async () => {
+    const c = new Client(server.url);
+    await c.call({ action: 'login', lgname: 'Admin@wikitape', lgpassword: 'bot-password', lgtoken: await c.token('login') });
+    const r = await c.call({ action: 'query', meta: 'userinfo', uiprop: 'groups|rights', formatversion: '2' }, 'GET');
+    // ApiQueryUserInfo: getUserEffectiveGroups of the session's user, the account itself.
+    expect(r.headers.get('x-wikitape-unknown')).toBeNull();
+    expect(r.body['query'].userinfo).toEqual({ id: 1, name: 'Admin', groups: ['*', 'user', 'sysop'], rights: ['read', 'writeapi', 'apihighlimits'] });
+  });
+
   it('keeps the log bounded under huge writes: long values cut with a marker, always readable over HTTP', { timeout: 60_000 }, async () => {
     server.clearWrites();
     const text = 'x'.repeat(7 << 20);
