@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonObject } from '../api/result.js';
-import { seesMoreThanReaders } from '../api/session.js';
+import { lacksSameOriginSecurity, seesMoreThanReaders } from '../api/session.js';
 import { identityKey, type Interaction } from '../cassette/format.js';
 import type { CassetteStore } from '../cassette/store.js';
 import { parseBody, readBody } from '../request/body.js';
@@ -61,6 +61,12 @@ export interface ReceivedRequest {
   plan: RecordingPlan;
   /** As whom the wiki answers it and the answer is filed (docs/decisions/0006); null when nothing is stored. */
   asking: Promise<Asking> | null;
+  /**
+   * Anonymous only because MediaWiki strips the credentials it carries (JSONP, `origin=*`,
+   * Treat-as-Untrusted): the session stays, and a bot password's grants still narrow what the
+   * anonymous caller may do, so the anonymous recording need not be this request's answer.
+   */
+  strippedSession: boolean;
 }
 
 /** What is stored of one answer once its parts are in: its status, headers and formatversion=2 data. */
@@ -135,16 +141,18 @@ export class Recorder {
     // As whom the wiki answers this request, decided once: the answer is filed under it, and every
     // question the recorder asks for it carries the same credentials (docs/decisions/0006).
     const asking = plan.stores === null ? null : this.identities.asking(params, req.headers);
-    return { params, body, query, plan, asking };
+    const credentialed = req.headers.cookie !== undefined || req.headers.authorization !== undefined;
+    return { params, body, query, plan, asking, strippedSession: credentialed && lacksSameOriginSecurity(params, req.headers) };
   }
 
   /**
    * The cassette's exact recording of this request for its identity (`record --mode new`), with
    * what the cassette says of the wiki (to print it); null when the wiki is to be asked: in
-   * `--mode all`, for what is never recorded (logins, writes, tokens) and what the cassette lacks.
+   * `--mode all`, for what is never recorded (logins, writes, tokens), what the cassette lacks, and
+   * a request whose session MediaWiki keeps while it strips its credentials (strippedSession).
    */
   async recorded(r: ReceivedRequest): Promise<{ interaction: Interaction; profile: Partial<WikiProfile> } | null> {
-    if (this.options.reRecord || !r.asking || r.plan.stores === null || !r.plan.own) return null;
+    if (this.options.reRecord || !r.asking || r.plan.stores === null || !r.plan.own || r.strippedSession) return null;
     const who = await r.asking;
     const view = 'user' in who ? await this.cassette.view() : null;
     const interaction = view && 'user' in who ? view.recording(identityKey(canonicalKey(r.plan.stores, KEY_RULES), who.user)) : undefined;

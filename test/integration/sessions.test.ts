@@ -580,6 +580,38 @@ describe('record --mode new', () => {
     }
   });
 
+  it('asks the wiki again a question whose credentials MediaWiki strips (origin=*) while its session stays', async () => {
+    // The wiki: an anonymous caller's rights; in a bot password's session (its credentials
+    // stripped by origin=*), the same anonymous caller's rights narrowed to the bot's grants.
+    const wiki = createServer((req, res) => {
+      const q = new URL(req.url!, 'http://x').searchParams;
+      res.setHeader('content-type', 'application/json; charset=utf-8');
+      const rights = req.headers.cookie === 'wikidb_session=botsession' ? ['read', 'edit'] : ['createaccount', 'read', 'edit', 'editmyoptions'];
+      res.end(JSON.stringify({ batchcomplete: true, query: { userinfo: { id: 0, name: '127.0.0.1', anon: true, ...(q.get('uiprop') === 'rights' ? { rights } : {}) } } }));
+    });
+    await new Promise<void>((r) => wiki.listen(0, '127.0.0.1', r));
+    const wikiUrl = `http://127.0.0.1:${(wiki.address() as { port: number }).port}/w/api.php`;
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-mode-new-stripped-'));
+    const question = '?action=query&meta=userinfo&uiprop=rights&format=json&formatversion=2';
+    try {
+      const first = await startServer({ mode: 'record', upstream: wikiUrl, cassettes: dir });
+      await fetch(`${first.url}${question}`);
+      await first.close();
+      const again = await startServer({ mode: 'record', upstream: wikiUrl, cassettes: dir });
+      try {
+        const plain = await fetch(`${again.url}${question}`);
+        expect(plain.headers.get('x-wikitape-source')).toBe('cassette');
+        const stripped = await fetch(`${again.url}${question}&origin=*`, { headers: { cookie: 'wikidb_session=botsession' } });
+        expect(stripped.headers.get('x-wikitape-source')).toBe('upstream');
+        expect(((await stripped.json()) as { query: { userinfo: { rights: string[] } } }).query.userinfo.rights).toEqual(['read', 'edit']);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      wiki.close();
+    }
+  });
+
   it('refuses an upstream that is not an api.php URL, naming the one meant', async () => {
     await expect(startServer({ mode: 'record', upstream: 'http://host.test/wiki/', cassettes: NO_CASSETTES })).rejects.toThrow(
       "--upstream must be the wiki's api.php URL, ending in /api.php (http://host.test/wiki/ is not; did you mean http://host.test/wiki/api.php?)",
