@@ -70,7 +70,13 @@ export class Forwarder {
     this.proxy = httpProxy.createProxyServer({ selfHandleResponse: true, changeOrigin: true, proxyTimeout: options.timeoutMs ?? 30_000, agent: this.agent });
     this.proxy.on('proxyRes', (proxyRes, req, res) => {
       const w = this.waiting.get(req);
-      if (w) void this.relay(proxyRes, res as ServerResponse, w, req.method ?? 'GET');
+      if (!w) return;
+      // A failure while relaying is the client's answer (a 502 naming it), never a hanging socket.
+      this.relay(proxyRes, res as ServerResponse, w, req.method ?? 'GET').catch((e: unknown) => {
+        const out = res as ServerResponse;
+        if (!out.headersSent) sendUpstreamError(out, `its answer could not be relayed (${e instanceof Error ? e.message : String(e)})`);
+        else out.destroy();
+      });
     });
     this.proxy.on('error', (err, _req, res) => {
       // An answer already given (a refused or cut-off one included) is left alone.

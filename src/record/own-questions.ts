@@ -64,22 +64,24 @@ export async function askWhoIs(upstream: Upstream, credentials: Record<string, s
   return { id: info.id, name: info.name };
 }
 
-/** The wiki's names and languages, from meta=siteinfo (asked anonymously); nothing when it does not answer that. */
+/** The wiki's names and languages, from meta=siteinfo (asked anonymously); rejects when it does not answer that. */
 export async function askSiteInfo(upstream: Upstream): Promise<Partial<WikiProfile>> {
+  // Through the bounded client: a redirect (to another host or not) is not followed, so
+  // nothing but the upstream's own answer reaches the cassette's profile.
+  const r = await upstream.get({ action: 'query', meta: 'siteinfo', siprop: 'general', format: 'json', formatversion: '2' }, { timeoutMs: 10_000 });
+  let parsed: { query?: { general?: Record<string, string> } };
   try {
-    // Through the bounded client: a redirect (to another host or not) is not followed, so
-    // nothing but the upstream's own answer reaches the cassette's profile.
-    const r = await upstream.get({ action: 'query', meta: 'siteinfo', siprop: 'general', format: 'json', formatversion: '2' }, { timeoutMs: 10_000 });
-    const g = (JSON.parse(r.text) as { query?: { general?: Record<string, string> } }).query?.general ?? {};
-    const p: Partial<WikiProfile> = {};
-    if (g['generator']) p.version = g['generator'].replace(/^MediaWiki /, '');
-    if (g['lang']) p.language = g['lang'];
-    if (g['sitename']) p.siteName = g['sitename'];
-    if (g['server']) p.server = g['server'];
-    if (g['scriptpath'] !== undefined) p.scriptPath = g['scriptpath'];
-    if (g['phpversion']) p.runtimeVersion = g['phpversion'];
-    return p;
+    parsed = JSON.parse(r.text) as typeof parsed;
   } catch {
-    return {};
+    throw new Error(`meta=siteinfo answered HTTP ${r.status}, not as JSON`);
   }
+  const g = parsed.query?.general ?? {};
+  const p: Partial<WikiProfile> = {};
+  if (g['generator']) p.version = g['generator'].replace(/^MediaWiki /, '');
+  if (g['lang']) p.language = g['lang'];
+  if (g['sitename']) p.siteName = g['sitename'];
+  if (g['server']) p.server = g['server'];
+  if (g['scriptpath'] !== undefined) p.scriptPath = g['scriptpath'];
+  if (g['phpversion']) p.runtimeVersion = g['phpversion'];
+  return p;
 }

@@ -1,4 +1,5 @@
 import type { ParamMap } from '../request/params.js';
+import { splitMulti } from '../request/canonical.js';
 import { withoutTokens } from '../request/token-part.js';
 import { isSecretParam } from '../util/secrets.js';
 
@@ -15,7 +16,7 @@ export function notRecordable(params: ParamMap): string | null {
   const action = params.get('action') ?? 'help';
   if (!RECORDED_ACTIONS.has(action)) return `action=${action} is not a read action`;
   for (const name of params.keys()) if (isSecretParam(name)) return `it carries the secret parameter ${name}`;
-  if (action === 'query' && (params.get('meta') ?? '').split(/[|\u001f]/).includes('tokens')) return 'meta=tokens hands out tokens';
+  if (action === 'query' && splitMulti(params.get('meta') ?? '').includes('tokens')) return 'meta=tokens hands out tokens';
   return null;
 }
 

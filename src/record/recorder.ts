@@ -234,6 +234,19 @@ export class Recorder {
   }
 
   /**
+   * What the wiki says of itself (version, language, names), asked once; a failure is said once
+   * (onError) and asked again with the next recording, which meanwhile keeps the profile it has.
+   */
+  private async site(): Promise<Partial<WikiProfile>> {
+    this.siteInfo ??= askSiteInfo(this.upstream).catch((e: unknown) => {
+      this.siteInfo = null;
+      this.options.onError?.(`wikitape: the wiki's meta=siteinfo could not be read (${e instanceof Error ? e.message : String(e)}); the cassette's profile is kept as it is until it answers`);
+      return {};
+    });
+    return this.siteInfo;
+  }
+
+  /**
    * A user's rights, asked once with their session (`meta=userinfo&uiprop=groups|rights`) and
    * recorded, so that replay knows what the account may do once it logs in offline.
    */
@@ -268,8 +281,7 @@ export class Recorder {
       const cookie = identity.credentials['cookie'];
       const readerView = user === null || (cookie !== undefined && !seesMoreThanReaders(await this.rightsOf(user, cookie)));
       if (!data) return null;
-      this.siteInfo ??= askSiteInfo(this.upstream);
-      const site = await this.siteInfo;
+      const site = await this.site();
       // A secret an answer hands out (a token among user options, say) is stored as the marker.
       const { debuginfo, ...body } = redactJson(data.body);
       const kept: Record<string, string> = {};
