@@ -9,9 +9,6 @@ const PROPS = ['blockinfo', 'hasmsg', 'rights', 'changeablegroups', 'options', '
 /** uiprop=cancreateaccount is 1.43's (1.39 warns about it as an unrecognized value, and `*` leaves it out). */
 const PROPS_139 = PROPS.filter((p) => p !== 'cancreateaccount');
 
-/** The props the built-in wiki answers for an anonymous caller (blockinfo: from the fixture's blocks). */
-const BUILT: ReadonlySet<string> = new Set(['blockinfo', 'hasmsg', 'groups', 'groupmemberships', 'implicitgroups', 'rights', 'changeablegroups', 'editcount', 'registrationdate']);
-
 /**
  * The props MediaWiki's code, not a wiki's configuration, decides for every user with no account,
  * so no recording is needed (read in 1.39 and 1.43, checked on both live wikis): no explicit group
@@ -20,6 +17,9 @@ const BUILT: ReadonlySet<string> = new Set(['blockinfo', 'hasmsg', 'groups', 'gr
  * no `registrationdate` (User::getRegistration is false for anonymous users).
  */
 const ANON_BY_RULE: ReadonlySet<string> = new Set(['groupmemberships', 'implicitgroups', 'editcount', 'registrationdate']);
+
+/** The props the built-in wiki answers for an anonymous caller (blockinfo: from the fixture's blocks), those MediaWiki's code decides among them. */
+const BUILT: ReadonlySet<string> = new Set(['blockinfo', 'hasmsg', 'groups', 'rights', 'changeablegroups', ...ANON_BY_RULE]);
 
 /**
  * meta=userinfo for the anonymous callers wikitape serves: the wiki names them by their address

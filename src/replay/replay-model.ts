@@ -76,9 +76,14 @@ export function identityViews(model: WikiModel, lists: readonly ListModule[], ca
     }
     const knows = buildKnowledge(view, lists, () => own);
     // Lists everyone sees alike, pages and meta: what readers were shown; the wider lists: the identity's own walks.
+    // Their walks' recording times too: under --clock recorded, a computed answer is as of its own walk.
     const walks = new Map(everyone.walks);
-    for (const list of wider) walks.set(list.name, knows.walks.get(list.name) ?? new Set());
-    return { model: view, knows: { ...everyone, walks } };
+    const walkTimes = new Map(everyone.walkTimes);
+    for (const list of wider) {
+      walks.set(list.name, knows.walks.get(list.name) ?? new Set());
+      walkTimes.set(list.name, knows.walkTimes.get(list.name) ?? new Map());
+    }
+    return { model: view, knows: { ...everyone, walks, walkTimes } };
   };
 }
 
