@@ -93,6 +93,7 @@ describe('cassettes diff: a walk is one unit', () => {
       const logWalk = found.find((e) => e.key.startsWith('action=query&ledir'))!;
       expect(logWalk.status).toBe('changed');
       const updated = await diffCassettes({ upstream: after.url, cassettes, update: true });
+      expect(updated.find((e) => e.key.startsWith('action=query&ledir'))?.updated).toBe(true);
       expect(updated.filter((e) => e.status !== 'equal').every((e) => e.updated)).toBe(true);
       const replay = await startServer({ cassettes, onMiss: 'error' });
       try {
@@ -109,6 +110,7 @@ describe('cassettes diff: a walk is one unit', () => {
         await replay.close();
       }
       const again = await diffCassettes({ upstream: after.url, cassettes });
+      expect(again.find((e) => e.key.startsWith('action=query&ledir'))?.status).toBe('equal');
       expect(again.map((e) => e.status)).toEqual(again.map(() => 'equal'));
     } finally {
       await after.close();

@@ -60,7 +60,7 @@ describe('what replay says it loaded', () => {
     const cli = await startCli(['replay', '--cassettes', dir, '--fixtures', MINI_WIKI, '--quiet']);
     try {
       await cli.printed('wikitape: loaded');
-      await cli.printed('\n');
+      await cli.printed('(each recording as of its own time)\n');
       const line = cli.stderr().split('\n')[0];
       expect(line).toMatch(new RegExp(`^wikitape: loaded ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/suite\\.json \\(\\d+ interactions\\), test/fixtures/mini-wiki\\.json \\(fixture, ${fixtureEntries} entries\\); clock recorded \\(each recording as of its own time\\)$`));
     } finally {

@@ -78,17 +78,16 @@ interface Compared {
 const NOISE = /LocalisationCache::isExpired|failed to acquire lock|could not acquire main lock/;
 
 async function debuginfoOf(api: string, question: string): Promise<Record<string, unknown>> {
-  let d: unknown;
   // the live wiki is asked again (a few times) while its answer has such lines
   for (let i = 0; i < 8; i++) {
     const r = await fetch(`${api}?${question}&format=json&formatversion=2`, { headers: HEADERS });
     const j = (await r.json()) as Record<string, unknown>;
-    d = j['debuginfo'];
+    const d = j['debuginfo'];
     if (!d || typeof d !== 'object') throw new Error(`${api}?${question}: no debuginfo in ${JSON.stringify(j).slice(0, 200)}`);
-    if (!((d as { debugLog: string[] }).debugLog ?? []).some((l) => NOISE.test(l))) break;
+    if (!((d as { debugLog: string[] }).debugLog ?? []).some((l) => NOISE.test(l))) return d as Record<string, unknown>;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  return d as Record<string, unknown>;
+  throw new Error(`${api}?${question}: every answer of 8 had a localisation-cache rebuild's or a lock's lines (another process is rebuilding the wiki's caches); nothing to compare`);
 }
 
 async function compareOne(liveApi: string, oursApi: string, question: string, installRoot: (path: string) => string): Promise<Compared> {
