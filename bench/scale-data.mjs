@@ -128,7 +128,18 @@ export async function writeCassette(file, n, pages, dist) {
     }
     out.write(`${first ? ']' : '\n    ]'}${i < kinds.length - 1 ? ',' : ''}\n`);
   }
-  out.write('  }\n}\n');
+  // The walks' summaries, as the file store writes them (a build without them: none).
+  const summary = await import(`${dist}/cassette/walk-summary.js`).catch(() => null);
+  if (!summary) return void (out.write('  }\n}\n'), out.close());
+  out.write('  },\n');
+  writeArray(out, stringify, 'summaries', (function* () {
+    for (const a of sorted) {
+      const i = interaction(a);
+      const s = summary.summarize(i, summary.storedBytes(i));
+      if (s) yield s;
+    }
+  })(), true);
+  out.write('}\n');
   out.close();
 }
 

@@ -1,6 +1,7 @@
 import type { Json, JsonObject } from '../api/result.js';
 import type { MissingTitle, Page, Redirect } from '../wiki/model.js';
 import type { WikiProfile } from '../wiki/profile.js';
+import type { AnswerSummary } from './walk-summary.js';
 
 /** Version of the cassette file layout. */
 const CASSETTE_FORMAT = 1;
@@ -68,6 +69,13 @@ export interface Cassette {
   meta: CassetteMeta;
   interactions: Interaction[];
   entities: Harvest;
+  /**
+   * What each recorded list and `prop=extlinks` answer proves of its walk (cassette/walk-summary.ts),
+   * written with the answers so that replay works knowledge out without reading them. Optional:
+   * older and hand-written cassettes have none, and a summary that no longer matches its answer
+   * is made again from the answer (docs/decisions/0020-knowledge-per-walk.md).
+   */
+  summaries?: AnswerSummary[];
 }
 
 /** No entities: a list for each of these kinds (in this order, as every cassette lists them), pages, missing titles and redirects. */

@@ -1,5 +1,6 @@
 import { PAGE_FIELD_TYPES, type FieldType, type FieldTypes } from '../api/list-module.js';
 import { interactionProblem, isObject } from './format.js';
+import { summariesProblem } from './walk-summary.js';
 
 /**
  * What makes a parsed cassette file unusable, every problem of it (`cassettes verify` lists them
@@ -91,6 +92,10 @@ export function cassetteProblems(c: unknown, lists: readonly EntityShape[] = [],
   const language = isObject(c['meta']) && isObject(c['meta']['profile']) ? c['meta']['profile']['language'] : undefined;
   if (language !== undefined && (typeof language !== 'string' || !/^[a-z0-9-]{2,}$/.test(language))) {
     out.push(`"meta.profile.language" is ${JSON.stringify(language)}: not a language code (ru, de, zh-hans …)`);
+  }
+  if (c['summaries'] !== undefined) {
+    const problem = summariesProblem(c['summaries'], interactionProblem);
+    if (problem) out.push(problem);
   }
   const interactions = Array.isArray(c['interactions']) ? (c['interactions'] as unknown[]) : [];
   for (let n = 0; n < interactions.length && out.length < limit; n++) {

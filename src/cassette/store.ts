@@ -6,6 +6,7 @@ import { DataFile } from 'lowdb/node';
 import { parseKeepingKeyOrder, stringifyKeepingKeyOrder } from '../util/ordered-json.js';
 import { type Cassette, emptyCassette } from './format.js';
 import { cassetteProblems, type EntityShape } from './problems.js';
+import { summariesOf } from './walk-summary.js';
 import { tooLongForJson } from '../wiki/fixtures.js';
 
 /** Error for a cassette name or file that cannot be used; says what to do. */
@@ -124,7 +125,8 @@ export class FileCassetteStore implements CassetteStore {
     const file = this.fileOf(name);
     await mkdir(this.dir, { recursive: true });
     // Pretty JSON written atomically (steno: temp file + rename), integer-like keys kept in order.
-    const adapter = new DataFile<Cassette>(file, { parse: (t) => parseKeepingKeyOrder(t) as Cassette, stringify: (d) => `${stringifyKeepingKeyOrder(d, 2)}\n` });
+    // Each write keeps the walks' summaries beside the answers (cassette/walk-summary.ts).
+    const adapter = new DataFile<Cassette>(file, { parse: (t) => parseKeepingKeyOrder(t) as Cassette, stringify: (d) => `${stringifyKeepingKeyOrder(withSummaries(d), 2)}\n` });
     // A write that fails (a full disk) leaves no partial temporary file behind (steno names it
     // `.<file>.tmp`); the cassette itself is untouched. Only a file is removed, never a folder.
     // (Writers of a cassette write one at a time, so no other write's temporary file is there.)
@@ -153,6 +155,13 @@ export class FileCassetteStore implements CassetteStore {
     if (problem) throw new CassetteError(`cassette file ${file} is not a cassette: ${problem}`);
     return db;
   }
+}
+
+/** A cassette as the file store writes it: with the summaries of its walks as they are now (none: no member). */
+function withSummaries(c: Cassette): Cassette {
+  const summaries = Array.isArray(c.interactions) ? summariesOf(c.interactions) : [];
+  if (summaries.length === 0 && c.summaries === undefined) return c;
+  return { ...c, summaries };
 }
 
 /** Whether a process of this id is running (signal 0 checks without sending anything). */

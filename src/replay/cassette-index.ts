@@ -1,6 +1,7 @@
 import { closeSync, openSync } from 'node:fs';
 import type { Cassette, Interaction } from '../cassette/format.js';
 import { readInteraction, scanCassette, type ScannedInteraction } from '../cassette/scan.js';
+import { summarize, summarized, type AnswerSummary } from '../cassette/walk-summary.js';
 import { CassetteError, notACassette, type CassetteStore } from '../cassette/store.js';
 import { entityId, mergeSighting, ownKinds, type ListModule } from '../api/list-module.js';
 import { PAGES, emptyModel, entityKind, mergePage, type WikiModel } from '../wiki/model.js';
@@ -19,6 +20,8 @@ interface Stored extends ScannedInteraction {
 class InteractionTable {
   private readonly byKey = new Map<string, Interaction | Stored>();
   private readonly recent = new Map<string, Interaction>();
+  /** What knowledge reads of the answers it reads only in part (cassette/walk-summary.ts), by key. */
+  private readonly summaries = new Map<string, AnswerSummary>();
   private readonly fds: number[] = [];
   constructor(readonly keep = 1000) {}
 
@@ -35,8 +38,15 @@ class InteractionTable {
   add(i: Interaction): void {
     if (!this.byKey.has(i.key)) this.byKey.set(i.key, i);
   }
-  addStored(fd: number, where: ScannedInteraction): void {
-    if (!this.byKey.has(where.key)) this.byKey.set(where.key, { ...where, fd });
+  /** Adds a scanned interaction unless its key is already there; whether it was added. */
+  addStored(fd: number, where: ScannedInteraction): boolean {
+    if (this.byKey.has(where.key)) return false;
+    this.byKey.set(where.key, { ...where, fd });
+    return true;
+  }
+  /** Keeps a summary its cassette wrote for an interaction held (checked by its caller against the answer's stored length). */
+  addSummary(s: AnswerSummary): void {
+    this.summaries.set(s.key, s);
   }
   /** Keeps a file open for `addStored` entries; closed by `close`. */
   holdFile(fd: number): void {
@@ -63,6 +73,30 @@ class InteractionTable {
     for (const [key, e] of this.byKey) {
       if (only && !only(key)) continue;
       yield 'fd' in e ? (this.recent.get(key) ?? readInteraction(e.fd, e)) : e;
+    }
+  }
+
+  /**
+   * What knowledge reads of each interaction whose key passes `only`: the summary of its walk
+   * (one its cassette kept, or one made from the answer once it was read), or the whole
+   * interaction when knowledge reads more of it (meta answers). Both give the same knowledge.
+   */
+  *teaching(only: (key: string) => boolean): IterableIterator<Interaction> {
+    for (const [key, e] of this.byKey) {
+      if (!only(key)) continue;
+      const held = this.summaries.get(key);
+      if (held) {
+        yield held;
+        continue;
+      }
+      if (!('fd' in e)) {
+        yield e;
+        continue;
+      }
+      const i = this.recent.get(key) ?? readInteraction(e.fd, e);
+      const s = summarized(i.request) ? summarize(i) : null;
+      if (s) this.summaries.set(key, s);
+      yield s ?? i;
     }
   }
 
@@ -164,7 +198,10 @@ export async function loadCassettes(store: CassetteStore, lists: readonly ListMo
           throw new CassetteError(`cassette file ${file} is not a cassette: ${problem}`);
         }
         index.interactions.holdFile(fd);
-        for (const where of scanned.interactions) index.interactions.addStored(fd, where);
+        const lengths = new Map<string, number>();
+        for (const where of scanned.interactions) if (index.interactions.addStored(fd, where)) lengths.set(where.key, where.length);
+        // A summary is used while its answer is as it was summarized (the same stored length); else it is made again when read.
+        for (const sum of scanned.rest.summaries ?? []) if (sum.bytes !== undefined && lengths.get(sum.key) === sum.bytes) index.interactions.addSummary(sum);
         index.files.push({ file, interactions: scanned.interactions.length });
         c = scanned.rest;
       } else closeSync(fd);

@@ -13,13 +13,14 @@ import { buildKnowledge } from './knowledge.js';
 
 /**
  * How the model's knowledge is worked out (replay/knowledge.ts): the engine calls it when a
- * computed answer first needs it (cassette hits never do; it reads every recorded list, extlinks
- * and meta answer). What fixtures list is theirs to declare: a list they give is complete, and so
+ * computed answer first needs it (cassette hits never do; it reads the summaries of the recorded
+ * list and extlinks answers, and the meta answers). What fixtures list is theirs to declare: a list they give is complete, and so
  * are their pages' links and spam lines.
  */
 export function knowledgeOf(model: WikiModel, lists: readonly ListModule[], cassettes: CassetteIndex, fixtures: WikiModel, readerView: (key: string) => boolean): () => Knowledge {
   // What readers were shown (and users who see what readers see): others' recordings answer them alone.
-  const recorded = () => cassettes.interactions.values((k) => TEACHING.test(k) && readerView(k));
+  // Each walk's page as its summary gives it (cassette/walk-summary.ts): the answers are not read again.
+  const recorded = () => cassettes.interactions.teaching((k) => TEACHING.test(k) && readerView(k));
   return () => withFixtures(buildKnowledge(model, lists, recorded), lists, fixtures);
 }
 
