@@ -1,4 +1,4 @@
-import type { Interaction } from './format.js';
+import { interactionProblem, type Interaction } from './format.js';
 import { isObject, type JsonObject } from '../api/result.js';
 import { stringifyKeepingKeyOrder } from '../util/ordered-json.js';
 
@@ -79,10 +79,15 @@ export function storedBytes(i: Interaction): number {
 /** Summaries already made, by interaction (a recorded interaction is replaced, never changed in place). */
 const made = new WeakMap<Interaction, AnswerSummary | null>();
 
-/** The summaries of a cassette's interactions as the file store writes them (each made once per interaction). */
+/**
+ * The summaries of a cassette's interactions as the file store writes them (each made once per
+ * interaction). One that is no interaction (a file edited by hand) has none: `cassettes verify`
+ * and replay say what is wrong with it.
+ */
 export function summariesOf(interactions: readonly Interaction[]): AnswerSummary[] {
   const out: AnswerSummary[] = [];
   for (const i of interactions) {
+    if (interactionProblem(i) !== null) continue;
     let s = made.get(i);
     if (s === undefined) {
       s = summarized(i.request) ? summarize(i, storedBytes(i)) : null;
