@@ -101,9 +101,14 @@ export function mergeModel(into: WikiModel, m: WikiModel, lists: readonly ListMo
     const i = at.get(p.pageid);
     if (i !== undefined) into.pages[i] = mergePage(into.pages[i]!, p);
   }
-  into.spamBlacklist.push(...m.spamBlacklist);
-  into.spamWhitelist.push(...m.spamWhitelist);
+  // (loops, not push(...list): a list of a million passes the call stack's limit)
+  for (const line of m.spamBlacklist) into.spamBlacklist.push(line);
+  for (const line of m.spamWhitelist) into.spamWhitelist.push(line);
   if (m.spamBlacklistFile !== undefined) into.spamBlacklistFile = m.spamBlacklistFile;
-  if (m.redirects) into.redirects = [...(into.redirects ?? []), ...m.redirects.filter((r) => !into.redirects?.some((x) => x.from === r.from))];
+  // A redirect both recorded and in a fixture: the recorded one (a set of titles, not a search per redirect).
+  if (m.redirects) {
+    const held = new Set((into.redirects ?? []).map((r) => r.from));
+    into.redirects = [...(into.redirects ?? []), ...m.redirects.filter((r) => !held.has(r.from))];
+  }
   if (m.interwikimap) into.interwikimap = m.interwikimap;
 }

@@ -81,7 +81,7 @@ export async function loadFixtures(
     mergeFixture(model, data, kinds, file);
     const p = (data as FixtureFile).profile;
     if (p) profile = { ...profile, ...p };
-    accounts.push(...readAccounts(data as FixtureFile, file));
+    for (const a of readAccounts(data as FixtureFile, file)) accounts.push(a);
     // What replay says it loaded: the file's pages and list entries.
     const lists = [...kinds.map((k) => k.kind), 'pages'].map((k) => (data as FixtureFile)[k]);
     counts.push({ file, entries: lists.reduce((n: number, l) => n + (Array.isArray(l) ? l.length : 0), 0) });
@@ -124,8 +124,8 @@ export function mergeFixture(model: WikiModel, data: unknown, kinds: readonly Fi
     if (typeof page === 'string') throw new FixtureError(file, page);
     model.pages.push(page);
   }
-  model.spamBlacklist.push(...(f.spamBlacklist ?? []));
-  model.spamWhitelist.push(...(f.spamWhitelist ?? []));
+  for (const line of f.spamBlacklist ?? []) model.spamBlacklist.push(line);
+  for (const line of f.spamWhitelist ?? []) model.spamWhitelist.push(line);
   if (typeof f.spamBlacklistFile === 'string') model.spamBlacklistFile = f.spamBlacklistFile;
   mergeRedirects(model, f, file);
 }
