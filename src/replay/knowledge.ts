@@ -17,12 +17,12 @@ import { recordedMeta } from './recorded-meta.js';
  * Everything else stays unknown, and answers that need it say so.
  */
 export function buildKnowledge(model: WikiModel, lists: readonly ListModule[], read: () => Iterable<Interaction>): Knowledge {
+  // Each recorded list and extlinks answer as its walk summary gives it (cassette/walk-summary.ts): the same knowledge as the answer.
   const recorded = [...read()];
-  for (const list of lists) inferKnown(model, list);
   const links = recorded.filter((i) => i.request['prop'] === 'extlinks');
+  // (el_ids first: inferring `known` and deriving read no link, and learning ids reads no `known`)
   learnLinkIds(model, () => links);
-  const ids = userIds(model, lists);
-  for (const list of lists) deriveAll(model, list, ids);
+  prepareEntities(model, lists);
   const knows: Knowledge = {
     walks: completeWalks(recorded, lists),
     walkTimes: walkTimes(recorded, lists),
@@ -35,6 +35,29 @@ export function buildKnowledge(model: WikiModel, lists: readonly ListModule[], r
   };
   for (const list of lists) list.walk.learn?.(knows.walks.get(list.name) ?? new Set(), knows);
   return knows;
+}
+
+/** Models whose entities are prepared (see prepareEntities). */
+const prepared = new WeakSet<WikiModel>();
+
+/**
+ * What the entities themselves imply, worked out once per model: `known` of entities recorded
+ * before it was kept, users' ids by name from every entity that showed them, and each entity's
+ * derived fields (ListEntity.derive). It depends on the entities alone, never on the walks: a
+ * store that prepares its entities when it writes them (a database cassette, converted) marks its
+ * model with `entitiesPrepared`, and replay then makes no pass over them.
+ */
+export function prepareEntities(model: WikiModel, lists: readonly ListModule[]): void {
+  if (prepared.has(model)) return;
+  for (const list of lists) inferKnown(model, list);
+  const ids = userIds(model, lists);
+  for (const list of lists) deriveAll(model, list, ids);
+  prepared.add(model);
+}
+
+/** Marks a model whose entities are prepared already (see prepareEntities). */
+export function entitiesPrepared(model: WikiModel): void {
+  prepared.add(model);
 }
 
 /** `known` of a list's entities recorded before it was kept: the props whose fields they have. */
