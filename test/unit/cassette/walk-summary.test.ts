@@ -7,6 +7,7 @@ import request from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../src/app.js';
 import type { Cassette, Interaction } from '../../../src/cassette/format.js';
+import { cassetteProblems } from '../../../src/cassette/problems.js';
 import { scanCassette } from '../../../src/cassette/scan.js';
 import { FileCassetteStore } from '../../../src/cassette/store.js';
 import { storedBytes, summarize } from '../../../src/cassette/walk-summary.js';
@@ -87,6 +88,16 @@ describe('walk summaries', () => {
     expect(written.summaries!.length).toBe(bundled.interactions.filter((i) => summarize(i)).length);
     for (const s of written.summaries!) expect(s.bytes).toBe(lengths.get(s.key));
     for (const i of written.interactions) expect(storedBytes(i)).toBe(lengths.get(i.key));
+  });
+});
+
+describe('the summaries member', () => {
+  it('is checked with the cassette: a list of interactions, each `bytes` a whole number', () => {
+    const first = summarize(bundled.interactions.find((i) => summarize(i))!)!;
+    expect(cassetteProblems({ ...bundled, summaries: [first] })).toEqual([]);
+    expect(cassetteProblems({ ...bundled, summaries: {} })).toEqual(['"summaries" is not a list']);
+    expect(cassetteProblems({ ...bundled, summaries: [{ ...first, body: 'x' }] })[0]).toMatch(/^summary 0: .*"body" is not a JSON object/);
+    expect(cassetteProblems({ ...bundled, summaries: [{ ...first, bytes: 'many' }] })).toEqual(['summary 0: "bytes" is not a whole number']);
   });
 });
 
