@@ -14,6 +14,8 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           globalSetup: ['test/support/scratch-tmp.ts'],
+          // Every cassette the tests replay checks that its walks' summaries teach what its answers teach (docs/decisions/0020).
+          env: { WIKITAPE_CHECK_SUMMARIES: '1' },
         },
       },
       {

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { entityId, ownKinds, type ListModule } from '../api/list-module.js';
 import type { JsonObject } from '../api/result.js';
 import { emptyHarvest, identityKey, type Harvest } from '../cassette/format.js';
@@ -21,7 +22,18 @@ export function knowledgeOf(model: WikiModel, lists: readonly ListModule[], cass
   // What readers were shown (and users who see what readers see): others' recordings answer them alone.
   // Each walk's page as its summary gives it (cassette/walk-summary.ts): the answers are not read again.
   const recorded = () => cassettes.interactions.teaching((k) => TEACHING.test(k) && readerView(k));
-  return () => withFixtures(buildKnowledge(model, lists, recorded), lists, fixtures);
+  return () => {
+    // The test suite's check that summaries teach what the answers teach, on every cassette it replays.
+    const twin = process.env['WIKITAPE_CHECK_SUMMARIES'] ? structuredClone(model) : null;
+    const knows = buildKnowledge(model, lists, recorded);
+    if (twin) sameAsFromAnswers(knows, model, buildKnowledge(twin, lists, () => cassettes.interactions.values((k) => TEACHING.test(k) && readerView(k))), twin);
+    return withFixtures(knows, lists, fixtures);
+  };
+}
+
+/** Throws when knowledge from the walks' summaries differs from knowledge from the answers (WIKITAPE_CHECK_SUMMARIES). */
+function sameAsFromAnswers(knows: Knowledge, model: WikiModel, fromAnswers: Knowledge, twin: WikiModel): void {
+  if (!isDeepStrictEqual(knows, fromAnswers) || !isDeepStrictEqual(model, twin)) throw new Error('wikitape: knowledge from the walk summaries differs from knowledge from the answers');
 }
 
 /** The recorded questions knowledge reads: lists, meta and prop answers. */

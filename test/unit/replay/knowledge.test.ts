@@ -9,7 +9,7 @@ const LOG_EVENTS = entityKind<LogEvent>('logevents');
 /** What the entities imply is worked out once per model, and not at all for a model whose store prepared them (docs/decisions/0020). */
 describe('preparing entities', () => {
   const LISTS = MODULES.query.list;
-  const old = () => ({ logid: 7, ns: 0, title: 'T', type: 'delete', action: 'delete', user: 'Admin', timestamp: '2024-01-01T00:00:00Z', params: {}, tags: [] });
+  const old = (): LogEvent => ({ logid: 7, ns: 0, title: 'T', type: 'delete', action: 'delete', user: 'Admin', timestamp: '2024-01-01T00:00:00Z', params: {}, tags: [] }) as unknown as LogEvent;
 
   it('infers `known` of an entity recorded before it was kept, once per model', () => {
     const model = emptyModel();
