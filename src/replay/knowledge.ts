@@ -47,7 +47,7 @@ const prepared = new WeakSet<WikiModel>();
  * store that prepares its entities when it writes them (a database cassette, converted) marks its
  * model with `entitiesPrepared`, and replay then makes no pass over them.
  */
-export function prepareEntities(model: WikiModel, lists: readonly ListModule[]): void {
+function prepareEntities(model: WikiModel, lists: readonly ListModule[]): void {
   if (prepared.has(model)) return;
   for (const list of lists) inferKnown(model, list);
   const ids = userIds(model, lists);
