@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { isDeepStrictEqual } from 'node:util';
 import { canonicalKey, type KeyRules } from '../request/canonical.js';
 import { redactJson, redactParams, redactQuery } from '../util/secrets.js';
 import { walkList } from './coverage.js';
@@ -6,6 +7,7 @@ import { identityKey, interactionProblem, type Cassette, type Interaction } from
 import { cassetteProblems, type EntityShape } from './problems.js';
 import type { ListModule } from '../api/list-module.js';
 import { CassetteError, FileCassetteStore, notACassette } from './store.js';
+import { storedBytes, summarize } from './walk-summary.js';
 
 /** What `wikitape cassettes list` shows of one cassette. */
 export interface CassetteSummary {
@@ -97,8 +99,24 @@ export async function verifyCassettes(dir: string, rules: KeyRules, entities: re
       seen.add(i.key);
       if ('debuginfo' in i.body) problems.push(`${name}: "${i.key}" stores debuginfo`);
     }
+    if (structure.length === 0) for (const p of summaryContradictions(c as Cassette)) problems.push(`${name}: ${p}`);
   }
   return problems;
+}
+
+/**
+ * Summaries replay would use (their answer has the length they say) that say something else than
+ * their answer: an answer edited by hand to the same length (docs/decisions/0020-knowledge-per-walk.md).
+ */
+function summaryContradictions(c: Cassette): string[] {
+  const byKey = new Map(c.interactions.map((i) => [i.key, i]));
+  const out: string[] = [];
+  for (const s of c.summaries ?? []) {
+    const i = byKey.get(s.key);
+    if (!i || s.bytes === undefined || s.bytes !== storedBytes(i) || isDeepStrictEqual(s, summarize(i, s.bytes))) continue;
+    out.push(`the summary of "${s.key}" says otherwise than its answer (remove the "summaries" member: wikitape makes it again)`);
+  }
+  return out;
 }
 
 /** The keys of one cassette's interactions, in file order (their index is what `show` takes). */

@@ -7,6 +7,7 @@ import request from 'supertest';
 import { afterAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createApp } from '../../../src/app.js';
 import type { Cassette, Interaction } from '../../../src/cassette/format.js';
+import { verifyCassettes } from '../../../src/cassette/commands.js';
 import { cassetteProblems } from '../../../src/cassette/problems.js';
 import { scanCassette } from '../../../src/cassette/scan.js';
 import { FileCassetteStore } from '../../../src/cassette/store.js';
@@ -143,6 +144,17 @@ describe('replay with walk summaries', () => {
     const res = await request(app).get('/wiki/api.php').query({ action: 'query', list: 'logevents', lelimit: '5', leprop: 'ids|title', format: 'json', formatversion: '2' });
     expect(res.headers['x-wikitape-source']).toBe('synthesized');
     expect((JSON.parse(res.text) as { query: { logevents: { logid: number }[] } }).query.logevents.map((e) => e.logid)).toEqual([2, 1]);
+  });
+
+  it('`cassettes verify` names a summary that says otherwise than its answer of the same length (edited by hand)', async () => {
+    const dir = await walked();
+    expect(await verifyCassettes(dir, KEY_RULES, LIST_ENTITIES)).toEqual([]);
+    const file = join(dir, 'walk.json');
+    const c = JSON.parse(readFileSync(file, 'utf8')) as Cassette;
+    const first = c.summaries!.find((s) => s.body['continue'])!;
+    (first.body['continue'] as Record<string, string>)['lecontinue'] = '20240101000000|9';
+    writeFileSync(file, JSON.stringify(c, null, 2));
+    expect(await verifyCassettes(dir, KEY_RULES, LIST_ENTITIES)).toEqual([`walk: the summary of "${first.key}" says otherwise than its answer (remove the "summaries" member: wikitape makes it again)`]);
   });
 
   it('reads an answer again when it no longer matches its summary (edited after the summary was written)', async () => {
