@@ -167,6 +167,7 @@ await yargs(hideBin(process.argv))
         .option('cassette', { type: 'string', default: 'default', describe: 'Cassette name: <cassettes>/<name>.json' })
         .option('mode', { choices: RECORD_MODES, default: 'new' as const, describe: 'new: answer what the cassette holds, ask the wiki and record only the rest; all: ask and store everything again; none: only replay' })
         .option('re-record', { type: 'boolean', default: false, describe: 'The same as --mode all' })
+        .option('store', { choices: ['json', 'sqlite'] as const, default: 'json' as const, describe: 'The format of a cassette made new: <name>.json (small, kept in git) or <name>.sqlite (a database, for big wikis); one already there keeps its own' })
         .example('$0 record --upstream https://wiki.example/w/api.php', 'Record through http://127.0.0.1:8080/w/api.php'),
     (argv) =>
       serve({
@@ -177,6 +178,7 @@ await yargs(hideBin(process.argv))
         upstream: argv.upstream,
         cassette: argv.cassette,
         recordMode: argv['re-record'] ? 'all' : argv.mode,
+        store: argv.store,
         ...withLogger(argv),
       }),
   )
@@ -188,6 +190,7 @@ await yargs(hideBin(process.argv))
         .option('upstream', { type: 'string', demandOption: 'snapshot needs --upstream, the api.php URL of the wiki', describe: "The live wiki's api.php URL" })
         .option('cassettes', serveFlags.cassettes)
         .option('cassette', { type: 'string', default: 'snapshot', describe: 'Cassette name: <cassettes>/<name>.json' })
+        .option('store', { choices: ['json', 'sqlite'] as const, default: 'json' as const, describe: 'The format of a cassette made new: <name>.json (small, kept in git) or <name>.sqlite (a database, for big wikis); one already there keeps its own' })
         .example('$0 snapshot --upstream https://wiki.example/w/api.php', 'Crawl the wiki into cassettes/snapshot.json (run again to resume)'),
     async (argv) => {
       const tty = process.stderr.isTTY === true;
@@ -196,6 +199,7 @@ await yargs(hideBin(process.argv))
         upstream: argv.upstream,
         cassettes: argv.cassettes,
         cassette: argv.cassette,
+        store: argv.store,
         onProgress: (p) => {
           const line = `${p.step}: ${p.requests} requests (${p.reused} already recorded), ${p.entries} entries`;
           if (tty) process.stderr.write(`\r\x1b[K${line}`);
@@ -206,7 +210,7 @@ await yargs(hideBin(process.argv))
         },
       });
       if (tty) process.stderr.write('\n');
-      process.stdout.write(`snapshot ${argv.cassette}: ${done.requests} requests (${done.reused} from an earlier run), ${done.entries} entries recorded in ${argv.cassettes}/${argv.cassette}.json\n`);
+      process.stdout.write(`snapshot ${argv.cassette}: ${done.requests} requests (${done.reused} from an earlier run), ${done.entries} entries recorded in ${argv.cassettes}/${argv.cassette}.${argv.store}\n`);
       // What no crawl can learn, so that nobody takes replay's flags for a fault of the snapshot.
       const unknown = [
         ...(done.unknownLinkIds > 0 ? [`extlinks.id: the el_id of ${done.unknownLinkIds} link(s) (continuation tokens naming them are flagged)`] : []),

@@ -171,6 +171,33 @@ export class SqliteCassette {
     this.write(doc as unknown as Cassette, false);
   }
 
+  /**
+   * Adds entities of a tabled kind after those it holds, one transaction per 10,000 (a cassette
+   * made piece by piece: the scale benchmark writes a big wiki so, never holding it whole).
+   */
+  appendEntities(kind: string, items: Iterable<object>): number {
+    const shape = this.shapeOf(kind);
+    const cols = indexColumns(shape);
+    const t = tableName(kind);
+    const put = this.db.prepare(`INSERT INTO ${t} (seq, id, data${cols.map((c) => `, x_${c.name}`).join('')}) VALUES (?, ?, ?${cols.map(() => ', ?').join('')})`);
+    let seq = ((this.db.prepare(`SELECT max(seq) FROM ${t}`).pluck().get() as number | null) ?? -1) + 1;
+    const batch = this.db.transaction((rows: object[]) => {
+      for (const e of rows) put.run(seq++, idOfFields(shape.idFields, e), stringifyKeepingKeyOrder(e), ...cols.map((c) => c.value(e)));
+    });
+    let rows: object[] = [];
+    let n = 0;
+    for (const e of items) {
+      rows.push(e);
+      if (rows.length < 10_000) continue;
+      batch(rows);
+      n += rows.length;
+      rows = [];
+    }
+    batch(rows);
+    this.tables.delete(kind);
+    return n + rows.length;
+  }
+
   /** About how many bytes the cassette is as pretty JSON (its stored text; what the JSON form would weigh). */
   textBytes(): number {
     let n = this.db.prepare('SELECT coalesce(sum(length(body) + length(request) + length(headers) + length(key)), 0) FROM interactions').pluck().get() as number;

@@ -127,6 +127,20 @@ describe('database cassettes (.sqlite)', () => {
     expect(withoutDebuginfo(res.text)).toBe('{"batchcomplete":true}');
   });
 
+  it('records into a new database cassette when told to (format sqlite), and replays it', async () => {
+    const dir = join(root, 'fresh');
+    const writer = new CassetteWriter(new FileCassetteStore(dir, { entities: LIST_ENTITIES, format: 'sqlite' }), 'fresh', 'http://wiki.test/w/api.php');
+    await writer.ready();
+    const interaction = { key: 'action=query&meta=wikitapefresh', request: { action: 'query', meta: 'wikitapefresh' }, status: 200, headers: {}, body: { batchcomplete: true, fresh: 1 }, recordedAt: '2026-01-01T00:00:00Z' };
+    writer.add(Promise.resolve({ interaction, debuginfo: undefined, readerView: true, site: {} }), () => interaction.key);
+    await writer.flush();
+    writer.close();
+    expect(await new FileCassetteStore(dir).list()).toEqual(['fresh']);
+    expect((await readFile(join(dir, 'fresh.sqlite'))).subarray(0, 15).toString()).toBe('SQLite format 3');
+    const res = await request(createApp({ cassettes: dir })).get('/wiki/api.php?action=query&meta=wikitapefresh&format=json&formatversion=2');
+    expect(withoutDebuginfo(res.text)).toBe('{"batchcomplete":true,"fresh":1}');
+  });
+
   it('names a .sqlite file that is no cassette database, without a crash', async () => {
     const dir = join(root, 'bad');
     await mkdir(dir);
