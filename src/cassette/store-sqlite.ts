@@ -155,7 +155,14 @@ export class SqliteCassette {
         else addMember.run(position++, name, stringifyKeepingKeyOrder(value));
       }
       const put = this.db.prepare('INSERT OR REPLACE INTO interactions (key, request, status, headers, body, recorded_at, user, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-      for (const i of c.interactions) if (before?.interactions.get(i.key) !== i) put.run(...toRow(i));
+      const now = new Set<string>();
+      for (const i of c.interactions) {
+        now.add(i.key);
+        if (before?.interactions.get(i.key) !== i) put.run(...toRow(i));
+      }
+      // What the document no longer holds (cassettes prune) goes.
+      const drop = this.db.prepare('DELETE FROM interactions WHERE key = ?');
+      for (const key of before?.interactions.keys() ?? []) if (!now.has(key)) drop.run(key);
       for (const [kind, list] of Object.entries(c.entities)) if (this.shapes.has(kind) && Array.isArray(list)) this.writeKind(kind, list, before?.entities.get(kind) ?? []);
     })();
     if (keep) this.remember(c);

@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { convertCassette } from '../../src/cassette/convert.js';
 import { CassetteError, FileCassetteStore } from '../../src/cassette/store.js';
-import { LIST_ENTITIES } from '../../src/modules/index.js';
+import { KEY_RULES, LIST_ENTITIES, MODULES } from '../../src/modules/index.js';
+import { listCassettes, listKeys, pruneCassettes, verifyCassettes } from '../../src/cassette/commands.js';
 import { CassetteWriter } from '../../src/record/cassette-writer.js';
 
 /**
@@ -96,6 +97,19 @@ describe('database cassettes (.sqlite)', () => {
   it('converts JSON → SQLite → JSON byte for byte', async () => {
     await convertCassette(join(root, 'db', 'bundled.sqlite'), join(root, 'back', 'bundled.json'), LIST_ENTITIES);
     expect((await readFile(join(root, 'back', 'bundled.json'))).equals(await readFile(BUNDLED))).toBe(true);
+  });
+
+  it('is listed, verified and pruned as a JSON cassette is', async () => {
+    const dir = join(root, 'cmd');
+    await mkdir(dir);
+    await convertCassette(BUNDLED, join(dir, 'bundled.sqlite'), LIST_ENTITIES);
+    const [listed] = await listCassettes(dir);
+    expect(listed).toMatchObject({ name: 'bundled', interactions: 167, version: '1.43.9' });
+    expect(await verifyCassettes(dir, KEY_RULES, LIST_ENTITIES)).toEqual([]);
+    const keep = new Set((await listKeys(dir, 'bundled')).slice(0, 100));
+    const [pruned] = await pruneCassettes(dir, keep, MODULES.query.list);
+    expect(pruned).toMatchObject({ removed: 67, kept: 100 });
+    expect(await listKeys(dir, 'bundled')).toEqual([...keep].sort());
   });
 
   it('replays the same answers from the database as from the JSON file', async () => {
