@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import BetterSqlite3, { type Database } from 'better-sqlite3';
+import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { parseKeepingKeyOrder, stringifyKeepingKeyOrder } from '../util/ordered-json.js';
 import { idOfFields } from '../wiki/entity-table.js';
 import type { Cassette, Interaction } from './format.js';
@@ -46,6 +46,7 @@ export class SqliteCassette {
   private readonly shapes: Map<string, KindShape>;
   private readonly tables = new Map<string, SqlEntityTable<object>>();
   /** What the last write held, by reference: a write stores what changed since (see write). */
+  private byKey: Statement | null = null;
   private written: { interactions: Map<string, Interaction>; entities: Map<string, readonly object[]> } | null = null;
 
   /** Opens (or, with `create`, makes) the database file; one that is no cassette is a CassetteError naming it. */
@@ -108,7 +109,8 @@ export class SqliteCassette {
 
   /** The interaction of a key, read by key. */
   interaction(key: string): Interaction | undefined {
-    const row = this.db.prepare('SELECT * FROM interactions WHERE key = ?').get(key) as Row | undefined;
+    this.byKey ??= this.db.prepare('SELECT * FROM interactions WHERE key = ?');
+    const row = this.byKey.get(key) as Row | undefined;
     return row && fromRow(row);
   }
 
