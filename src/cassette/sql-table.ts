@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { parseKeepingKeyOrder } from '../util/ordered-json.js';
+import { parseKeepingKeyOrder, stringifyKeepingKeyOrder } from '../util/ordered-json.js';
+import { idOfFields } from '../wiki/entity-table.js';
 import { PAGE_SHAPE } from '../wiki/model.js';
 import type { EntityShape } from './problems.js';
 import type { EntityTable, IndexColumn, IndexKey, IndexSpecs, KeyRange, KnownCounts } from '../wiki/entity-table.js';
@@ -7,7 +8,7 @@ import type { EntityTable, IndexColumn, IndexKey, IndexSpecs, KeyRange, KnownCou
 /**
  * A kind of entity in a database cassette (store-sqlite.ts), read through SQL: one table per kind,
  * the entity as JSON text (`data`), its place in the cassette's list (`seq`), its id (`id`, the id
- * fields joined) and a column per column of its declared indexes (`x_<name>`), with an SQL index
+ * fields joined), the props it was recorded with (`known`) and a column per column of its declared indexes (`x_<name>`), with an SQL index
  * per declared index in its order (then `seq`, the order a memory table keeps equal keys in).
  */
 
@@ -46,12 +47,25 @@ export function indexColumns(shape: KindShape): IndexColumn<object>[] {
 export function kindSchema(shape: KindShape): string[] {
   const t = tableName(shape.kind);
   const cols = indexColumns(shape).map((c) => `x_${sqlName(c.name)} ${c.type === 'integer' ? 'INTEGER' : 'TEXT'}`);
-  const out = [`CREATE TABLE IF NOT EXISTS ${t} (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, data TEXT NOT NULL${cols.map((c) => `, ${c}`).join('')})`];
+  const out = [`CREATE TABLE IF NOT EXISTS ${t} (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, known TEXT, data TEXT NOT NULL${cols.map((c) => `, ${c}`).join('')})`];
   out.push(`CREATE INDEX IF NOT EXISTS ${t}__id ON ${t} (id, seq)`);
+  // Which props each entity was recorded with, counted per list (needPropsOfAll) from this index alone.
+  out.push(`CREATE INDEX IF NOT EXISTS ${t}__known ON ${t} (known)`);
   for (const [name, spec] of Object.entries(shape.indexes)) {
     out.push(`CREATE INDEX IF NOT EXISTS ${t}_${sqlName(name)} ON ${t} (${spec.columns.map((c) => `x_${c.name}`).join(', ')}, seq)`);
   }
   return out;
+}
+
+/** An entity's row: its place, id, `known` props (JSON, or null: every prop known), JSON text and index columns. */
+export function entityRow(shape: KindShape, cols: readonly IndexColumn<object>[], seq: number, e: object): (string | number | null)[] {
+  const known = (e as { known?: unknown }).known;
+  return [seq, idOfFields(shape.idFields, e), Array.isArray(known) ? JSON.stringify(known) : null, stringifyKeepingKeyOrder(e), ...cols.map((c) => c.value(e))];
+}
+
+/** The statement that stores an entity's row (entityRow) in its kind's table. */
+export function putEntity(db: Database, shape: KindShape, cols: readonly IndexColumn<object>[], verb = 'INSERT OR REPLACE'): Statement {
+  return db.prepare(`${verb} INTO ${tableName(shape.kind)} (seq, id, known, data${cols.map((c) => `, x_${c.name}`).join('')}) VALUES (?, ?, ?, ?${cols.map(() => ', ?').join('')})`);
 }
 
 /** An entity table over a kind's SQL table (see the file's comment). */
@@ -104,9 +118,13 @@ export class SqlEntityTable<E extends object> implements EntityTable<E> {
     for (const data of this.db.prepare(sql).pluck().iterate(...args)) yield parseKeepingKeyOrder(data as string) as E;
   }
 
+  /** From the `known` index: each distinct list of props once, with how many entities have it. */
   knownCounts(): KnownCounts {
-    const withKnown = this.db.prepare(`SELECT count(*) FROM ${this.table} WHERE json_type(data, '$.known') = 'array'`).pluck().get() as number;
-    const rows = this.db.prepare(`SELECT k.value AS prop, count(DISTINCT t.seq) AS n FROM ${this.table} t, json_each(t.data, '$.known') k GROUP BY k.value`).all() as { prop: string; n: number }[];
-    return { withKnown, byProp: new Map(rows.map((r) => [r.prop, r.n])) };
+    const counts: KnownCounts = { withKnown: 0, byProp: new Map() };
+    for (const { known, n } of this.db.prepare(`SELECT known, count(*) AS n FROM ${this.table} WHERE known IS NOT NULL GROUP BY known`).all() as { known: string; n: number }[]) {
+      counts.withKnown += n;
+      for (const p of new Set(JSON.parse(known) as string[])) counts.byProp.set(p, (counts.byProp.get(p) ?? 0) + n);
+    }
+    return counts;
   }
 }

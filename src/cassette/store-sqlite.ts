@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { parseKeepingKeyOrder, stringifyKeepingKeyOrder } from '../util/ordered-json.js';
-import { idOfFields } from '../wiki/entity-table.js';
 import type { Cassette, Interaction } from './format.js';
-import { SqlEntityTable, indexColumns, kindSchema, tableName, type KindShape } from './sql-table.js';
+import { SqlEntityTable, entityRow, indexColumns, kindSchema, putEntity, tableName, type KindShape } from './sql-table.js';
 import { CassetteError } from './store.js';
 
 /**
@@ -188,10 +187,10 @@ export class SqliteCassette {
     const shape = this.shapeOf(kind);
     const cols = indexColumns(shape);
     const t = tableName(kind);
-    const put = this.db.prepare(`INSERT INTO ${t} (seq, id, data${cols.map((c) => `, x_${c.name}`).join('')}) VALUES (?, ?, ?${cols.map(() => ', ?').join('')})`);
+    const put = putEntity(this.db, shape, cols, 'INSERT');
     let seq = ((this.db.prepare(`SELECT max(seq) FROM ${t}`).pluck().get() as number | null) ?? -1) + 1;
     const batch = this.db.transaction((rows: object[]) => {
-      for (const e of rows) put.run(seq++, idOfFields(shape.idFields, e), stringifyKeepingKeyOrder(e), ...cols.map((c) => c.value(e)));
+      for (const e of rows) put.run(...entityRow(shape, cols, seq++, e));
     });
     let rows: object[] = [];
     let n = 0;
@@ -225,9 +224,9 @@ export class SqliteCassette {
     for (const sql of kindSchema(shape)) this.db.exec(sql);
     const cols = indexColumns(shape);
     const t = tableName(kind);
-    const put = this.db.prepare(`INSERT OR REPLACE INTO ${t} (seq, id, data${cols.map((c) => `, x_${c.name}`).join('')}) VALUES (?, ?, ?${cols.map(() => ', ?').join('')})`);
+    const put = putEntity(this.db, shape, cols);
     list.forEach((e, seq) => {
-      if (before[seq] !== e) put.run(seq, idOfFields(shape.idFields, e), stringifyKeepingKeyOrder(e), ...cols.map((c) => c.value(e)));
+      if (before[seq] !== e) put.run(...entityRow(shape, cols, seq, e));
     });
     if (before.length > list.length) this.db.prepare(`DELETE FROM ${t} WHERE seq >= ?`).run(list.length);
     this.tables.delete(kind);
