@@ -154,7 +154,10 @@ export class MemoryEntityTable<E extends object> implements EntityTable<E> {
   private ascending(name: string, ix: TableIndex<E>): E[] {
     let rows = this.sorted.get(name);
     if (!rows) {
-      rows = [...this.items].sort((a, b) => ix.compare(ix.key(a), ix.key(b)));
+      // Each key worked out once (not twice per comparison); equal keys keep the list's order.
+      const keyed = this.items.map((e, at) => ({ e, at, key: ix.key(e) }));
+      keyed.sort((a, b) => ix.compare(a.key, b.key) || a.at - b.at);
+      rows = keyed.map((k) => k.e);
       this.sorted.set(name, rows);
     }
     return rows;
