@@ -50,7 +50,7 @@ export interface Block {
 }
 
 /** The kind blocks are kept as. */
-export const BLOCKS = entityKind<Block>('blocks');
+const BLOCKS = entityKind<Block>('blocks');
 
 /** The order's columns (`bl_timestamp`, `bl_id`). */
 const ORDER_COLUMNS: IndexColumn<Block>[] = [
