@@ -61,8 +61,8 @@ export class SqliteCassette {
       this.db.pragma('journal_mode = WAL');
       if (create) this.db.exec(SCHEMA.join(';'));
       const has = this.db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('members', 'interactions')").pluck().get();
+      // Tables without members are a cassette made but not yet written (a recorder that opened it).
       if (has !== 2) throw new Error('it has no cassette tables (members, interactions)');
-      if (this.member('meta') === undefined && !create) throw new Error('it has no "meta" member');
     } catch (e) {
       throw new CassetteError(`cassette file ${file} is not a cassette database: ${(e as Error).message.replace(/^wikitape: /, '')}`);
     }

@@ -176,6 +176,10 @@ export async function loadCassettes(store: CassetteStore, lists: readonly ListMo
       // is the only cassette (else read whole and merged below, as a JSON cassette's are).
       index.files.push({ file: database.file, interactions: index.interactions.addDatabase(database) });
       c = database.rest();
+      // What replay reads at once is checked at once (a database made but never written has no members yet).
+      const tabled = Object.fromEntries(database.tabled().map((k) => [k, []]));
+      const problem = c.meta === undefined ? null : notACassette({ ...c, entities: { ...c.entities, ...tabled }, interactions: [] }, ownKinds(lists));
+      if (problem) throw new CassetteError(`cassette file ${database.file} is not a cassette: ${problem}`);
       if (names.length === 1) index.model = storedModel(databaseEntities(database));
       else c = { ...c, entities: { ...c.entities, ...Object.fromEntries(database.tabled().map((k) => [k, database.all(k)])) } as Cassette['entities'] };
     }

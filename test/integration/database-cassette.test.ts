@@ -143,7 +143,10 @@ describe('database cassettes (.sqlite)', () => {
 
   it('records into a new database cassette when told to (format sqlite), and replays it', async () => {
     const dir = join(root, 'fresh');
-    const writer = new CassetteWriter(new FileCassetteStore(dir, { entities: LIST_ENTITIES, format: 'sqlite' }), 'fresh', 'http://wiki.test/w/api.php');
+    const store = new FileCassetteStore(dir, { entities: LIST_ENTITIES, format: 'sqlite' });
+    // Opened before the recorder (as snapshot does): the database made then is opened again, empty.
+    expect((await store.open('fresh', 'http://wiki.test/w/api.php')).data.interactions).toEqual([]);
+    const writer = new CassetteWriter(store, 'fresh', 'http://wiki.test/w/api.php');
     await writer.ready();
     const interaction = { key: 'action=query&meta=wikitapefresh', request: { action: 'query', meta: 'wikitapefresh' }, status: 200, headers: {}, body: { batchcomplete: true, fresh: 1 }, recordedAt: '2026-01-01T00:00:00Z' };
     writer.add(Promise.resolve({ interaction, debuginfo: undefined, readerView: true, site: {} }), () => interaction.key);
