@@ -143,6 +143,49 @@ export async function writeCassette(file, n, pages, dist) {
   out.close();
 }
 
+/**
+ * A database cassette (`file`, `.sqlite`) of the wiki the issue names: n log events and their
+ * snapshot walk (as writeCassette), `pages` pages with `links` external links each, `blocks`
+ * blocks and `titles` protected titles, written with the build's store (`dist`) kind by kind,
+ * never held whole. `walk: false` leaves the interactions out (entities only: no knowledge to
+ * work out, every list read through the database's indexes).
+ */
+export async function writeDatabase(file, { n, pages, links, blocks, titles, walk = true }, dist) {
+  const { canonicalKey, canonicalParams } = await import(`${dist}/request/canonical.js`);
+  const { KEY_RULES, LIST_ENTITIES, MODULES } = await import(`${dist}/modules/index.js`);
+  const { SqliteCassette } = await import(`${dist}/cassette/store-sqlite.js`);
+  const { tableShapes } = await import(`${dist}/cassette/sql-table.js`);
+  const { emptyHarvest } = await import(`${dist}/cassette/format.js`);
+  mkdirSync(dirname(file), { recursive: true });
+  const db = new SqliteCassette(`${file}.part`, tableShapes(LIST_ENTITIES), true);
+  const params = MODULES.query.list.find((l) => l.name === 'logevents').snapshot[0];
+  const interactions = function* () {
+    if (!walk) return;
+    for (let top = n; top >= 1; top -= 500) {
+      const map = new Map(Object.entries({ format: 'json', formatversion: '2', action: 'query', list: 'logevents', ...params, ...(top === n ? {} : { lecontinue: logContinue(top), continue: '-||' }) }));
+      yield { key: canonicalKey(map, KEY_RULES), request: Object.fromEntries(canonicalParams(map, KEY_RULES)), status: 200, headers: {}, body: logPage(top, pages), recordedAt: '2026-11-26T00:00:00.000Z' };
+    }
+  };
+  const meta = { format: 1, profile: { ...bundled.profile, debugInfo: false }, recordedAt: '2026-11-26T00:00:00.000Z', upstream: 'http://127.0.0.1:1/wiki/api.php' };
+  db.import(['meta', 'interactions', 'entities'], { meta, entities: emptyHarvest(LIST_ENTITIES.map((e) => e.kind)) }, interactions());
+  const known = (e) => ({ ...e, known: MODULES.query.list.find((l) => l.name === 'logevents').props.slice().sort() });
+  db.appendEntities('logevents', (function* () {
+    for (let id = n; id >= 1; id--) yield walk ? known(logEvent(id, pages)) : logEvent(id, pages);
+  })());
+  db.appendEntities('blocks', (function* () {
+    for (let id = blocks; id >= 1; id--) yield { ...BLOCK_TEMPLATE, id, user: `Target ${id}`, userid: 100000 + id, timestamp: iso(T0 + id * 1000) };
+  })());
+  db.appendEntities('protectedtitles', (function* () {
+    for (let i = 1; i <= titles; i++) yield { ns: 0, title: `Protected ${i}`, timestamp: iso(T0 + i * 1000), user: `User${i % USERS}`, userid: 100 + (i % USERS), comment: 'bench', expiry: 'infinity', level: 'sysop' };
+  })());
+  let linkId = 0;
+  db.appendEntities('pages', (function* () {
+    for (let p = 1; p <= pages; p++) yield { pageid: p, ns: 0, title: `Page ${p}`, extlinks: Array.from({ length: links }, (_, k) => ({ id: ++linkId, url: `https://site${k}.example.org/page/${p}?k=${k}` })) };
+  })());
+  db.close();
+  renameSync(`${file}.part`, file);
+}
+
 /** The walk's answer that starts at log event `top` (500 rows, newest first). */
 function logPage(top, pages) {
   const rows = [];

@@ -14,7 +14,8 @@
 // `snapshot` rows time `wikitape snapshot` of a fixture server of N log events (SCALE_SNAPSHOT
 // sizes, default 10k,100k), stopped after SCALE_SNAPSHOT_TIMEOUT seconds (default 600).
 // Environment: SCALE_SIZES (default 10k,100k; e.g. 10k,100k,1m), SCALE_DIST (the build to
-// measure, default dist/), SCALE_ONLY=cassette|fixture|snapshot.
+// measure, default dist/), SCALE_ONLY=cassette|database|fixture|snapshot. The database rows hold
+// the issue's wiki: N log events, N/10 pages × 5 links, N/10 blocks, N/100 protected titles.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -22,7 +23,7 @@ import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { USERS, logContinue, writeCassette, writeFixture } from './scale-data.mjs';
+import { USERS, logContinue, writeCassette, writeDatabase, writeFixture } from './scale-data.mjs';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const DIST = resolve(process.env.SCALE_DIST ?? join(HERE, '..', 'dist'));
@@ -42,6 +43,11 @@ async function main() {
   for (const n of SIZES) {
     const runs = Number(process.env.SCALE_RUNS ?? (n >= 1e6 ? 1 : 3));
     if (!ONLY || ONLY === 'cassette') rows.push(await measure(`cassette, ${fmt(n)} log events`, 'cassettes', await cassetteOf(n), n, runs, false));
+    if (!ONLY || ONLY === 'database') {
+      const wiki = `${fmt(n)} log events + ${fmt(n / 10)} pages × 5 links + ${fmt(n / 10)} blocks + ${fmt(n / 100)} protected titles`;
+      rows.push(await measure(`database cassette, ${wiki}`, 'cassettes', await databaseOf(n, true), n, runs, true));
+      rows.push(await measure(`database cassette, entities only (no recording), ${wiki}`, 'cassettes', await databaseOf(n, false), n, runs, true, false));
+    }
     if (!ONLY || ONLY === 'fixture') rows.push(await measure(`fixture, ${fmt(n)} log events + ${fmt(n)} pages × 5 links + ${fmt(n)} blocks`, 'fixture', fixtureOf(n), n, runs, true));
   }
   printTable(rows);
@@ -55,6 +61,18 @@ async function cassetteOf(n) {
   if (!existsSync(file)) {
     const t = performance.now();
     await writeCassette(file, n, n, join(HERE, '..', 'dist'));
+    process.stdout.write(`wrote ${file} in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
+  }
+  return dir;
+}
+
+/** A database cassette of the issue's wiki at n log events (bench/scale-data.mjs writeDatabase), with its walk or entities only. */
+async function databaseOf(n, walk) {
+  const dir = join(DIR, `database-${fmt(n)}${walk ? '' : '-entities'}`);
+  const file = join(dir, 'snapshot.sqlite');
+  if (!existsSync(file)) {
+    const t = performance.now();
+    await writeDatabase(file, { n, pages: n / 10, links: 5, blocks: n / 10, titles: n / 100, walk }, DIST);
     process.stdout.write(`wrote ${file} in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
   }
   return dir;
@@ -131,7 +149,7 @@ async function p50(urls) {
   return median(ms);
 }
 
-async function measure(name, kind, path, n, runs, withPages) {
+async function measure(name, kind, path, n, runs, withPages, hits = kind === 'cassettes') {
   const m = { name, start: [], rss: [], first: [], deep: [], filtered: [], links: [], hit: null };
   process.stdout.write(`${name}:`);
   for (let run = 0; run < runs; run++) {
@@ -150,7 +168,7 @@ async function measure(name, kind, path, n, runs, withPages) {
       m.deep.push(await p50(qs.deep.slice(1)));
       m.filtered.push(await p50(qs.filtered));
       if (withPages) m.links.push(await p50(qs.links));
-      if (run === 0 && kind === 'cassettes') m.hit = await hitRatio(s.url);
+      if (run === 0 && hits) m.hit = await hitRatio(s.url);
     } finally {
       await stop(s.child);
     }

@@ -435,7 +435,7 @@ function createRecordApp(options: WikitapeOptions): { app: express.Express; stat
   // --mode new: what the cassette already holds is answered from it (recordOne); only the rest is asked.
   const recorder = new Recorder({
     upstream: target.href,
-    store: new FileCassetteStore(options.cassettes ?? DEFAULTS.cassettes, { entities: LIST_ENTITIES }),
+    store: new FileCassetteStore(options.cassettes ?? DEFAULTS.cassettes, { entities: LIST_ENTITIES, ...(options.store ? { format: options.store } : {}) }),
     cassette,
     ...(mode === 'all' ? { reRecord: true } : {}),
     ...(options.upstreamTimeoutMs ? { timeoutMs: options.upstreamTimeoutMs } : {}),

@@ -2,6 +2,7 @@
 import { isAbsolute, relative } from 'node:path';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
+import { convertCassette } from './cassette/convert.js';
 import { listCassettes, listKeys, pruneCassettes, readUsage, redactInteraction, showInteraction, verifyCassettes } from './cassette/commands.js';
 import { FileCassetteStore } from './cassette/store.js';
 import { snapshot } from './record/snapshot.js';
@@ -166,6 +167,7 @@ await yargs(hideBin(process.argv))
         .option('cassette', { type: 'string', default: 'default', describe: 'Cassette name: <cassettes>/<name>.json' })
         .option('mode', { choices: RECORD_MODES, default: 'new' as const, describe: 'new: answer what the cassette holds, ask the wiki and record only the rest; all: ask and store everything again; none: only replay' })
         .option('re-record', { type: 'boolean', default: false, describe: 'The same as --mode all' })
+        .option('store', { choices: ['json', 'sqlite'] as const, default: 'json' as const, describe: 'The format of a cassette made new: <name>.json (small, kept in git) or <name>.sqlite (a database, for big wikis); one already there keeps its own' })
         .example('$0 record --upstream https://wiki.example/w/api.php', 'Record through http://127.0.0.1:8080/w/api.php'),
     (argv) =>
       serve({
@@ -176,6 +178,7 @@ await yargs(hideBin(process.argv))
         upstream: argv.upstream,
         cassette: argv.cassette,
         recordMode: argv['re-record'] ? 'all' : argv.mode,
+        store: argv.store,
         ...withLogger(argv),
       }),
   )
@@ -187,6 +190,7 @@ await yargs(hideBin(process.argv))
         .option('upstream', { type: 'string', demandOption: 'snapshot needs --upstream, the api.php URL of the wiki', describe: "The live wiki's api.php URL" })
         .option('cassettes', serveFlags.cassettes)
         .option('cassette', { type: 'string', default: 'snapshot', describe: 'Cassette name: <cassettes>/<name>.json' })
+        .option('store', { choices: ['json', 'sqlite'] as const, default: 'json' as const, describe: 'The format of a cassette made new: <name>.json (small, kept in git) or <name>.sqlite (a database, for big wikis); one already there keeps its own' })
         .example('$0 snapshot --upstream https://wiki.example/w/api.php', 'Crawl the wiki into cassettes/snapshot.json (run again to resume)'),
     async (argv) => {
       const tty = process.stderr.isTTY === true;
@@ -195,6 +199,7 @@ await yargs(hideBin(process.argv))
         upstream: argv.upstream,
         cassettes: argv.cassettes,
         cassette: argv.cassette,
+        store: argv.store,
         onProgress: (p) => {
           const line = `${p.step}: ${p.requests} requests (${p.reused} already recorded), ${p.entries} entries`;
           if (tty) process.stderr.write(`\r\x1b[K${line}`);
@@ -205,7 +210,7 @@ await yargs(hideBin(process.argv))
         },
       });
       if (tty) process.stderr.write('\n');
-      process.stdout.write(`snapshot ${argv.cassette}: ${done.requests} requests (${done.reused} from an earlier run), ${done.entries} entries recorded in ${argv.cassettes}/${argv.cassette}.json\n`);
+      process.stdout.write(`snapshot ${argv.cassette}: ${done.requests} requests (${done.reused} from an earlier run), ${done.entries} entries recorded in ${argv.cassettes}/${argv.cassette}.${argv.store}\n`);
       // What no crawl can learn, so that nobody takes replay's flags for a fault of the snapshot.
       const unknown = [
         ...(done.unknownLinkIds > 0 ? [`extlinks.id: the el_id of ${done.unknownLinkIds} link(s) (continuation tokens naming them are flagged)`] : []),
@@ -216,10 +221,10 @@ await yargs(hideBin(process.argv))
   )
   .command(
     'cassettes <command> [name] [which]',
-    'Inspect recorded cassettes: list [NAME], show NAME KEY|INDEX, verify, prune --usage FILE, explain QUERY, diff --upstream URL',
+    'Inspect recorded cassettes: list [NAME], show NAME KEY|INDEX, verify, prune --usage FILE, explain QUERY, diff --upstream URL, convert FROM TO',
     (y) =>
       y
-        .positional('command', { choices: ['list', 'show', 'verify', 'prune', 'explain', 'diff'] as const, describe: 'What to do' })
+        .positional('command', { choices: ['list', 'show', 'verify', 'prune', 'explain', 'diff', 'convert'] as const, describe: 'What to do' })
         .option('upstream', { type: 'string', describe: "diff: the live wiki's api.php URL, asked every recorded walk again" })
         .option('cassette', { type: 'string', describe: 'diff: only this cassette' })
         .option('update', { type: 'boolean', default: false, describe: 'diff: record the changed and gone walks again, each from its first page to its last' })
@@ -230,9 +235,10 @@ await yargs(hideBin(process.argv))
         .positional('name', { type: 'string', describe: 'Cassette name (show; list: its interactions with their index and key); explain: the query string' })
         .option('fixtures', { type: 'string', array: true, describe: 'explain: fixture files, as replay takes them' })
         .option('as', { type: 'string', describe: 'explain: ask as this logged-in account (User, or User@bot for a bot password), as the logs print it after " @"' })
-        .positional('which', { type: 'string', describe: 'Interaction key or index (show)' })
+        .positional('which', { type: 'string', describe: 'Interaction key or index (show); convert: the file to make' })
         .option('cassettes', serveFlags.cassettes)
         .example('$0 cassettes list', 'What is recorded, per cassette and module')
+        .example('$0 cassettes convert cassettes/big.json cassettes/big.sqlite', 'A JSON cassette as a database cassette (or back: .sqlite to .json), then remove the old file')
         .example('$0 cassettes verify', 'Check that every file loads and every key is canonical (exit 1 if not)')
         .example('$0 cassettes prune --usage usage.json', 'Remove interactions no test run used (replay --track-usage usage.json)')
         .example('$0 cassettes diff --upstream https://wiki.example/w/api.php', `Ask the live wiki every recorded walk again: equal, changed, gone or unchecked (exit ${DIFF_EXIT.changed} if any changed or is gone, else ${DIFF_EXIT.unchecked} if any was not checked)`)
@@ -240,7 +246,11 @@ await yargs(hideBin(process.argv))
         .example('$0 cassettes explain "action=query&meta=userinfo" --as Admin@bot', 'The same, asked in a session logged in as Admin@bot (or paste the log line: "action=query&meta=userinfo @Admin%40bot")'),
     async (argv) => {
       const dir = argv.cassettes;
-      if (argv.command === 'list' && argv.name) {
+      if (argv.command === 'convert') {
+        if (!argv.name || !argv.which) throw new Error('convert needs the cassette file and the file to make of it: wikitape cassettes convert cassettes/big.json cassettes/big.sqlite');
+        const done = await convertCassette(argv.name, argv.which, LIST_ENTITIES);
+        process.stdout.write(`converted ${argv.name} to ${done.to} (${done.interactions} interactions); replay reads either, but not both in one folder: remove one\n`);
+      } else if (argv.command === 'list' && argv.name) {
         // One cassette's interactions: the index and key `show` takes.
         for (const [n, key] of (await listKeys(dir, argv.name)).entries()) process.stdout.write(`${n}\t${redactQuery(key)}\n`);
       } else if (argv.command === 'list') {

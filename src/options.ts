@@ -40,6 +40,12 @@ export interface WikitapeOptions {
    * the built-in's best effort flagged with `X-Wikitape-Unknown` (`builtin`). Default `error`.
    */
   onMiss?: 'builtin' | 'error';
+  /**
+   * Record: the format of a cassette made new: pretty JSON (`<name>.json`, the default: small
+   * cassettes kept in git) or a database (`<name>.sqlite`: big ones; docs/decisions/0018-database-cassettes.md).
+   * A cassette already there keeps its own.
+   */
+  store?: 'json' | 'sqlite';
   /** Replay: a file that collects which recordings answered (for `cassettes prune`); merged with what it holds. Default none. */
   trackUsage?: string;
   /** Called once per answered api.php request (the CLI prints it). Default none. */

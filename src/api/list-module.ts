@@ -1,4 +1,5 @@
 import { PAGES, type EntityKind, type Knowledge } from '../wiki/model.js';
+import { idOfFields, type IndexSpecs } from '../wiki/entity-table.js';
 import type { KeyFacts } from './key-facts.js';
 import type { QueryModule } from './query-module.js';
 import type { JsonObject } from './result.js';
@@ -121,6 +122,11 @@ export interface ListEntity<E extends object> {
    * event is its log id).
    */
   version?(e: E): string | null;
+  /**
+   * The indexes it is read through (wiki/entity-table.ts), as data the stores read: `order`, its
+   * list's order, and one per filter that picks a narrow part of it (a user's log events).
+   */
+  readonly indexes: IndexSpecs<E>;
   /** Its fields' JSON types as a cassette keeps them: an entity of the wrong type would be served as if the wiki had shown it. */
   readonly fieldTypes: FieldTypes;
   /** A fixture's entry as the model keeps it (what fixtures may leave out filled in), or what is wrong with it. */
@@ -165,9 +171,7 @@ export function mergeSighting<E extends object>(entity: Pick<ListEntity<E>, 'mer
 }
 
 /** The name an entity (or an answer's row) has among its kind: its id fields' values. */
-export function entityId(idFields: readonly string[], e: object): string {
-  return idFields.map((f) => String((e as Record<string, unknown>)[f])).join('|');
-}
+export const entityId: (idFields: readonly string[], e: object) => string = idOfFields;
 
 /** Marks a prop known for an entity (a derivation filled in its field). */
 export function learnProp(e: { known?: string[] }, prop: string): void {

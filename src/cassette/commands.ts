@@ -8,6 +8,8 @@ import { cassetteProblems, type EntityShape } from './problems.js';
 import type { ListModule } from '../api/list-module.js';
 import { CassetteError, FileCassetteStore, notACassette } from './store.js';
 import { storedBytes, summarize } from './walk-summary.js';
+import { SqliteCassette } from './store-sqlite.js';
+import { tableShapes } from './sql-table.js';
 
 /** What `wikitape cassettes list` shows of one cassette. */
 export interface CassetteSummary {
@@ -30,7 +32,9 @@ function moduleOf(i: Interaction): string {
 
 /** A cassette file, read and checked; a CassetteError naming the file says what is wrong with it. */
 async function readCassette(dir: string, name: string): Promise<Cassette> {
-  const file = new FileCassetteStore(dir).fileOf(name);
+  const store = new FileCassetteStore(dir);
+  const file = store.locate(name);
+  if (file.endsWith('.sqlite')) return databaseDocument(file);
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -47,6 +51,16 @@ async function readCassette(dir: string, name: string): Promise<Cassette> {
   const problem = notACassette(c);
   if (problem) throw new CassetteError(`cassette file ${file} is not a cassette: ${problem}`);
   return c as Cassette;
+}
+
+/** A database cassette read whole, as its JSON form would parse (a CassetteError naming a file that is no cassette). */
+function databaseDocument(file: string, entities: readonly EntityShape[] = []): Cassette {
+  const db = new SqliteCassette(file, tableShapes(entities));
+  try {
+    return db.read();
+  } finally {
+    db.close();
+  }
 }
 
 export async function listCassettes(dir: string): Promise<CassetteSummary[]> {
@@ -79,8 +93,12 @@ export async function verifyCassettes(dir: string, rules: KeyRules, entities: re
     const file = store.locate(name);
     let c: unknown;
     try {
-      c = JSON.parse(await readFile(file, 'utf8'));
+      c = file.endsWith('.sqlite') ? databaseDocument(file, entities) : JSON.parse(await readFile(file, 'utf8'));
     } catch (e) {
+      if (e instanceof CassetteError) {
+        problems.push(`${name}: ${e.message.replace(/^wikitape: /, '')}`);
+        continue;
+      }
       const why = e instanceof SyntaxError ? `it is not JSON (${e.message})` : (e as Error).message;
       problems.push(`${name}: cassette file ${file} cannot be read: ${why}`);
       continue;

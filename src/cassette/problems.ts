@@ -1,6 +1,7 @@
 import { PAGE_FIELD_TYPES, type FieldType, type FieldTypes } from '../api/list-module.js';
 import { interactionProblem, isObject } from './format.js';
 import { summariesProblem } from './walk-summary.js';
+import type { IndexSpecs } from '../wiki/entity-table.js';
 
 /**
  * What makes a parsed cassette file unusable, every problem of it (`cassettes verify` lists them
@@ -25,6 +26,9 @@ const TYPES: Record<FieldType, { test: (v: unknown) => boolean; name: string }> 
 export interface EntityShape {
   readonly kind: string;
   readonly fieldTypes: FieldTypes;
+  /** The fields that name one, and its declared indexes: a database cassette keeps such a kind in a table of its own. */
+  readonly idFields?: readonly string[];
+  readonly indexes?: IndexSpecs<object>;
 }
 
 /** The wiki's own kinds: always there (but `missing`, absent in older cassettes). */

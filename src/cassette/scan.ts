@@ -28,6 +28,8 @@ export interface ScannedCassette {
   /** Every top-level member except `interactions`, parsed. */
   rest: Omit<Cassette, 'interactions'>;
   interactions: ScannedInteraction[];
+  /** The top-level members' names in the file's order (`interactions` among them). */
+  members: string[];
 }
 
 const WINDOW = 8 << 20;
@@ -92,12 +94,14 @@ export function scanCassette(fd: number, windowBytes = WINDOW): ScannedCassette 
   if (!w.startsWith(0, '{\n  "')) return null;
   const rest: Record<string, unknown> = {};
   const interactions: ScannedInteraction[] = [];
+  const members: string[] = [];
   let at = 1; // at a member's leading line break
   let sawInteractions = false;
   for (;;) {
     const nameEnd = w.find('": ', at + 4);
     if (nameEnd < 0) return null;
     const name = JSON.parse(w.text(at + 3, nameEnd + 1)) as string;
+    members.push(name);
     const valueStart = nameEnd + 3;
     let valueEnd: number;
     if (name === 'interactions') {
@@ -144,7 +148,7 @@ export function scanCassette(fd: number, windowBytes = WINDOW): ScannedCassette 
     else return null;
   }
   if (!sawInteractions) return null;
-  return { rest: rest as Omit<Cassette, 'interactions'>, interactions };
+  return { rest: rest as Omit<Cassette, 'interactions'>, interactions, members };
 }
 
 /** Reads and parses one scanned interaction. */

@@ -1,4 +1,4 @@
-import { unlinkSync } from 'node:fs';
+import { existsSync, unlinkSync } from 'node:fs';
 import { mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { Low } from 'lowdb';
@@ -8,6 +8,8 @@ import { type Cassette, emptyCassette } from './format.js';
 import { cassetteProblems, type EntityShape } from './problems.js';
 import { summariesOf } from './walk-summary.js';
 import { tooLongForJson } from '../wiki/fixtures.js';
+import { SqliteCassette } from './store-sqlite.js';
+import { tableShapes } from './sql-table.js';
 
 /** Error for a cassette name or file that cannot be used; says what to do. */
 export class CassetteError extends Error {
@@ -28,6 +30,8 @@ export interface CassetteStore {
   locate?(name: string): string;
   /** The file a cassette is kept in, for stores of files (replay scans them instead of parsing them whole). */
   fileOf?(name: string): string;
+  /** The database cassette of a name, opened, when it is kept as one (replay reads it by key and through its tables). */
+  databaseOf?(name: string): SqliteCassette | null;
   /**
    * Takes a cassette for one writer (a recorder): resolves to the function that lets it go, or
    * rejects with a CassetteError naming who holds it. Stores that cannot be shared leave it out.
@@ -45,8 +49,13 @@ export function checkName(name: string): string {
   return name;
 }
 
+/** The formats a cassette is kept in: pretty JSON (`<name>.json`) or a database (`<name>.sqlite`). */
+type CassetteFormat = 'json' | 'sqlite';
+
 /** What a store makes new cassettes with, and checks the cassettes it opens against. */
 interface StoreOptions {
+  /** The format of a cassette made new (one already there keeps its own). Default json. */
+  format?: CassetteFormat;
   /**
    * The list modules' kinds of entity (ListEntity: kind and field types), in registry order: a new
    * cassette lists them so, and an opened one's entities of these kinds are checked field by
@@ -59,17 +68,38 @@ interface StoreOptions {
 export class FileCassetteStore implements CassetteStore {
   readonly dir: string;
   private readonly entities: readonly EntityShape[];
+  private readonly format: CassetteFormat;
   constructor(dir: string, options: StoreOptions = {}) {
     this.dir = resolve(dir);
     this.entities = options.entities ?? [];
+    this.format = options.format ?? 'json';
   }
 
+  /** The cassettes of the folder, JSON and database ones; a name kept both ways is refused (which would replay?). */
   async list(): Promise<string[]> {
+    let files: string[];
     try {
-      return (await readdir(this.dir)).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
+      files = await readdir(this.dir);
     } catch {
       return [];
     }
+    const json = new Set(files.filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)));
+    const db = files.filter((f) => f.endsWith(DB_EXT)).map((f) => f.slice(0, -DB_EXT.length));
+    for (const name of db) if (json.has(name)) throw new CassetteError(`cassette "${name}" is kept twice, as ${this.fileOf(name)} and ${this.databaseFile(name)}: remove one`);
+    return [...json, ...db].sort();
+  }
+
+  /** The database file a cassette is or would be kept in. */
+  databaseFile(name: string): string {
+    return this.fileOf(name).slice(0, -'.json'.length) + DB_EXT;
+  }
+
+  /** The database cassette of a name, opened, when it is kept as one (else null). */
+  databaseOf(name: string): SqliteCassette | null {
+    const file = this.databaseFile(name);
+    const made = !existsSync(file) && !existsSync(this.fileOf(name)) && this.format === 'sqlite';
+    if (!made && !existsSync(file)) return null;
+    return new SqliteCassette(file, tableShapes(this.entities), made);
   }
 
   /** The file of a cassette (the name checked: it never leaves the folder). */
@@ -79,8 +109,10 @@ export class FileCassetteStore implements CassetteStore {
     return file;
   }
 
+  /** The file a cassette is kept in: its database when it has one (or is made as one), else its JSON file. */
   locate(name: string): string {
-    return this.fileOf(name);
+    const db = this.databaseFile(name);
+    return existsSync(db) || (this.format === 'sqlite' && !existsSync(this.fileOf(name))) ? db : this.fileOf(name);
   }
 
   /**
@@ -89,7 +121,7 @@ export class FileCassetteStore implements CassetteStore {
    * a message; a lock left by a process that is gone is taken over.
    */
   async lock(name: string): Promise<() => void> {
-    const file = `${this.fileOf(name)}.lock`;
+    const file = `${this.locate(name)}.lock`;
     await mkdir(this.dir, { recursive: true });
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
@@ -124,6 +156,8 @@ export class FileCassetteStore implements CassetteStore {
   async open(name: string, upstream: string): Promise<Low<Cassette>> {
     const file = this.fileOf(name);
     await mkdir(this.dir, { recursive: true });
+    const database = this.databaseOf(name);
+    if (database) return this.openDatabase(database, upstream);
     // Pretty JSON written atomically (steno: temp file + rename), integer-like keys kept in order.
     // Each write keeps the walks' summaries beside the answers (cassette/walk-summary.ts).
     const adapter = new DataFile<Cassette>(file, { parse: (t) => parseKeepingKeyOrder(t) as Cassette, stringify: (d) => `${stringifyKeepingKeyOrder(withSummaries(d), 2)}\n` });
@@ -155,6 +189,19 @@ export class FileCassetteStore implements CassetteStore {
     if (problem) throw new CassetteError(`cassette file ${file} is not a cassette: ${problem}`);
     return db;
   }
+
+  /** A database cassette as the document recorders change: read whole, written by what changed (SqliteCassette.write). */
+  private async openDatabase(database: SqliteCassette, upstream: string): Promise<Low<Cassette>> {
+    const adapter = {
+      read: () => Promise.resolve(database.member('meta') === undefined ? null : database.read()),
+      write: (data: Cassette) => Promise.resolve(database.write(withSummaries(data))),
+    };
+    const db = new Low<Cassette>(adapter, emptyCassette(upstream, new Date(), this.entities.map((e) => e.kind)));
+    await db.read();
+    const problem = notACassette(db.data, this.entities);
+    if (problem) throw new CassetteError(`cassette file ${database.file} is not a cassette: ${problem}`);
+    return db;
+  }
 }
 
 /** A cassette as the file store writes it: with the summaries of its walks as they are now (none: no member). */
@@ -163,6 +210,9 @@ function withSummaries(c: Cassette): Cassette {
   if (summaries.length === 0 && c.summaries === undefined) return c;
   return { ...c, summaries };
 }
+
+/** The extension of database cassettes. */
+const DB_EXT = '.sqlite';
 
 /** Whether a process of this id is running (signal 0 checks without sending anything). */
 function processAlive(pid: number): boolean {

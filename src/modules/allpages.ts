@@ -5,11 +5,11 @@ import { PAGE_FIELD_TYPES, type ListModule } from '../api/list-module.js';
 import { LIMIT_PARAM, pv, type ParamSpec, type ParamValue, type ParamValues } from '../api/param-spec.js';
 import type { JsonObject } from '../api/result.js';
 import { escapeWikiText } from '../util/escape.js';
-import { PAGES, entitiesOf, mergePage, type Page } from '../wiki/model.js';
+import { PAGES, PAGE_INDEXES, PAGE_SHAPE, mergePage, pageDbKey, tableOf, type Page } from '../wiki/model.js';
 import { readFixturePage } from '../wiki/fixtures.js';
 import { atLeast, type WikiProfile } from '../wiki/profile.js';
 import { makeTitleSafe } from '../wiki/title.js';
-import { badContinue, compareKeys, needCompleteList, takePage } from './list-support.js';
+import { badContinue, needCompleteList, takePage } from './list-support.js';
 
 /** RestrictionStore::listAllRestrictionTypes( true ) of a default install, and $wgRestrictionLevels. */
 const PR_TYPES = ['edit', 'move', 'upload'];
@@ -49,9 +49,7 @@ function counter(): () => number {
 }
 
 /** A page's title as page_title holds it: without its namespace, `_` for spaces. */
-function dbkey(p: { ns: number; title: string }): string {
-  return (p.ns === 0 ? p.title : p.title.slice(p.title.indexOf(':') + 1)).replace(/ /g, '_');
-}
+const dbkey = pageDbKey;
 
 /**
  * list=allpages (ApiQueryAllPages) over the wiki's pages. Which pages exist in a namespace is
@@ -101,6 +99,7 @@ export const allpages: ListModule<Page> = {
       return { pageid: row['pageid'], ns: Number(row['ns']), title: String(row['title']), extlinks: [], ...(redirect ? { redirect: true } : {}) };
     },
     merge: mergePage,
+    indexes: PAGE_INDEXES,
     fieldTypes: PAGE_FIELD_TYPES,
     // The wiki's own pages: read as fixture files' pages are (links without an id numbered in order).
     fromFixture: (e) => readFixturePage(e, counter()),
@@ -122,23 +121,42 @@ export const allpages: ListModule<Page> = {
     const to = keyOf(ctx, v['to'], ns);
     const prefix = keyOf(ctx, v['prefix'], ns);
     const protection = protectionFilter(ctx, v);
-    let rows = byRedirect(ctx, this, ns, pv.str(v['filterredir']) ?? 'all', entitiesOf(ctx.model, PAGES).filter((p) => p.ns === ns));
     const [lo, hi] = desc ? [to, from] : [from, to];
-    rows = rows.filter((p) => {
-      const k = dbkey(p);
-      if (cont !== null && (desc ? k > cont : k < cont)) return false;
-      return (lo === null || k >= lo) && (hi === null || k <= hi) && (prefix === null || k.startsWith(prefix));
-    });
-    rows = bySize(ctx, rows, pv.num(v['minsize']), pv.num(v['maxsize']));
-    if (protection) rows = rows.filter((p) => protectionsOf(ctx, p).some(protection));
-    rows = byLanglinks(ctx, rows, pv.str(v['filterlanglinks']) ?? 'all');
-    rows.sort((a, b) => compareKeys([dbkey(a)], [dbkey(b)]) * (desc ? -1 : 1));
-    const { page, next } = takePage(rows, pv.num(v['limit']) ?? 10);
+    const filterredir = pv.str(v['filterredir']) ?? 'all';
+    const [min, max] = [pv.num(v['minsize']), pv.num(v['maxsize'])];
+    const langlinks = pv.str(v['filterlanglinks']) ?? 'all';
+    const limit = pv.num(v['limit']) ?? 10;
+    // The namespace's pages in the order's index, within from/to and the continuation.
+    const bound = (k: string | null) => (k === null ? [[ns]] : [[ns, k]]);
+    const range = { from: [...bound(lo), ...(cont !== null && !desc ? bound(cont) : [])], to: [...bound(hi), ...(cont !== null && desc ? bound(cont) : [])] };
+    const read = tableOf(ctx.model, PAGE_SHAPE).range('order', range, desc);
+    const inPrefix = (p: Page) => prefix === null || dbkey(p).startsWith(prefix);
+    let rows: Page[];
+    if (filterredir === 'all' && min === null && max === null && !protection && langlinks === 'all') {
+      // No filter reads what only some pages say: the first limit + 1 rows are the answer's.
+      needCompleteList(ctx, this, `${ns}`);
+      rows = firstOf(read, inPrefix, limit + 1);
+    } else {
+      // Filters that flag what they cannot know read every page of the window (as before).
+      rows = byRedirect(ctx, this, ns, filterredir, firstOf(read, inPrefix, Infinity));
+      rows = bySize(ctx, rows, min, max);
+      if (protection) rows = rows.filter((p) => protectionsOf(ctx, p).some(protection));
+      rows = byLanglinks(ctx, rows, langlinks);
+    }
+    const { page, next } = takePage(rows, limit);
     ctx.result.query()['allpages'] = page.map((p): JsonObject => ({ pageid: p.pageid, ns: p.ns, title: p.title }));
     const fetched = next ? [...page, next] : page;
     return next ? { continueValue: dbkey(next), fetched } : { fetched };
   },
 };
+
+/** The first `n` entries of `rows` that pass `keep`. */
+function firstOf<T>(rows: Iterable<T>, keep: (x: T) => boolean, n: number): T[] {
+  const out: T[] = [];
+  if (n <= 0) return out;
+  for (const x of rows) if (keep(x) && out.push(x) >= n) break;
+  return out;
+}
 
 /** ApiQueryBase::titlePartToKey: a title part as page_title holds it in `ns`, or null when not given. */
 function keyOf(ctx: ApiContext, value: ParamValue | undefined, ns: number): string | null {

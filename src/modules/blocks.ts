@@ -6,10 +6,11 @@ import { learnProp, mergeKnown, type ListModule } from '../api/list-module.js';
 import type { JsonObject } from '../api/result.js';
 import { formatBlockDuration } from '../i18n/duration.js';
 import { formatHex, isValid, isValidRange, parseRange } from '../util/ip.js';
-import { entitiesOf, entityKind } from '../wiki/model.js';
+import { entityKind, tableOf } from '../wiki/model.js';
+import { fieldColumn, type IndexColumn, type IndexKey, type IndexSpecs } from '../wiki/entity-table.js';
 import { atLeast } from '../wiki/profile.js';
 import { requireMaxOneParameter } from './checks.js';
-import { compareKeys, deriveUserId, fixtureEntry, listWindow, takePage, memoKey, needCompleteList, needProps, needPropsOfAll } from './list-support.js';
+import { compareKeys, deriveUserId, fixtureEntry, takePage, windowRange, memoKey, needCompleteList, needProps, needPropsOfAll } from './list-support.js';
 import { isoToMw } from '../util/timestamp.js';
 import { apiClass, continueCondition, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
 
@@ -49,7 +50,19 @@ export interface Block {
 }
 
 /** The kind blocks are kept as. */
-export const BLOCKS = entityKind<Block>('blocks');
+const BLOCKS = entityKind<Block>('blocks');
+
+/** The order's columns (`bl_timestamp`, `bl_id`). */
+const ORDER_COLUMNS: IndexColumn<Block>[] = [
+  { name: 'ts', type: 'text', value: (b) => (typeof b.timestamp === 'string' ? isoToMw(b.timestamp) : '') },
+  fieldColumn('id', 'integer'),
+];
+
+/** list=blocks' indexes: its order, and by target (`bkusers`; MediaWiki's bt_user_text, bt_address). */
+const BLOCK_INDEXES: IndexSpecs<Block> = {
+  order: { columns: ORDER_COLUMNS },
+  target: { columns: [fieldColumn('user', 'text'), ...ORDER_COLUMNS] },
+};
 
 /** list=blocks (ApiQueryBlocks). The prop list grows `parsedreason` in 1.44; see `blocksParams`. */
 export const blocks: ListModule<Block> = {
@@ -75,6 +88,7 @@ export const blocks: ListModule<Block> = {
     idFields: ['id'],
     fromRow: (row, props) => (typeof row['id'] === 'number' ? ({ ...row, known: [...props] } as unknown as Block) : null),
     merge: mergeKnown,
+    indexes: BLOCK_INDEXES,
     // A changed block keeps its id and gets a new timestamp (DatabaseBlockStore::updateBlock writes the new block's ipb_timestamp).
     version: (b) => (typeof b.timestamp === 'string' ? b.timestamp : null),
     fieldTypes: {
@@ -110,10 +124,11 @@ export const blocks: ListModule<Block> = {
   execute(ctx, v) {
     requireMaxOneParameter(this.prefix, v, ['users', 'ip']);
     needCompleteList(ctx, this);
-    const rows = filterRows(ctx, v);
-    const newer = v['dir'] === 'newer';
-    rows.sort((a, b) => compareKeys(key(a), key(b)) * (newer ? 1 : -1));
     const limit = pv.num(v['limit']) ?? 10;
+    const inOrder = blocksInOrder(ctx, v);
+    const tests = blockTests(ctx, v);
+    const rows: Block[] = [];
+    for (const b of inOrder) if (tests.every((t) => t(b)) && rows.push(b) > limit) break;
     const { page, next } = takePage(rows, limit);
     const props = new Set(pv.list(v['prop']));
     for (const b of page) needProps(ctx, 'blocks', b, props);
@@ -129,22 +144,46 @@ function propValues(version: string): string[] {
 
 const key = memoKey((b: Block) => [isoToMw(b.timestamp), b.id] as const);
 
-function filterRows(ctx: ApiContext, v: ParamValues): Block[] {
+/**
+ * The blocks a question may show, in its order, within its window (start, end, continue): read by
+ * id (`bkids`), by target (`bkusers`) or along the order's index.
+ */
+function blocksInOrder(ctx: ApiContext, v: ParamValues): Iterable<Block> {
+  const table = tableOf(ctx.model, blocks.entity);
   // Every block's expiry, and the target and flags any filter reads, decide which rows show.
   const read = ['id', 'timestamp', 'expiry', ...(v['users'] !== null || v['ip'] !== null || v['show'] !== null ? ['user', 'flags'] : [])];
-  const all = entitiesOf(ctx.model, BLOCKS);
-  needPropsOfAll(ctx, 'blocks', all, read);
-  // Expired blocks never show; hidden ones only to a caller with `hideuser` (ApiQueryBlocks: ipb_deleted = 0 otherwise).
-  const seesHidden = isAllowed(ctx.session.caller, 'hideuser');
-  let rows = all.filter((b) => (seesHidden || !b.hidden) && (b.expiry === 'infinity' || Date.parse(b.expiry) > ctx.now));
-  rows = listWindow(ctx, v, rows, key, ['timestamp', 'int']);
+  needPropsOfAll(ctx, 'blocks', table, read);
+  const newer = v['dir'] === 'newer';
+  const window = windowRange(ctx, v, ['timestamp', 'int']);
   // addWhereFld adds no condition for an empty list (`bkids=`, `bkusers=`): every block shows.
   const ids = pv.nums(v['ids']);
-  if (ids.length > 0) rows = rows.filter((b) => ids.includes(b.id));
   const users = pv.list(v['users']);
-  if (users.length > 0) rows = rows.filter((b) => b.user !== undefined && users.includes(b.user) && !b.automatic);
+  if (ids.length === 0 && users.length === 0) return table.range('order', window, !newer);
+  const within = (prefix: IndexKey) => (bounds: readonly IndexKey[]) => [prefix, ...bounds.map((b) => [...prefix, ...b])];
+  const found =
+    ids.length > 0
+      ? [...new Set(ids)].map((id) => table.get(String(id))).filter((b): b is Block => b !== undefined && inWindow(key(b), window))
+      : [...new Set(users)].flatMap((u) => [...table.range('target', { from: within([u])(window.from), to: within([u])(window.to) }, false)]);
+  return found.sort((a, b) => compareKeys(key(a), key(b)) * (newer ? 1 : -1));
+}
+
+/** Whether a key is within a range's bounds (each compared over its own parts). */
+function inWindow(k: IndexKey, { from, to }: { from: readonly IndexKey[]; to: readonly IndexKey[] }): boolean {
+  const part = (b: IndexKey) => compareKeys(k.slice(0, b.length), b);
+  return from.every((b) => part(b) >= 0) && to.every((b) => part(b) <= 0);
+}
+
+/** The tests a block passes to be shown: not expired, not hidden from the caller, the filters'. */
+function blockTests(ctx: ApiContext, v: ParamValues): ((b: Block) => boolean)[] {
+  // Expired blocks never show; hidden ones only to a caller with `hideuser` (ApiQueryBlocks: ipb_deleted = 0 otherwise).
+  const seesHidden = isAllowed(ctx.session.caller, 'hideuser');
+  const tests: ((b: Block) => boolean)[] = [(b) => (seesHidden || !b.hidden) && (b.expiry === 'infinity' || Date.parse(b.expiry) > ctx.now)];
+  const ids = pv.nums(v['ids']);
+  if (ids.length > 0) tests.push((b) => ids.includes(b.id));
+  const users = pv.list(v['users']);
+  if (users.length > 0) tests.push((b) => b.user !== undefined && users.includes(b.user) && !b.automatic);
   const ip = pv.str(v['ip']);
-  if (ip !== null) rows = filterIp(rows, ip);
+  if (ip !== null) tests.push(ipTest(ip));
   const show = pv.list(v['show']);
   for (const [a, b] of [['account', '!account'], ['temp', '!temp'], ['ip', '!ip'], ['range', '!range']] as const) {
     if (show.includes(a) && show.includes(b)) {
@@ -152,8 +191,8 @@ function filterRows(ctx: ApiContext, v: ParamValues): Block[] {
     }
   }
   const modern = atLeast(ctx.profile, '1.43');
-  for (const s of show) rows = rows.filter((b) => matchesShow(b, s, modern));
-  return rows;
+  for (const s of show) tests.push((b) => matchesShow(b, s, modern));
+  return tests;
 }
 
 function kind(b: Block): 'account' | 'ip' | 'range' | 'auto' {
@@ -190,7 +229,8 @@ function matchesShow(b: Block, s: string, modern: boolean): boolean {
   }
 }
 
-function filterIp(rows: Block[], ip: string): Block[] {
+/** `bkip`: the blocks of addresses and ranges that cover an address or range (refused when too broad). */
+function ipTest(ip: string): (b: Block) => boolean {
   const isRange = isValidRange(ip);
   if (!isValid(ip) && !isRange) throw new ApiUsageError(apiMessage('param_ip', 'apierror-badip'));
   if (isRange) {
@@ -202,14 +242,14 @@ function filterIp(rows: Block[], ip: string): Block[] {
     }
   }
   const want = parseRange(ip);
-  if (!want) return [];
-  return rows.filter((b) => {
+  if (!want) return () => false;
+  return (b) => {
     if (b.automatic || b.user === undefined) return false;
     const k = kind(b);
     if (k !== 'ip' && k !== 'range') return false;
     const have = parseRange(b.user);
     return have !== null && have.start.length === want.start.length && have.start <= want.start && have.end >= want.end;
-  });
+  };
 }
 
 /**

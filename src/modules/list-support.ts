@@ -4,22 +4,11 @@ import { learnProp, type ContinueType, type ListModule, type SortKey } from '../
 import { pv, type ParamValues } from '../api/param-spec.js';
 import { isValid, isValidRange } from '../util/ip.js';
 import { parseTimestamp, toMw } from '../util/timestamp.js';
-import type { IndexKey, KeyRange } from '../wiki/entity-table.js';
+import { compareIndexKeys, type EntityTable, type IndexKey, type KeyRange, type KnownCounts } from '../wiki/entity-table.js';
 import { atLeast, type WikiProfile } from '../wiki/profile.js';
 
-export function compareKeys(a: SortKey, b: SortKey): number {
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    const x = a[i];
-    const y = b[i];
-    if (x === y) continue;
-    if (x === undefined) return -1;
-    if (y === undefined) return 1;
-    if (typeof x === 'number' && typeof y === 'number') return x - y;
-    // MySQL/SQLite binary collation: compare UTF-8 bytes; for BMP text code units agree.
-    return String(x) < String(y) ? -1 : 1;
-  }
-  return 0;
-}
+/** Two sort keys compared part by part (wiki/entity-table.ts compareIndexKeys). */
+export const compareKeys: (a: SortKey, b: SortKey) => number = compareIndexKeys;
 
 /**
  * A list's sort key, worked out once per entity (entities of the model are never changed, and
@@ -136,13 +125,6 @@ export function windowRange(ctx: ApiContext, v: ParamValues, continueTypes: read
   return range;
 }
 
-/** The rows of a timestamp-ordered list within its window (see windowRange), in their order. */
-export function listWindow<T extends { timestamp: string }>(ctx: ApiContext, v: ParamValues, rows: T[], key: (row: T) => SortKey, continueTypes: readonly ContinueType[]): T[] {
-  const { from, to } = windowRange(ctx, v, continueTypes);
-  const within = (k: SortKey, b: SortKey) => compareKeys(k.slice(0, b.length), b);
-  return rows.filter((r) => from.every((b) => within(key(r), b) >= 0) && to.every((b) => within(key(r), b) <= 0));
-}
-
 /**
  * Flags each of `props` that no recording showed for this entity (an entity of a fixture, with no
  * `known` list, is fully known).
@@ -152,26 +134,19 @@ export function needProps(ctx: ApiContext, module: string, e: { known?: string[]
   for (const p of props) if (!e.known.includes(p)) ctx.unknown(`${module}.${p}`);
 }
 
-/** Per list of entities: how many have a `known` list, and how many of those name each prop. */
-const knownCounts = new WeakMap<readonly object[], { length: number; knows: unknown; withKnown: number; byProp: Map<string, number> }>();
+/** Per table: its counts of `known` props, and the knowledge they were counted under. */
+const knownCounts = new WeakMap<EntityTable<object>, { knows: unknown; counts: KnownCounts }>();
 
 /**
- * Flags each of `props` that some entity of `all` was recorded without: what needProps flags for
- * each entity in turn, from counts made once per list (and again when the list grew, or knowledge,
- * which fills in props, was worked out since), not a pass over every entity per request.
+ * Flags each of `props` that some entity of `table` was recorded without: what needProps flags for
+ * each entity in turn, from counts made once per table (a list that grew gets a new table) and
+ * again when knowledge, which fills in props, was worked out since; not a pass per request.
  */
-export function needPropsOfAll(ctx: ApiContext, module: string, all: readonly { known?: string[] }[], props: Iterable<string>): void {
-  let held = knownCounts.get(all);
-  if (!held || held.length !== all.length || held.knows !== ctx.knows) {
-    held = { length: all.length, knows: ctx.knows, withKnown: 0, byProp: new Map() };
-    for (const e of all) {
-      if (!e.known) continue;
-      held.withKnown++;
-      for (const p of new Set(e.known)) held.byProp.set(p, (held.byProp.get(p) ?? 0) + 1);
-    }
-    knownCounts.set(all, held);
-  }
-  for (const p of props) if ((held.byProp.get(p) ?? 0) < held.withKnown) ctx.unknown(`${module}.${p}`);
+export function needPropsOfAll(ctx: ApiContext, module: string, table: EntityTable<object>, props: Iterable<string>): void {
+  let held = knownCounts.get(table);
+  if (!held || held.knows !== ctx.knows) knownCounts.set(table, (held = { knows: ctx.knows, counts: table.knownCounts() }));
+  const { withKnown, byProp } = held.counts;
+  for (const p of props) if ((byProp.get(p) ?? 0) < withKnown) ctx.unknown(`${module}.${p}`);
 }
 
 /**

@@ -3,14 +3,14 @@ import { ApiUsageError, apiMessage } from '../api/errors.js';
 import { DIR_PARAM, LIMIT_PARAM, pv, type ParamValues } from '../api/param-spec.js';
 import { mergeKnown, type ListModule } from '../api/list-module.js';
 import type { Json, JsonObject } from '../api/result.js';
-import { entitiesOf, entityKind } from '../wiki/model.js';
+import { entityKind, tableOf } from '../wiki/model.js';
 import { atLeast } from '../wiki/profile.js';
 import { escapeWikiText, htmlspecialchars } from '../util/escape.js';
 import { parseTitle } from '../wiki/title.js';
 import { requireMaxOneParameter } from './checks.js';
 import { HIDDEN_LOG_TYPES, logActions, logTypes } from './log-types.js';
-import { compareKeys, deriveUserId, fixtureEntry, takePage, memoKey, needCompleteList, needProps, needPropsOfAll, windowRange } from './list-support.js';
-import { MemoryEntityTable, tableOver } from '../wiki/entity-table.js';
+import { deriveUserId, fixtureEntry, takePage, memoKey, needCompleteList, needProps, needPropsOfAll, windowRange } from './list-support.js';
+import { fieldColumn, type IndexColumn, type IndexKey, type IndexSpecs } from '../wiki/entity-table.js';
 import { isoToMw } from '../util/timestamp.js';
 import { isAllowed, userCanSeeRevDel } from '../api/session.js';
 import { formatLogParams } from './log-params.js';
@@ -48,6 +48,26 @@ export interface LogEvent {
 
 const LOG_EVENTS = entityKind<LogEvent>('logevents');
 
+/** The order's columns (`log_timestamp`, `log_id`): every index of log events ends with them, as MediaWiki's do. */
+const ORDER_COLUMNS: IndexColumn<LogEvent>[] = [
+  { name: 'ts', type: 'text', value: (e) => (typeof e.timestamp === 'string' ? isoToMw(e.timestamp) : '') },
+  fieldColumn('logid', 'integer'),
+];
+
+/**
+ * list=logevents' indexes, after MediaWiki's on `logging` (type_time, actor_time, page_time):
+ * its order, and by type, type and action, user (a hidden user is filtered row by row), page.
+ */
+const key = memoKey((e: LogEvent) => ORDER_COLUMNS.map((c) => c.value(e)));
+
+const LOG_INDEXES: IndexSpecs<LogEvent> = {
+  order: { columns: ORDER_COLUMNS },
+  type: { columns: [fieldColumn('type', 'text'), ...ORDER_COLUMNS] },
+  action: { columns: [fieldColumn('type', 'text'), fieldColumn('action', 'text'), ...ORDER_COLUMNS] },
+  user: { columns: [fieldColumn('user', 'text'), ...ORDER_COLUMNS] },
+  page: { columns: [fieldColumn('ns', 'integer'), { name: 'text', type: 'text', value: (e) => (typeof e.title === 'string' ? mainText(e) : '') }, ...ORDER_COLUMNS] },
+};
+
 /** list=logevents (ApiQueryLogEvents). */
 export const logevents: ListModule<LogEvent> = {
   name: 'logevents',
@@ -79,6 +99,7 @@ export const logevents: ListModule<LogEvent> = {
       return { tags: [], params: {}, ...rest, ...(deleted ? { deleted } : {}), known: [...props] } as unknown as LogEvent;
     },
     merge: mergeKnown,
+    indexes: LOG_INDEXES,
     fieldTypes: {
       required: { logid: 'integer' },
       optional: { ns: 'integer', title: 'string', pageid: 'integer', logpage: 'integer', revid: 'integer', params: 'object', type: 'string', action: 'string', user: 'string', userid: 'integer', timestamp: 'string', comment: 'string', parsedcomment: 'string', tags: 'strings', deleted: 'integer', known: 'strings' },
@@ -140,14 +161,34 @@ function deletedBits(row: Record<string, unknown>): number {
 /** The title without its namespace prefix (namespace names contain no colon). */
 const mainText = (e: LogEvent) => (e.ns === 0 ? e.title : e.title.slice(e.title.indexOf(':') + 1));
 
-const key = memoKey((e: LogEvent) => [isoToMw(e.timestamp), e.logid] as const);
 
 /** The props each filter reads (a filter over a field nobody recorded cannot pick the right rows). */
 const FILTER_PROPS: Record<string, string> = { type: 'type', action: 'type', user: 'user', title: 'title', namespace: 'title', prefix: 'title', tag: 'tags' };
 
-/** The model's log events in their order (`[timestamp, logid]`): an index of the entity table. */
-const ORDER = { key: (e: LogEvent) => key(e), compare: compareKeys };
-const eventsTable = (ctx: ApiContext) => tableOver(entitiesOf(ctx.model, LOG_EVENTS), 'logevents', (items) => new MemoryEntityTable(items, (e) => String(e.logid), { order: ORDER }));
+/**
+ * The index a question reads and the part of it its filters fix: a user's, a page's, an action's
+ * or a type's entries (MediaWiki's index for each), else the whole order.
+ */
+function indexFor(ctx: ApiContext, v: ParamValues, action: [string, string] | null): { index: string; prefix: IndexKey } {
+  const user = pv.str(v['user']);
+  if (user !== null) return { index: 'user', prefix: [user] };
+  const page = pageAsked(ctx, v);
+  if (page) return { index: 'page', prefix: [page.ns, page.text] };
+  if (action) return { index: 'action', prefix: action };
+  const type = pv.str(v['type']);
+  return type !== null ? { index: 'type', prefix: [type] } : { index: 'order', prefix: [] };
+}
+
+/** The page `letitle` names (its namespace and title without prefix), refused when it is no title. */
+function pageAsked(ctx: ApiContext, v: ParamValues): { ns: number; text: string } | null {
+  const title = pv.str(v['title']);
+  if (title === null) return null;
+  const t = parseTitle(title, ctx.titles);
+  if (!t.ok || t.title.interwiki) {
+    throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [escapeWikiText(title)]));
+  }
+  return { ns: t.title.ns, text: t.title.text };
+}
 
 /**
  * The events a question shows, in its order, read lazily from the order's index within the
@@ -156,13 +197,14 @@ const eventsTable = (ctx: ApiContext) => tableOver(entitiesOf(ctx.model, LOG_EVE
  */
 function eventsAsked(ctx: ApiContext, v: ParamValues): Iterable<LogEvent> {
   const read = ['type', 'timestamp', 'ids', ...Object.entries(FILTER_PROPS).filter(([f]) => v[f] !== null).map(([, p]) => p)];
-  const all = entitiesOf(ctx.model, LOG_EVENTS);
-  needPropsOfAll(ctx, 'logevents', all, read);
+  const table = tableOf(ctx.model, logevents.entity);
+  needPropsOfAll(ctx, 'logevents', table, read);
   const tests: ((e: LogEvent) => boolean)[] = [(e) => !HIDDEN_LOG_TYPES.includes(e.type)];
   const tag = pv.str(v['tag']);
   if (tag !== null) tests.push((e) => e.tags.includes(tag));
   const action = pv.str(v['action']);
   const type = pv.str(v['type']);
+  let actionKey: [string, string] | null = null;
   if (action !== null) {
     const slash = action.indexOf('/');
     const t = action.slice(0, slash);
@@ -175,10 +217,14 @@ function eventsAsked(ctx: ApiContext, v: ParamValues): Iterable<LogEvent> {
     }
     const a = action.slice(slash + 1);
     tests.push((e) => e.type === t && e.action === a);
+    actionKey = [t, a];
   } else if (type !== null) tests.push((e) => e.type === type);
-  const range = windowRange(ctx, v, ['timestamp', 'int']);
+  const window = windowRange(ctx, v, ['timestamp', 'int']);
   tests.push(...titleTests(ctx, v));
-  const rows = eventsTable(ctx).range('order', range, v['dir'] !== 'newer');
+  // The filters' index, from the part they fix, within the window (bounds on the order's columns).
+  const { index, prefix } = indexFor(ctx, v, actionKey);
+  const within = (bounds: readonly IndexKey[]) => [...(prefix.length > 0 ? [prefix] : []), ...bounds.map((b) => [...prefix, ...b])];
+  const rows = table.range(index, { from: within(window.from), to: within(window.to) }, v['dir'] !== 'newer');
   return (function* () {
     for (const e of rows) if (tests.every((t) => t(e))) yield e;
   })();
@@ -189,15 +235,8 @@ function titleTests(ctx: ApiContext, v: ParamValues): ((e: LogEvent) => boolean)
   const tests: ((e: LogEvent) => boolean)[] = [];
   const user = pv.str(v['user']);
   if (user !== null) tests.push((e) => e.user === user && !((e.deleted ?? 0) & 4));
-  const title = pv.str(v['title']);
-  if (title !== null) {
-    const t = parseTitle(title, ctx.titles);
-    if (!t.ok || t.title.interwiki) {
-      throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [escapeWikiText(title)]));
-    }
-    const { ns: tns, text } = t.title;
-    tests.push((e) => e.ns === tns && mainText(e) === text);
-  }
+  const page = pageAsked(ctx, v);
+  if (page) tests.push((e) => e.ns === page.ns && mainText(e) === page.text);
   const ns = pv.num(v['namespace']);
   if (ns !== null) tests.push((e) => e.ns === ns);
   const prefix = pv.str(v['prefix']);
@@ -210,7 +249,7 @@ function titleTests(ctx: ApiContext, v: ParamValues): ((e: LogEvent) => boolean)
     const { ns: pns, dbkey } = t.title;
     tests.push((e) => e.ns === pns && mainText(e).replace(/ /g, '_').startsWith(dbkey));
   }
-  if (ns !== null || title !== null) tests.push((e) => !((e.deleted ?? 0) & 1));
+  if (ns !== null || page !== null) tests.push((e) => !((e.deleted ?? 0) & 1));
   return tests;
 }
 
@@ -340,7 +379,7 @@ function shownEvents(input: DebugInput): { type: string | undefined }[] {
   if (!Array.isArray(rows)) return [];
   return rows.map((r) => {
     const o = (r ?? {}) as JsonObject;
-    const type = typeof o['type'] === 'string' ? o['type'] : entitiesOf(input.model, LOG_EVENTS).find((e) => e.logid === o['logid'])?.type;
+    const type = typeof o['type'] === 'string' ? o['type'] : tableOf(input.model, logevents.entity).get(String(o['logid']))?.type;
     return { type };
   });
 }
@@ -353,6 +392,6 @@ function rowAfter(input: DebugInput): { ns: number; title: string }[] {
   const cont = (input.answer['continue'] as JsonObject | undefined)?.['lecontinue'];
   if (typeof cont !== 'string') return [];
   const id = Number(cont.split('|')[1]);
-  const e = entitiesOf(input.model, LOG_EVENTS).find((x) => x.logid === id);
+  const e = Number.isInteger(id) ? tableOf(input.model, logevents.entity).get(String(id)) : undefined;
   return e ? [{ ns: e.ns, title: e.title }] : [];
 }

@@ -1,5 +1,6 @@
 import type { ActionModule } from '../api/action-module.js';
 import { isRedirect, pageExists } from '../api/pageset.js';
+import { pageByTitle } from '../wiki/model.js';
 import type { ApiContext } from '../api/context.js';
 import { escapeWikiText } from '../util/escape.js';
 import { ApiUsageError, apiMessage } from '../api/errors.js';
@@ -107,7 +108,7 @@ function resultSize(value: unknown): number {
 }
 
 function pageId(ctx: ApiContext, t: Title): number {
-  const page = ctx.model.pages.find((p) => p.ns === t.ns && p.title === t.prefixedText);
+  const page = pageByTitle(ctx.model, t.ns, t.prefixedText);
   if (!page) pageExists(ctx, t); // flags a title a replayed wiki does not know
   return page?.pageid ?? 0;
 }

@@ -2,8 +2,9 @@ import type { ApiContext } from '../api/context.js';
 import { DIR_PARAM, LIMIT_PARAM, pv, type ParamValues } from '../api/param-spec.js';
 import { mergeKnown, type ListModule } from '../api/list-module.js';
 import type { JsonObject } from '../api/result.js';
-import { entitiesOf, entityKind } from '../wiki/model.js';
-import { compareKeys, deriveUserId, fixtureEntry, listWindow, takePage, memoKey, needCompleteList, needProps, needPropsOfAll } from './list-support.js';
+import { entityKind, tableOf } from '../wiki/model.js';
+import { fieldColumn } from '../wiki/entity-table.js';
+import { compareKeys, deriveUserId, fixtureEntry, takePage, windowRange, memoKey, needCompleteList, needProps, needPropsOfAll } from './list-support.js';
 import { isoToMw } from '../util/timestamp.js';
 import { apiClass, fetchedRows, genderCacheLookup, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
 import { atLeast } from '../wiki/profile.js';
@@ -48,6 +49,7 @@ export const protectedtitles: ListModule<ProtectedTitle> = {
     idFields: ['ns', 'title'],
     fromRow: (row, props) => ({ ...row, known: [...props] }) as unknown as ProtectedTitle,
     merge: mergeKnown,
+    indexes: { order: { columns: [{ name: 'ts', type: 'text', value: (p) => key(p)[0]! }, fieldColumn('ns', 'integer'), { name: 'dbkey', type: 'text', value: (p) => key(p)[2]! }] } },
     // Protecting the title again rewrites its row (WikiPage::doUpdateRestrictions): a new pt_timestamp, and its level.
     version: (p) => (typeof p.timestamp === 'string' && typeof p.level === 'string' ? `${p.timestamp}|${p.level}` : null),
     fieldTypes: {
@@ -108,12 +110,12 @@ function filterRows(ctx: ApiContext, v: ParamValues): ProtectedTitle[] {
   // warning (`ptlevel=superuser`) filters nothing.
   const ns = v['namespace'] !== null ? pv.nums(v['namespace']) : [];
   const levels = v['level'] !== null ? pv.list(v['level']) : [];
-  const all = entitiesOf(ctx.model, PROTECTED_TITLES);
-  needPropsOfAll(ctx, 'protectedtitles', all, levels.length > 0 ? ['timestamp', 'level'] : ['timestamp']);
-  let rows = [...all];
+  const table = tableOf(ctx.model, protectedtitles.entity);
+  needPropsOfAll(ctx, 'protectedtitles', table, levels.length > 0 ? ['timestamp', 'level'] : ['timestamp']);
+  let rows = [...table.range('order', windowRange(ctx, v, ['timestamp', 'int', 'string']), false)];
   if (ns.length > 0) rows = rows.filter((p) => ns.includes(p.ns));
   if (levels.length > 0) rows = rows.filter((p) => levels.includes(p.level));
-  return listWindow(ctx, v, rows, key, ['timestamp', 'int', 'string']);
+  return rows;
 }
 
 function titleInfo(p: ProtectedTitle, props: Set<string>): JsonObject {

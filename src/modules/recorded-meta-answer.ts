@@ -2,8 +2,8 @@ import type { ApiContext } from '../api/context.js';
 import type { JsonObject } from '../api/result.js';
 import { toIso } from '../util/timestamp.js';
 import { isValid, parseRange } from '../util/ip.js';
-import { entitiesOf } from '../wiki/model.js';
-import { BLOCKS, blocks } from './blocks.js';
+import { tableOf } from '../wiki/model.js';
+import { blocks } from './blocks.js';
 
 /** Which uiprop shows each field of ApiQueryUserInfo::getCurrentUserInfo. */
 export const USERINFO_FIELD_PROP: Readonly<Record<string, string>> = {
@@ -59,12 +59,13 @@ export function userInfoFromRecordings(ctx: ApiContext, props: readonly string[]
 export function blockInfoFromList(ctx: ApiContext): Record<string, unknown> | undefined {
   if (ctx.knows && !ctx.knows.walks.get(blocks.name)?.has('')) return undefined;
   const me = parseRange(CALLER)!;
-  const covering = entitiesOf(ctx.model, BLOCKS).some((b) => {
-    if (b.user === undefined || b.automatic || !(b.expiry === 'infinity' || Date.parse(b.expiry) > ctx.now)) return false;
+  // Read along the table (a database's rows one by one), not the whole kind into memory.
+  for (const b of tableOf(ctx.model, blocks.entity).range('order', {}, false)) {
+    if (b.user === undefined || b.automatic || !(b.expiry === 'infinity' || Date.parse(b.expiry) > ctx.now)) continue;
     const r = isValid(b.user) || b.user.includes('/') ? parseRange(b.user) : null;
-    return r !== null && r.start.length === me.start.length && r.start <= me.start && r.end >= me.end;
-  });
-  return covering ? undefined : {};
+    if (r !== null && r.start.length === me.start.length && r.start <= me.start && r.end >= me.end) return undefined;
+  }
+  return {};
 }
 
 /**

@@ -1,3 +1,4 @@
+import { PAGES, entitiesOf, pageById } from '../wiki/model.js';
 import type { ActionModule } from '../api/action-module.js';
 import type { ApiContext } from '../api/context.js';
 import { ApiUsageError, apiMessage } from '../api/errors.js';
@@ -46,13 +47,13 @@ function targetTitle(ctx: ApiContext, v: ParamValues, param = 'title'): string |
   }
   const id = pv.num(v['pageid']);
   if (id === null) return null;
-  const page = ctx.model.pages.find((p) => p.pageid === id);
+  const page = pageById(ctx.model, id);
   if (!page) ctx.unknown(`${param}.pageid`);
   return page?.title ?? null;
 }
 
 function pageIdOf(ctx: ApiContext, title: string | null): number {
-  return ctx.model.pages.find((p) => p.title === title)?.pageid ?? 0;
+  return entitiesOf(ctx.model, PAGES).find((p) => p.title === title)?.pageid ?? 0;
 }
 
 const now = (ctx: ApiContext): string => toIso(ctx.now);

@@ -13,6 +13,8 @@ export interface SnapshotOptions {
   upstream: string;
   /** Folder of cassettes. Default `./cassettes`. */
   cassettes?: string;
+  /** The format of a cassette made new: `json` (default) or `sqlite` (a database cassette). */
+  store?: 'json' | 'sqlite';
   /** Cassette name. Default `snapshot`. */
   cassette?: string;
   /** Called after each request with what has been done so far. */
@@ -70,7 +72,7 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotProgre
   const name = options.cassette ?? 'snapshot';
   // Written in bounded batches (a tenth of the time at most), not whole after every answer.
   const spaced = new SpacedWrites(9);
-  const store = spaced.wrap(new FileCassetteStore(cassettes, { entities: LIST_ENTITIES }));
+  const store = spaced.wrap(new FileCassetteStore(cassettes, { entities: LIST_ENTITIES, ...(options.store ? { format: options.store } : {}) }));
   const db = await store.open(name, options.upstream);
   const recorded = new Map(db.data.interactions.map((i) => [i.key, i.body]));
   // The recorder in this process: each question goes straight to the wiki and into the cassette.

@@ -4,13 +4,12 @@ import { readInteraction, scanCassette, type ScannedInteraction } from '../casse
 import { summarize, summarized, type AnswerSummary } from '../cassette/walk-summary.js';
 import { CassetteError, notACassette, type CassetteStore } from '../cassette/store.js';
 import { entityId, mergeSighting, ownKinds, type ListModule } from '../api/list-module.js';
-import { PAGES, emptyModel, entityKind, mergePage, type WikiModel } from '../wiki/model.js';
+import { PAGES, emptyModel, entitiesOf, entityKind, mergePage, storedModel, type StoredEntities, type WikiModel } from '../wiki/model.js';
+import type { SqliteCassette } from '../cassette/store-sqlite.js';
 import type { WikiProfile } from '../wiki/profile.js';
 
-/** Where an interaction not yet parsed is: its cassette file (kept open) and its place in it. */
-interface Stored extends ScannedInteraction {
-  fd: number;
-}
+/** Where an interaction not yet parsed is: its cassette file (kept open) and its place in it, or its database. */
+type Stored = (ScannedInteraction & { fd: number }) | { key: string; db: SqliteCassette };
 
 /**
  * The recorded interactions by canonical key. Those of scanned files stay on disk until asked
@@ -23,6 +22,7 @@ class InteractionTable {
   /** What knowledge reads of the answers it reads only in part (cassette/walk-summary.ts), by key. */
   private readonly summaries = new Map<string, AnswerSummary>();
   private readonly fds: number[] = [];
+  private readonly dbs: SqliteCassette[] = [];
   constructor(readonly keep = 1000) {}
 
   get size(): number {
@@ -48,6 +48,16 @@ class InteractionTable {
   addSummary(s: AnswerSummary): void {
     this.summaries.set(s.key, s);
   }
+  /** Adds a database cassette's interactions (their keys; each read by key when asked for). */
+  addDatabase(db: SqliteCassette): number {
+    let n = 0;
+    for (const key of db.keys()) {
+      n++;
+      if (!this.byKey.has(key)) this.byKey.set(key, { key, db });
+    }
+    this.dbs.push(db);
+    return n;
+  }
   /** Keeps a file open for `addStored` entries; closed by `close`. */
   holdFile(fd: number): void {
     this.fds.push(fd);
@@ -55,14 +65,14 @@ class InteractionTable {
 
   get(key: string): Interaction | undefined {
     const e = this.byKey.get(key);
-    if (e === undefined || !('fd' in e)) return e;
+    if (e === undefined || !isStored(e)) return e;
     let i = this.recent.get(key);
     if (i) {
       this.recent.delete(key);
       this.recent.set(key, i);
       return i;
     }
-    i = readInteraction(e.fd, e);
+    i = readStored(e);
     this.recent.set(key, i);
     if (this.recent.size > this.keep) this.recent.delete(this.recent.keys().next().value!);
     return i;
@@ -72,7 +82,7 @@ class InteractionTable {
   *values(only?: (key: string) => boolean): IterableIterator<Interaction> {
     for (const [key, e] of this.byKey) {
       if (only && !only(key)) continue;
-      yield 'fd' in e ? (this.recent.get(key) ?? readInteraction(e.fd, e)) : e;
+      yield isStored(e) ? (this.recent.get(key) ?? readStored(e)) : e;
     }
   }
 
@@ -89,11 +99,11 @@ class InteractionTable {
         yield held;
         continue;
       }
-      if (!('fd' in e)) {
+      if (!isStored(e)) {
         yield e;
         continue;
       }
-      const i = this.recent.get(key) ?? readInteraction(e.fd, e);
+      const i = this.recent.get(key) ?? readStored(e);
       const s = summarized(i.request) ? summarize(i) : null;
       if (s) this.summaries.set(key, s);
       yield s ?? i;
@@ -102,8 +112,25 @@ class InteractionTable {
 
   close(): void {
     for (const fd of this.fds.splice(0)) closeSync(fd);
+    for (const db of this.dbs.splice(0)) db.close();
     this.recent.clear();
   }
+}
+
+const isStored = (e: Interaction | Stored): e is Stored => 'fd' in e || 'db' in e;
+
+/** An interaction kept on disk, read. */
+function readStored(e: Stored): Interaction {
+  if ('fd' in e) return readInteraction(e.fd, e);
+  const i = e.db.interaction(e.key);
+  if (!i) throw new Error('cassette file changed while replaying');
+  return i;
+}
+
+/** A database cassette's tabled kinds as the model reads them (wiki/model.ts StoredEntities). */
+function databaseEntities(db: SqliteCassette): StoredEntities {
+  const kinds = new Set(db.tabled());
+  return { has: (kind) => kinds.has(kind), table: (kind) => db.table(kind), all: (kind) => db.all(kind) };
 }
 
 /** Every recorded interaction by key, the entities they showed, and the recorded wiki's profile. */
@@ -167,16 +194,30 @@ export async function loadCassettes(store: CassetteStore, lists: readonly ListMo
   const kinds = entityKinds(lists);
   const seen = new Map(kinds.map((k) => [k.kind, new Map<string, Held>()]));
   const into = (kind: string): object[] => {
-    if (kind === PAGES) return index.model.pages;
+    if (kind === PAGES) return entitiesOf(index.model, PAGES) as object[];
     if (kind === 'missing') return index.model.missing;
     if (kind === 'redirects') return (index.model.redirects ??= []);
     let list = index.model.entities.get(kind);
     if (!list) index.model.entities.set(entityKind(kind), (list = []));
     return list;
   };
-  for (const name of await store.list()) {
+  const names = await store.list();
+  for (const name of names) {
     let c: Partial<Cassette> | undefined;
-    const file = store.fileOf?.(name);
+    const database = store.databaseOf?.(name) ?? null;
+    if (database) {
+      // A database cassette: its interactions read by key; its entities through its tables when it
+      // is the only cassette (else read whole and merged below, as a JSON cassette's are).
+      index.files.push({ file: database.file, interactions: index.interactions.addDatabase(database) });
+      c = database.rest();
+      // What replay reads at once is checked at once (a database made but never written has no members yet).
+      const tabled = Object.fromEntries(database.tabled().map((k) => [k, []]));
+      const problem = c.meta === undefined ? null : notACassette({ ...c, entities: { ...c.entities, ...tabled }, interactions: [] }, ownKinds(lists));
+      if (problem) throw new CassetteError(`cassette file ${database.file} is not a cassette: ${problem}`);
+      if (names.length === 1) index.model = storedModel(databaseEntities(database));
+      else c = { ...c, entities: { ...c.entities, ...Object.fromEntries(database.tabled().map((k) => [k, database.all(k)])) } as Cassette['entities'] };
+    }
+    const file = database ? undefined : store.fileOf?.(name);
     if (file !== undefined) {
       let fd: number;
       try {
@@ -218,7 +259,11 @@ export async function loadCassettes(store: CassetteStore, lists: readonly ListMo
     if (c.meta?.recordedAt && (index.recordedAt === null || c.meta.recordedAt > index.recordedAt)) index.recordedAt = c.meta.recordedAt;
     const e = c.entities;
     if (!e) continue;
-    for (const { kind, idFields, merge } of kinds) addUnseen(e[kind] ?? [], seen.get(kind)!, (x) => entityId(idFields, x), into(kind), c.meta?.recordedAt ?? '', merge);
+    for (const { kind, idFields, merge } of kinds) {
+      // A kind the cassette does not list (a database's tabled kinds) is left where it is.
+      const items = e[kind];
+      if (items) addUnseen(items, seen.get(kind)!, (x) => entityId(idFields, x), into(kind), c.meta?.recordedAt ?? '', merge);
+    }
   }
   // A link whose el_id no continuation token named keeps id 0: unknown (see wiki/model.ts ExtLink).
   return index;

@@ -2,7 +2,7 @@ import type { Interaction } from '../cassette/format.js';
 import { isObject, type JsonObject } from '../api/result.js';
 import { idBounds } from '../modules/extlinks.js';
 import { index60, makeIndexes } from '../modules/link-index.js';
-import type { ExtLink, Page, WikiModel } from '../wiki/model.js';
+import { PAGES, entitiesOf, type ExtLink, type Page, type WikiModel } from '../wiki/model.js';
 
 /**
  * External links' `el_id`s, learned from continuation. The API shows an id only inside
@@ -15,7 +15,7 @@ import type { ExtLink, Page, WikiModel } from '../wiki/model.js';
  * `wikitape snapshot` walks every page's links one by one this way (record/snapshot-link-ids.ts).
  */
 export function learnLinkIds(model: WikiModel, interactions: () => Iterable<Interaction>): void {
-  const byId = new Map(model.pages.map((p) => [p.pageid, p]));
+  const byId = new Map(entitiesOf(model, PAGES).map((p) => [p.pageid, p]));
   // The links each answer showed that issued a token (1.43: every one of them is before the token).
   const issuers = new Map<string, JsonObject[]>();
   for (const i of interactions()) {

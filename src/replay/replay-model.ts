@@ -104,11 +104,13 @@ export function identityViews(model: WikiModel, lists: readonly ListModule[], ca
 export function mergeModel(into: WikiModel, m: WikiModel, lists: readonly ListModule[]): void {
   // An entity both recorded and in a fixture is kept once (the recorded one).
   for (const { kind, idFields } of [...ownKinds(lists), { kind: PAGES, idFields: ['pageid'] }]) {
+    // Nothing to add leaves a kind a database holds unread.
+    if (entitiesOf(m, kind).length === 0) continue;
     const held = new Set(entitiesOf(into, kind).map((e) => entityId(idFields, e)));
     addEntities(into, kind, entitiesOf(m, kind).filter((e) => !held.has(entityId(idFields, e))));
   }
   // A page in both keeps what only the fixture says of it (a redirect, its length …: mergePage).
-  const at = new Map(into.pages.map((p, i) => [p.pageid, i]));
+  const at = new Map(m.pages.length === 0 ? [] : entitiesOf(into, PAGES).map((p, i) => [p.pageid, i]));
   for (const p of m.pages) {
     const i = at.get(p.pageid);
     if (i !== undefined) into.pages[i] = mergePage(into.pages[i]!, p);

@@ -9,6 +9,65 @@
 /** An index's key of an entity: compared part by part (see the index's `compare`). */
 export type IndexKey = readonly (string | number)[];
 
+/**
+ * One column of a declared index: its name (a store's column: letters, digits and `_`), its type,
+ * and its value for an entity (a field, or worked out from fields: a title without its namespace).
+ * A value an entity lacks is `''` or -1, so that every entity has a key.
+ */
+export interface IndexColumn<E> {
+  readonly name: string;
+  readonly type: 'integer' | 'text';
+  value(e: E): string | number;
+}
+
+/**
+ * An index a kind of entity is read through, declared as data by the list that shows the kind
+ * (ListEntity.indexes): its columns, compared in turn (compareIndexKeys). Memory tables sort by it;
+ * a database store makes a column per part and an SQL index over them in this order.
+ */
+interface IndexSpec<E> {
+  readonly columns: readonly IndexColumn<E>[];
+}
+
+/** A kind's declared indexes by name; `order` is its list's order. */
+export type IndexSpecs<E> = Readonly<Record<string, IndexSpec<E>>>;
+
+/**
+ * Two keys compared part by part: numbers as numbers, text by code unit (MySQL's and SQLite's
+ * binary collation compare UTF-8 bytes; they agree for text outside the surrogate range); a key
+ * that is a prefix of the other comes first.
+ */
+export function compareIndexKeys(a: IndexKey, b: IndexKey): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (x === undefined) return -1;
+    if (y === undefined) return 1;
+    if (typeof x === 'number' && typeof y === 'number') return x - y;
+    return String(x) < String(y) ? -1 : 1;
+  }
+  return 0;
+}
+
+/** The in-memory form of declared indexes: each key its columns' values. */
+export function tableIndexes<E>(specs: IndexSpecs<E>): Record<string, TableIndex<E>> {
+  const out: Record<string, TableIndex<E>> = {};
+  for (const [name, spec] of Object.entries(specs)) out[name] = { key: (e) => spec.columns.map((c) => c.value(e)), compare: compareIndexKeys };
+  return out;
+}
+
+/** The name an entity has among its kind: its id fields' values joined with `|`. */
+export function idOfFields(idFields: readonly string[], e: object): string {
+  return idFields.map((f) => String((e as Record<string, unknown>)[f])).join('|');
+}
+
+/** A column reading one field: its value, or `''` / -1 when the entity lacks it. */
+export function fieldColumn<E extends object>(name: string, type: 'integer' | 'text'): IndexColumn<E> {
+  const none = type === 'integer' ? -1 : '';
+  return { name, type, value: (e) => ((e as Record<string, unknown>)[name] as string | number | undefined) ?? none };
+}
+
 /** An order the entities can be read in: the key of each, and how two keys compare. */
 export interface TableIndex<E> {
   key(e: E): IndexKey;
@@ -35,6 +94,14 @@ export interface EntityTable<E> {
   get(id: string): E | undefined;
   /** The entities of `range` in index `index`'s order, ascending or descending. */
   range(index: string, range: KeyRange, descending: boolean): Iterable<E>;
+  /** How many entities have a `known` list of props, and how many of those name each prop (see needPropsOfAll). */
+  knownCounts(): KnownCounts;
+}
+
+/** How many entities of a table list the props recordings showed (`known`), and how many name each. */
+export interface KnownCounts {
+  withKnown: number;
+  byProp: Map<string, number>;
 }
 
 /** An entity table over an array held in memory (the model's list of a kind). */
@@ -74,10 +141,23 @@ export class MemoryEntityTable<E extends object> implements EntityTable<E> {
     else for (let i = lo; i < hi; i++) yield rows[i]!;
   }
 
+  knownCounts(): KnownCounts {
+    const counts: KnownCounts = { withKnown: 0, byProp: new Map() };
+    for (const e of this.items as readonly { known?: string[] }[]) {
+      if (!e.known) continue;
+      counts.withKnown++;
+      for (const p of new Set(e.known)) counts.byProp.set(p, (counts.byProp.get(p) ?? 0) + 1);
+    }
+    return counts;
+  }
+
   private ascending(name: string, ix: TableIndex<E>): E[] {
     let rows = this.sorted.get(name);
     if (!rows) {
-      rows = [...this.items].sort((a, b) => ix.compare(ix.key(a), ix.key(b)));
+      // Each key worked out once (not twice per comparison); equal keys keep the list's order.
+      const keyed = this.items.map((e, at) => ({ e, at, key: ix.key(e) }));
+      keyed.sort((a, b) => ix.compare(a.key, b.key) || a.at - b.at);
+      rows = keyed.map((k) => k.e);
       this.sorted.set(name, rows);
     }
     return rows;

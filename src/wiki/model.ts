@@ -6,7 +6,7 @@
  * declares its shape (api/list-module.ts): the model keeps those by kind.
  */
 
-import { MemoryEntityTable, tableOver } from './entity-table.js';
+import { MemoryEntityTable, fieldColumn, idOfFields, tableIndexes, tableOver, type EntityTable, type IndexSpecs } from './entity-table.js';
 
 /**
  * A kind of entity the model keeps (`logevents`, `blocks` …): the name it is kept under (also the
@@ -102,18 +102,84 @@ export function mergePage(held: Page, seen: Page): Page {
   return out;
 }
 
+/** A page's title as page_title holds it: without its namespace, `_` for spaces. */
+export function pageDbKey(p: { ns: number; title: string }): string {
+  return (p.ns === 0 ? p.title : p.title.slice(p.title.indexOf(':') + 1)).replace(/ /g, '_');
+}
+
+/**
+ * The indexes pages are read through: by namespace and prefixed title (the page set's lookups),
+ * and list=allpages' order (namespace, then page_title).
+ */
+export const PAGE_INDEXES: IndexSpecs<Page> = {
+  title: { columns: [fieldColumn('ns', 'integer'), fieldColumn('title', 'text')] },
+  order: { columns: [fieldColumn('ns', 'integer'), { name: 'dbkey', type: 'text', value: pageDbKey }] },
+};
+
 /** The model's page of a title (its namespace and prefixed title), from an index, not a scan. */
 export function pageByTitle(model: WikiModel, ns: number, title: string): Page | undefined {
-  return tableOver(model.pages, 'title', (items) => new MemoryEntityTable(items, (p) => `${p.ns}|${p.title}`, {})).get(`${ns}|${title}`);
+  for (const p of tableOf(model, PAGE_SHAPE).range('title', { from: [[ns, title]], to: [[ns, title]] }, false)) return p;
+  return undefined;
 }
 
 /** The model's page of an id, from an index, not a scan. */
 export function pageById(model: WikiModel, id: number): Page | undefined {
-  return tableOver(model.pages, 'id', (items) => new MemoryEntityTable(items, (p) => String(p.pageid), {})).get(String(id));
+  return tableOf(model, PAGE_SHAPE).get(String(id));
 }
 
 /** The wiki's own kind of entity: its pages (`model.pages`, the cassette's `entities.pages`). */
 export const PAGES = entityKind<Page>('pages');
+
+/** How a kind of entity is read through a table: its kind, the fields that name one, its declared indexes. */
+export interface TableShape<E extends object> {
+  readonly kind: EntityKind<E>;
+  readonly idFields: readonly string[];
+  readonly indexes: IndexSpecs<E>;
+}
+
+/** Pages as a table: named by page id. */
+export const PAGE_SHAPE: TableShape<Page> = { kind: PAGES, idFields: ['pageid'], indexes: PAGE_INDEXES };
+
+/**
+ * Entities a store keeps on disk (a database cassette: cassette/store-sqlite.ts), read through its
+ * own tables. A kind read whole (`all`) is held in the model from then on, and read from there.
+ */
+export interface StoredEntities {
+  /** Whether the store holds entities of this kind. */
+  has(kind: string): boolean;
+  /** The store's table of a kind it holds. */
+  table(kind: string): EntityTable<object>;
+  /** Every entity of a kind, read whole (for the passes over a whole kind that have no index yet). */
+  all(kind: string): object[];
+}
+
+/**
+ * The table a module reads a kind of entity through: the store's (SQL indexes) when the model came
+ * from a database and the kind is not held in memory, else a MemoryEntityTable over the model's
+ * list of the kind, with the kind's declared indexes.
+ */
+export function tableOf<E extends object>(model: WikiModel, shape: TableShape<E>): EntityTable<E> {
+  const inMemory = shape.kind === PAGES ? !pagesStored(model) : model.entities.has(shape.kind);
+  if (!inMemory && model.stored?.has(shape.kind)) return model.stored.table(shape.kind) as EntityTable<E>;
+  return tableOver(entitiesOf(model, shape.kind), shape.kind, (items) => new MemoryEntityTable(items, (e) => idOfFields(shape.idFields, e), tableIndexes(shape.indexes)));
+}
+
+/** The page lists read whole from their store (see entitiesOf): a view of a model shares its list. */
+const pagesRead = new WeakSet<readonly Page[]>();
+
+/** Whether a model's pages are still only in its store (not yet read whole). */
+function pagesStored(model: WikiModel): boolean {
+  return model.stored?.has(PAGES) === true && !pagesRead.has(model.pages);
+}
+
+/**
+ * A model over a store's entities: each kind is read through the store's tables until something
+ * reads it whole (entitiesOf), which reads it into memory once. Its `pages` stay empty until then:
+ * whatever reads every page goes through entitiesOf(model, PAGES).
+ */
+export function storedModel(stored: StoredEntities): WikiModel {
+  return { ...emptyModel(), stored };
+}
 
 /** A title the wiki said is missing. */
 export interface MissingTitle {
@@ -136,6 +202,8 @@ export interface WikiModel {
   spamBlacklistFile?: string;
   /** Redirects and where they lead (a page of `pages` with that title is a redirect). Absent: none known. */
   redirects?: Redirect[];
+  /** Entities kept on disk (a database cassette), read through its tables: see tableOf, storedModel. */
+  stored?: StoredEntities;
   /** The wiki's interwiki table, as a fixture gives it. Absent: a recorded siteinfo's, else a default install's. */
   interwikimap?: InterwikiEntry[];
 }
@@ -180,13 +248,24 @@ const NONE: readonly never[] = Object.freeze([]);
 
 /** The model's entities of a kind (its pages for PAGES), as the modules read them. */
 export function entitiesOf<E extends object>(model: WikiModel, kind: EntityKind<E>): readonly E[] {
-  if (kind === PAGES) return model.pages as unknown as readonly E[];
+  if (kind === PAGES) {
+    // Pages read whole for the first time: into the model's list (which views of the model share).
+    if (pagesStored(model)) {
+      for (const p of model.stored!.all(PAGES) as Page[]) model.pages.push(p);
+      pagesRead.add(model.pages);
+    }
+    return model.pages as unknown as readonly E[];
+  }
+  // A stored kind read whole for the first time: held in memory from now on (tableOf reads it there).
+  if (!model.entities.has(kind) && model.stored?.has(kind)) model.entities.set(kind, model.stored.all(kind));
   return (model.entities.get(kind) ?? NONE) as readonly E[];
 }
 
 /** Adds entities of a kind to the model (its pages for PAGES). */
 export function addEntities<E extends object>(model: WikiModel, kind: EntityKind<E>, items: readonly E[]): void {
-  const list = kind === PAGES ? (model.pages as unknown as E[]) : ((model.entities.get(kind) as E[] | undefined) ?? []);
+  // Nothing added to a kind a store holds leaves it there (not read whole).
+  if (items.length === 0 && model.stored?.has(kind)) return;
+  const list = (entitiesOf(model, kind) === NONE ? [] : entitiesOf(model, kind)) as E[];
   for (const x of items) list.push(x);
   if (kind !== PAGES) model.entities.set(kind, list);
 }

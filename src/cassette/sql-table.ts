@@ -1,0 +1,130 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { parseKeepingKeyOrder, stringifyKeepingKeyOrder } from '../util/ordered-json.js';
+import { idOfFields } from '../wiki/entity-table.js';
+import { PAGE_SHAPE } from '../wiki/model.js';
+import type { EntityShape } from './problems.js';
+import type { EntityTable, IndexColumn, IndexKey, IndexSpecs, KeyRange, KnownCounts } from '../wiki/entity-table.js';
+
+/**
+ * A kind of entity in a database cassette (store-sqlite.ts), read through SQL: one table per kind,
+ * the entity as JSON text (`data`), its place in the cassette's list (`seq`), its id (`id`, the id
+ * fields joined), the props it was recorded with (`known`) and a column per column of its declared indexes (`x_<name>`), with an SQL index
+ * per declared index in its order (then `seq`, the order a memory table keeps equal keys in).
+ */
+
+/** How a kind is stored: its id fields and declared indexes (ListEntity, wiki/model.ts PAGE_SHAPE). */
+export interface KindShape {
+  readonly kind: string;
+  readonly idFields: readonly string[];
+  readonly indexes: IndexSpecs<object>;
+}
+
+/** The kinds a database keeps in tables: the lists' own (those declaring ids and indexes) and pages. */
+export function tableShapes(entities: readonly EntityShape[]): KindShape[] {
+  const own = entities.filter((e): e is EntityShape & KindShape => e.idFields !== undefined && e.indexes !== undefined);
+  return [...own, PAGE_SHAPE as unknown as KindShape];
+}
+
+const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+/** A name safe to put into SQL as an identifier (kinds and columns are declared in code, never read from input). */
+function sqlName(name: string): string {
+  if (!NAME.test(name)) throw new Error(`"${name}" cannot name a database table or column`);
+  return name;
+}
+
+/** The table of a kind. */
+export const tableName = (kind: string) => `e_${sqlName(kind)}`;
+
+/** The columns a kind's indexes need, each once (two indexes naming one column share it). */
+export function indexColumns(shape: KindShape): IndexColumn<object>[] {
+  const out = new Map<string, IndexColumn<object>>();
+  for (const spec of Object.values(shape.indexes)) for (const c of spec.columns) if (!out.has(c.name)) out.set(c.name, c);
+  return [...out.values()];
+}
+
+/** The statements that make a kind's table and its indexes. */
+export function kindSchema(shape: KindShape): string[] {
+  const t = tableName(shape.kind);
+  const cols = indexColumns(shape).map((c) => `x_${sqlName(c.name)} ${c.type === 'integer' ? 'INTEGER' : 'TEXT'}`);
+  const out = [`CREATE TABLE IF NOT EXISTS ${t} (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, known TEXT, data TEXT NOT NULL${cols.map((c) => `, ${c}`).join('')})`];
+  out.push(`CREATE INDEX IF NOT EXISTS ${t}__id ON ${t} (id, seq)`);
+  // Which props each entity was recorded with, counted per list (needPropsOfAll) from this index alone.
+  out.push(`CREATE INDEX IF NOT EXISTS ${t}__known ON ${t} (known)`);
+  for (const [name, spec] of Object.entries(shape.indexes)) {
+    out.push(`CREATE INDEX IF NOT EXISTS ${t}_${sqlName(name)} ON ${t} (${spec.columns.map((c) => `x_${c.name}`).join(', ')}, seq)`);
+  }
+  return out;
+}
+
+/** An entity's row: its place, id, `known` props (JSON, or null: every prop known), JSON text and index columns. */
+export function entityRow(shape: KindShape, cols: readonly IndexColumn<object>[], seq: number, e: object): (string | number | null)[] {
+  const known = (e as { known?: unknown }).known;
+  return [seq, idOfFields(shape.idFields, e), Array.isArray(known) ? JSON.stringify(known) : null, stringifyKeepingKeyOrder(e), ...cols.map((c) => c.value(e))];
+}
+
+/** The statement that stores an entity's row (entityRow) in its kind's table. */
+export function putEntity(db: Database, shape: KindShape, cols: readonly IndexColumn<object>[], verb = 'INSERT OR REPLACE'): Statement {
+  return db.prepare(`${verb} INTO ${tableName(shape.kind)} (seq, id, known, data${cols.map((c) => `, x_${c.name}`).join('')}) VALUES (?, ?, ?, ?${cols.map(() => ', ?').join('')})`);
+}
+
+/** An entity table over a kind's SQL table (see the file's comment). */
+export class SqlEntityTable<E extends object> implements EntityTable<E> {
+  private readonly table: string;
+  private readonly byId: Statement;
+  private readonly counted: Statement;
+  private held: number | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly shape: KindShape,
+  ) {
+    this.table = tableName(shape.kind);
+    this.byId = db.prepare(`SELECT data FROM ${this.table} WHERE id = ? ORDER BY seq LIMIT 1`).pluck();
+    this.counted = db.prepare(`SELECT count(*) FROM ${this.table}`).pluck();
+  }
+
+  get count(): number {
+    return (this.held ??= this.counted.get() as number);
+  }
+
+  get(id: string): E | undefined {
+    const data = this.byId.get(id) as string | undefined;
+    return data === undefined ? undefined : (parseKeepingKeyOrder(data) as E);
+  }
+
+  /**
+   * An index range read: each bound a row-value comparison over its first parts, in the index's
+   * order (every part descending when asked), rows parsed one by one as they are read (the caller
+   * stops after the rows it shows: LIMIT n + 1 without a LIMIT in SQL).
+   */
+  *range(index: string, range: KeyRange, descending: boolean): Iterable<E> {
+    const spec = this.shape.indexes[index];
+    if (!spec) throw new Error(`no index "${index}"`);
+    const cols = spec.columns.map((c) => `x_${c.name}`);
+    const where: string[] = [];
+    const args: (string | number)[] = [];
+    const bound = (b: IndexKey, op: string) => {
+      if (b.length === 0) return;
+      const part = cols.slice(0, b.length);
+      where.push(b.length === 1 ? `${part[0]} ${op} ?` : `(${part.join(', ')}) ${op} (${part.map(() => '?').join(', ')})`);
+      args.push(...b.slice(0, cols.length));
+    };
+    for (const b of range.from ?? []) bound(b.slice(0, cols.length), '>=');
+    for (const b of range.to ?? []) bound(b.slice(0, cols.length), '<=');
+    const dir = descending ? ' DESC' : '';
+    const sql = `SELECT data FROM ${this.table}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${[...cols, 'seq'].map((c) => c + dir).join(', ')}`;
+    // A statement of its own: one left half-read (a caller that stopped) keeps nothing else busy.
+    for (const data of this.db.prepare(sql).pluck().iterate(...args)) yield parseKeepingKeyOrder(data as string) as E;
+  }
+
+  /** From the `known` index: each distinct list of props once, with how many entities have it. */
+  knownCounts(): KnownCounts {
+    const counts: KnownCounts = { withKnown: 0, byProp: new Map() };
+    for (const { known, n } of this.db.prepare(`SELECT known, count(*) AS n FROM ${this.table} WHERE known IS NOT NULL GROUP BY known`).all() as { known: string; n: number }[]) {
+      counts.withKnown += n;
+      for (const p of new Set(JSON.parse(known) as string[])) counts.byProp.set(p, (counts.byProp.get(p) ?? 0) + n);
+    }
+    return counts;
+  }
+}

@@ -1,0 +1,258 @@
+import { existsSync } from 'node:fs';
+import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
+import { parseKeepingKeyOrder, stringifyKeepingKeyOrder } from '../util/ordered-json.js';
+import type { Cassette, Interaction } from './format.js';
+import { SqlEntityTable, entityRow, indexColumns, kindSchema, putEntity, tableName, type KindShape } from './sql-table.js';
+import { CassetteError } from './store.js';
+
+/**
+ * A database cassette (`<name>.sqlite`, docs/decisions/0018-database-cassettes.md): the same
+ * document as a JSON cassette, kept so that replay reads what a question needs, not the file:
+ * - `members`: each top-level member of the cassette in its order, as JSON text; `interactions`
+ *   and `entities` as markers (so members added later go along without a schema change);
+ *   `entities` holds the kinds that have no table (missing titles, redirects) and a marker per
+ *   kind kept in a table;
+ * - `interactions`: one row per recorded question, by key; request and headers as JSON, the
+ *   answer's body as stored text;
+ * - one table per kind of entity with declared indexes (sql-table.ts).
+ */
+
+const SCHEMA = [
+  'CREATE TABLE IF NOT EXISTS members (position INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, json TEXT)',
+  'CREATE TABLE IF NOT EXISTS interactions (key TEXT PRIMARY KEY, request TEXT NOT NULL, status INTEGER NOT NULL, headers TEXT NOT NULL, body TEXT NOT NULL, recorded_at TEXT, user TEXT, extra TEXT) WITHOUT ROWID',
+];
+/** A kind kept in its table, as `entities` marks it. */
+const TABLED = { $table: true } as const;
+const isTabled = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v) && (v as Record<string, unknown>)['$table'] === true;
+/** The members every interaction row has a column for, in a written cassette's order. */
+const COLUMNS = ['key', 'request', 'status', 'headers', 'body', 'recordedAt', 'user'] as const;
+
+/** Interaction rows as stored. */
+interface Row {
+  key: string;
+  request: string;
+  status: number;
+  headers: string;
+  body: string;
+  recorded_at: string | null;
+  user: string | null;
+  extra: string | null;
+}
+
+/** One open database cassette. */
+export class SqliteCassette {
+  readonly db: Database;
+  private readonly shapes: Map<string, KindShape>;
+  private readonly tables = new Map<string, SqlEntityTable<object>>();
+  /** What the last write held, by reference: a write stores what changed since (see write). */
+  private byKey: Statement | null = null;
+  private written: { interactions: Map<string, Interaction>; entities: Map<string, readonly object[]> } | null = null;
+
+  /** Opens (or, with `create`, makes) the database file; one that is no cassette is a CassetteError naming it. */
+  constructor(
+    readonly file: string,
+    shapes: readonly KindShape[],
+    create = false,
+  ) {
+    this.shapes = new Map(shapes.map((s) => [s.kind, s]));
+    if (!create && !existsSync(file)) throw new CassetteError(`cassette file ${file} cannot be read: it does not exist`);
+    try {
+      this.db = new BetterSqlite3(file, { fileMustExist: !create });
+      this.db.pragma('journal_mode = WAL');
+      if (create) this.db.exec(SCHEMA.join(';'));
+      const has = this.db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('members', 'interactions')").pluck().get();
+      // Tables without members are a cassette made but not yet written (a recorder that opened it).
+      if (has !== 2) throw new Error('it has no cassette tables (members, interactions)');
+    } catch (e) {
+      throw new CassetteError(`cassette file ${file} is not a cassette database: ${(e as Error).message.replace(/^wikitape: /, '')}`);
+    }
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  /** A member's parsed JSON, or undefined. */
+  member(name: string): unknown {
+    const json = this.db.prepare('SELECT json FROM members WHERE name = ?').pluck().get(name) as string | null | undefined;
+    return json === undefined || json === null ? undefined : parseKeepingKeyOrder(json);
+  }
+
+  /** The kinds kept in tables (marked in `entities`). */
+  tabled(): string[] {
+    const entities = this.member('entities');
+    if (typeof entities !== 'object' || entities === null) return [];
+    return Object.entries(entities).filter(([, v]) => isTabled(v)).map(([k]) => k);
+  }
+
+  /** Every member but `interactions`, parsed, with the tabled kinds of `entities` left out (replay reads them through tables). */
+  rest(): Omit<Cassette, 'interactions'> {
+    const out: Record<string, unknown> = {};
+    for (const { name, json } of this.db.prepare('SELECT name, json FROM members ORDER BY position').all() as { name: string; json: string | null }[]) {
+      if (name === 'interactions' || json === null) continue;
+      const v = parseKeepingKeyOrder(json);
+      out[name] = name === 'entities' ? Object.fromEntries(Object.entries(v as object).filter(([, x]) => !isTabled(x))) : v;
+    }
+    return out as unknown as Omit<Cassette, 'interactions'>;
+  }
+
+  /** The keys of the recorded interactions, in key order. */
+  *keys(): IterableIterator<string> {
+    for (const k of this.db.prepare('SELECT key FROM interactions ORDER BY key').pluck().iterate()) yield k as string;
+  }
+
+  /** How many interactions it holds. */
+  count(): number {
+    return this.db.prepare('SELECT count(*) FROM interactions').pluck().get() as number;
+  }
+
+  /** The interaction of a key, read by key. */
+  interaction(key: string): Interaction | undefined {
+    this.byKey ??= this.db.prepare('SELECT * FROM interactions WHERE key = ?');
+    const row = this.byKey.get(key) as Row | undefined;
+    return row && fromRow(row);
+  }
+
+  /** The table of a kind kept in one. */
+  table(kind: string): SqlEntityTable<object> {
+    let t = this.tables.get(kind);
+    if (!t) this.tables.set(kind, (t = new SqlEntityTable(this.db, this.shapeOf(kind))));
+    return t;
+  }
+
+  /** Every entity of a tabled kind, in the cassette's order. */
+  all(kind: string): object[] {
+    return (this.db.prepare(`SELECT data FROM ${tableName(kind)} ORDER BY seq`).pluck().all() as string[]).map((d) => parseKeepingKeyOrder(d) as object);
+  }
+
+  /** The whole cassette as one document (a JSON cassette's, member for member). */
+  read(): Cassette {
+    const out: Record<string, unknown> = {};
+    for (const { name, json } of this.db.prepare('SELECT name, json FROM members ORDER BY position').all() as { name: string; json: string | null }[]) {
+      if (name === 'interactions') out[name] = (this.db.prepare('SELECT * FROM interactions ORDER BY key').all() as Row[]).map(fromRow);
+      else if (name === 'entities' && json !== null) {
+        out[name] = Object.fromEntries(Object.entries(parseKeepingKeyOrder(json) as object).map(([k, v]) => [k, isTabled(v) ? this.all(k) : v]));
+      } else if (json !== null) out[name] = parseKeepingKeyOrder(json);
+    }
+    const c = out as unknown as Cassette;
+    this.remember(c);
+    return c;
+  }
+
+  /**
+   * Stores a cassette document in one transaction: its other members whole (small), and of its
+   * interactions and entities only those that are not the objects the last read or write held
+   * (a recording adds or replaces a few): what a recording costs, not what the cassette does.
+   */
+  write(c: Cassette, keep = true): void {
+    const before = this.written;
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM members').run();
+      const addMember = this.db.prepare('INSERT INTO members (position, name, json) VALUES (?, ?, ?)');
+      let position = 0;
+      for (const [name, value] of Object.entries(c)) {
+        if (name === 'interactions') addMember.run(position++, name, null);
+        else if (name === 'entities') addMember.run(position++, name, stringifyKeepingKeyOrder(this.entitiesMember(c.entities as Record<string, unknown>)));
+        else addMember.run(position++, name, stringifyKeepingKeyOrder(value));
+      }
+      const put = this.db.prepare('INSERT OR REPLACE INTO interactions (key, request, status, headers, body, recorded_at, user, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+      const now = new Set<string>();
+      for (const i of c.interactions) {
+        now.add(i.key);
+        if (before?.interactions.get(i.key) !== i) put.run(...toRow(i));
+      }
+      // What the document no longer holds (cassettes prune) goes.
+      const drop = this.db.prepare('DELETE FROM interactions WHERE key = ?');
+      for (const key of before?.interactions.keys() ?? []) if (!now.has(key)) drop.run(key);
+      for (const [kind, list] of Object.entries(c.entities)) if (this.shapes.has(kind) && Array.isArray(list)) this.writeKind(kind, list, before?.entities.get(kind) ?? []);
+    })();
+    if (keep) this.remember(c);
+  }
+
+  /**
+   * Stores a cassette read piece by piece (`wikitape cassettes convert`): its members in `order`,
+   * `interactions` taken one by one from an iterable, never held together.
+   */
+  import(order: readonly string[], rest: Omit<Cassette, 'interactions'>, interactions: Iterable<Interaction>): void {
+    const doc: Record<string, unknown> = {};
+    for (const name of order) doc[name] = name === 'interactions' ? interactions : (rest as unknown as Record<string, unknown>)[name];
+    this.write(doc as unknown as Cassette, false);
+  }
+
+  /**
+   * Adds entities of a tabled kind after those it holds, one transaction per 10,000 (a cassette
+   * made piece by piece: the scale benchmark writes a big wiki so, never holding it whole).
+   */
+  appendEntities(kind: string, items: Iterable<object>): number {
+    const shape = this.shapeOf(kind);
+    const cols = indexColumns(shape);
+    const t = tableName(kind);
+    const put = putEntity(this.db, shape, cols, 'INSERT');
+    let seq = ((this.db.prepare(`SELECT max(seq) FROM ${t}`).pluck().get() as number | null) ?? -1) + 1;
+    const batch = this.db.transaction((rows: object[]) => {
+      for (const e of rows) put.run(...entityRow(shape, cols, seq++, e));
+    });
+    let rows: object[] = [];
+    let n = 0;
+    for (const e of items) {
+      rows.push(e);
+      if (rows.length < 10_000) continue;
+      batch(rows);
+      n += rows.length;
+      rows = [];
+    }
+    batch(rows);
+    this.tables.delete(kind);
+    return n + rows.length;
+  }
+
+  /** About how many bytes the cassette is as pretty JSON (its stored text; what the JSON form would weigh). */
+  textBytes(): number {
+    let n = this.db.prepare('SELECT coalesce(sum(length(body) + length(request) + length(headers) + length(key)), 0) FROM interactions').pluck().get() as number;
+    for (const kind of this.tabled()) n += this.db.prepare(`SELECT coalesce(sum(length(data)), 0) FROM ${tableName(kind)}`).pluck().get() as number;
+    return n;
+  }
+
+  /** The `entities` member as stored: kinds with a shape marked (their rows in their tables), the others as they are. */
+  private entitiesMember(entities: Record<string, unknown>): Record<string, unknown> {
+    return Object.fromEntries(Object.entries(entities).map(([k, v]) => [k, this.shapes.has(k) && Array.isArray(v) ? TABLED : v]));
+  }
+
+  /** Writes the entities of a kind that changed place or object since `before` (seq: their place in the list). */
+  private writeKind(kind: string, list: readonly object[], before: readonly object[]): void {
+    const shape = this.shapeOf(kind);
+    for (const sql of kindSchema(shape)) this.db.exec(sql);
+    const cols = indexColumns(shape);
+    const t = tableName(kind);
+    const put = putEntity(this.db, shape, cols);
+    list.forEach((e, seq) => {
+      if (before[seq] !== e) put.run(...entityRow(shape, cols, seq, e));
+    });
+    if (before.length > list.length) this.db.prepare(`DELETE FROM ${t} WHERE seq >= ?`).run(list.length);
+    this.tables.delete(kind);
+  }
+
+  private remember(c: Cassette): void {
+    this.written = {
+      interactions: new Map(c.interactions.map((i) => [i.key, i])),
+      entities: new Map(Object.entries(c.entities).filter(([, v]) => Array.isArray(v)).map(([k, v]) => [k, [...(v as object[])]])),
+    };
+  }
+
+  private shapeOf(kind: string): KindShape {
+    return this.shapes.get(kind) ?? { kind, idFields: [], indexes: {} };
+  }
+}
+
+function toRow(i: Interaction): (string | number | null)[] {
+  const extra = Object.fromEntries(Object.entries(i).filter(([k]) => !(COLUMNS as readonly string[]).includes(k)));
+  return [i.key, JSON.stringify(i.request), i.status, JSON.stringify(i.headers), stringifyKeepingKeyOrder(i.body), i.recordedAt ?? null, i.user ?? null, Object.keys(extra).length ? stringifyKeepingKeyOrder(extra) : null];
+}
+
+function fromRow(r: Row): Interaction {
+  const i: Record<string, unknown> = { key: r.key, request: JSON.parse(r.request), status: r.status, headers: JSON.parse(r.headers), body: parseKeepingKeyOrder(r.body) };
+  if (r.recorded_at !== null) i['recordedAt'] = r.recorded_at;
+  if (r.user !== null) i['user'] = r.user;
+  if (r.extra !== null) Object.assign(i, parseKeepingKeyOrder(r.extra));
+  return i as unknown as Interaction;
+}

@@ -1,0 +1,171 @@
+import { copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app.js';
+import { convertCassette } from '../../src/cassette/convert.js';
+import { CassetteError, FileCassetteStore } from '../../src/cassette/store.js';
+import { KEY_RULES, LIST_ENTITIES, MODULES } from '../../src/modules/index.js';
+import { listCassettes, listKeys, pruneCassettes, verifyCassettes } from '../../src/cassette/commands.js';
+import { CassetteWriter } from '../../src/record/cassette-writer.js';
+
+/**
+ * Database cassettes (docs/decisions/0018-database-cassettes.md): the bundled wiki's recording
+ * converted to `.sqlite` and back is the same file, byte for byte, and replay from either answers
+ * every question of a set alike (exact hits, synthesized pages at other limits and continuation
+ * points, filtered lists, extlinks, blocks, allpages, misses), also for a cassette of entities only,
+ * which replay reads through the database's SQL indexes.
+ */
+
+const BUNDLED = join(process.cwd(), 'cassettes', 'bundled-wiki.json');
+
+/** The question set both models are asked. */
+const QUESTIONS = [
+  'action=query&list=logevents&lelimit=10',
+  'action=query&list=logevents&lelimit=3',
+  'action=query&list=logevents&lelimit=7&ledir=newer',
+  'action=query&list=logevents&lelimit=5&letype=delete',
+  'action=query&list=logevents&lelimit=5&leaction=move/move',
+  'action=query&list=logevents&leuser=Admin&lelimit=4',
+  'action=query&list=logevents&letype=protect&leuser=Admin&lelimit=2',
+  'action=query&list=logevents&letitle=Eta',
+  'action=query&list=logevents&lenamespace=0&lelimit=6',
+  'action=query&list=logevents&leprefix=Z&lelimit=6',
+  'action=query&list=logevents&lestart=2024-06-01T00:00:00Z&lelimit=5',
+  'action=query&list=logevents&leaction=nonsense',
+  'action=query&list=logevents&letitle=%3Cbad%3E',
+  'action=query&list=blocks&bklimit=5',
+  'action=query&list=blocks&bklimit=3&bkdir=newer',
+  'action=query&list=blocks&bkusers=198.51.100.0/24',
+  'action=query&list=blocks&bkids=1|2|3',
+  'action=query&list=blocks&bkip=198.51.100.7',
+  'action=query&list=protectedtitles&ptlimit=4',
+  'action=query&list=protectedtitles&ptlimit=4&ptdir=newer&ptnamespace=0',
+  'action=query&list=allpages&aplimit=5',
+  'action=query&list=allpages&aplimit=3&apdir=descending',
+  'action=query&list=allpages&apprefix=B&aplimit=5',
+  'action=query&list=allpages&apfrom=C&aplimit=4',
+  'action=query&prop=extlinks&titles=Alpha 2|Beta 3|Delta 5&ellimit=max',
+  'action=query&prop=extlinks&titles=Alpha 2&ellimit=2',
+  'action=query&prop=info&titles=Alpha 2|Nowhere at all',
+  'action=query&meta=siteinfo',
+  'action=query&list=nosuchlist',
+];
+
+/** An answer as text, its debuginfo left out (it names the test's random port and session). */
+function withoutDebuginfo(text: string): string {
+  try {
+    const { debuginfo: _d, ...rest } = JSON.parse(text) as Record<string, unknown>;
+    return JSON.stringify(rest);
+  } catch {
+    return text;
+  }
+}
+
+/** Asks every question (and the next page of each that continues) and gives the answers as text. */
+async function answers(dir: string): Promise<string[]> {
+  const app = createApp({ cassettes: dir, onMiss: 'builtin' });
+  const out: string[] = [];
+  for (const q of QUESTIONS) {
+    const res = await request(app).get(`/wiki/api.php?${q}&format=json&formatversion=2`);
+    out.push(`${q}\n${res.status} ${res.headers['x-wikitape-unknown'] ?? ''}\n${withoutDebuginfo(res.text)}`);
+    const cont = (JSON.parse(res.text || '{}') as { continue?: Record<string, string> }).continue;
+    if (cont) {
+      const next = new URLSearchParams(cont).toString();
+      const again = await request(app).get(`/wiki/api.php?${q}&${next}&format=json&formatversion=2`);
+      out.push(`${q}&${next}\n${again.status} ${again.headers['x-wikitape-unknown'] ?? ''}\n${withoutDebuginfo(again.text)}`);
+    }
+  }
+  return out;
+}
+
+describe('database cassettes (.sqlite)', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'wikitape-sqlite-'));
+    for (const d of ['json', 'db', 'back', 'ejson', 'edb']) await mkdir(join(root, d));
+    await copyFile(BUNDLED, join(root, 'json', 'bundled.json'));
+    await convertCassette(join(root, 'json', 'bundled.json'), join(root, 'db', 'bundled.sqlite'), LIST_ENTITIES);
+    // Entities only: no recording, so no knowledge is worked out and every list is read through SQL.
+    const c = JSON.parse(await readFile(BUNDLED, 'utf8')) as { interactions: unknown[] };
+    c.interactions = [];
+    await writeFile(join(root, 'ejson', 'bundled.json'), `${JSON.stringify(c, null, 2)}\n`);
+    await convertCassette(join(root, 'ejson', 'bundled.json'), join(root, 'edb', 'bundled.sqlite'), LIST_ENTITIES);
+  });
+
+  it('converts JSON → SQLite → JSON byte for byte', async () => {
+    await convertCassette(join(root, 'db', 'bundled.sqlite'), join(root, 'back', 'bundled.json'), LIST_ENTITIES);
+    expect((await readFile(join(root, 'back', 'bundled.json'))).equals(await readFile(BUNDLED))).toBe(true);
+  });
+
+  it('is listed, verified and pruned as a JSON cassette is', async () => {
+    const dir = join(root, 'cmd');
+    await mkdir(dir);
+    await convertCassette(BUNDLED, join(dir, 'bundled.sqlite'), LIST_ENTITIES);
+    const [listed] = await listCassettes(dir);
+    expect(listed).toMatchObject({ name: 'bundled', interactions: 167, version: '1.43.9' });
+    expect(await verifyCassettes(dir, KEY_RULES, LIST_ENTITIES)).toEqual([]);
+    const keep = new Set((await listKeys(dir, 'bundled')).slice(0, 100));
+    const [pruned] = await pruneCassettes(dir, keep, MODULES.query.list);
+    expect(pruned).toMatchObject({ removed: 67, kept: 100 });
+    expect(await listKeys(dir, 'bundled')).toEqual([...keep].sort());
+  });
+
+  it('replays the same answers from the database as from the JSON file', async () => {
+    const [a, b] = [await answers(join(root, 'json')), await answers(join(root, 'db'))];
+    expect(b).toEqual(a);
+    expect(a.filter((x) => x.includes('\n200 \n{"batchcomplete"')).length).toBeGreaterThan(10);
+  });
+
+  it('answers a cassette of entities alone from its SQL indexes as from memory', async () => {
+    const [a, b] = [await answers(join(root, 'ejson')), await answers(join(root, 'edb'))];
+    expect(b).toEqual(a);
+    // The filtered lists found rows (the index ranges are not empty by mistake).
+    expect(a.find((x) => x.startsWith('action=query&list=logevents&leuser=Admin&lelimit=4\n'))).toMatch(/"logid"/);
+    expect(a.find((x) => x.startsWith('action=query&list=logevents&letitle=Eta\n'))).toMatch(/"title":"Eta"/);
+  });
+
+  it('appends a recording, and a second recorder of the database is refused', async () => {
+    const dir = join(root, 'db');
+    const store = new FileCassetteStore(dir, { entities: LIST_ENTITIES });
+    const writer = new CassetteWriter(store, 'bundled', 'http://wiki.test/wiki/api.php', { onError: () => undefined });
+    await writer.ready();
+    const second = new CassetteWriter(store, 'bundled', 'http://wiki.test/wiki/api.php');
+    await expect(second.ready()).rejects.toThrow(/being recorded by another recorder/);
+    const interaction = { key: 'action=query&meta=wikitapetest', request: { action: 'query', meta: 'wikitapetest' }, status: 200, headers: {}, body: { batchcomplete: true }, recordedAt: '2026-01-01T00:00:00Z' };
+    writer.add(Promise.resolve({ interaction, debuginfo: undefined, readerView: true, site: {} }), () => interaction.key);
+    await writer.flush();
+    writer.close();
+    const res = await request(createApp({ cassettes: dir })).get('/wiki/api.php?action=query&meta=wikitapetest&format=json&formatversion=2');
+    expect(withoutDebuginfo(res.text)).toBe('{"batchcomplete":true}');
+  });
+
+  it('records into a new database cassette when told to (format sqlite), and replays it', async () => {
+    const dir = join(root, 'fresh');
+    const store = new FileCassetteStore(dir, { entities: LIST_ENTITIES, format: 'sqlite' });
+    // Opened before the recorder (as snapshot does): the database made then is opened again, empty.
+    expect((await store.open('fresh', 'http://wiki.test/w/api.php')).data.interactions).toEqual([]);
+    const writer = new CassetteWriter(store, 'fresh', 'http://wiki.test/w/api.php');
+    await writer.ready();
+    const interaction = { key: 'action=query&meta=wikitapefresh', request: { action: 'query', meta: 'wikitapefresh' }, status: 200, headers: {}, body: { batchcomplete: true, fresh: 1 }, recordedAt: '2026-01-01T00:00:00Z' };
+    writer.add(Promise.resolve({ interaction, debuginfo: undefined, readerView: true, site: {} }), () => interaction.key);
+    await writer.flush();
+    writer.close();
+    expect(await new FileCassetteStore(dir).list()).toEqual(['fresh']);
+    expect((await readFile(join(dir, 'fresh.sqlite'))).subarray(0, 15).toString()).toBe('SQLite format 3');
+    const res = await request(createApp({ cassettes: dir })).get('/wiki/api.php?action=query&meta=wikitapefresh&format=json&formatversion=2');
+    expect(withoutDebuginfo(res.text)).toBe('{"batchcomplete":true,"fresh":1}');
+  });
+
+  it('names a .sqlite file that is no cassette database, without a crash', async () => {
+    const dir = join(root, 'bad');
+    await mkdir(dir);
+    await writeFile(join(dir, 'broken.sqlite'), 'this is not a database at all, just text');
+    const res = await request(createApp({ cassettes: dir })).get('/wiki/api.php?action=query&list=logevents&format=json');
+    expect(res.status).toBe(500);
+    expect(res.text).toContain('broken.sqlite');
+    expect(res.text).not.toMatch(/\n\s+at /);
+    expect(() => new FileCassetteStore(dir).databaseOf('broken')).toThrow(CassetteError);
+  });
+});
