@@ -223,7 +223,7 @@ export function makeTemplate(
 }
 
 /** The values of one request's holes, by slot index (SLOT_LIST). */
-export type HoleValues = Array<string | undefined>;
+type HoleValues = Array<string | undefined>;
 
 /**
  * A template's answer as few chunks, `values` in its holes: each run of constant text and holes
