@@ -59,11 +59,15 @@ export interface HitTemplate {
   /** Response headers as a flat list (`writeHead`'s raw form), without `Date` (written per request). */
   headers: string[];
   /**
-   * The answer in order: constant text as a latin1 string (one character per byte: the bytes as
-   * they are, whatever their encoding), a hole (a number: its slot's index in SLOT_LIST), or a long
-   * part written as it is (a Buffer: a shared fragment, or one of the template's own).
+   * The answer in order, two numbers per part: a run of constant text (its start and end in
+   * `text`), a hole (-1, then its slot's index in SLOT_LIST), or a long part written as it is (-2,
+   * then its index in `long`).
    */
-  parts: ReadonlyArray<string | number | Buffer>;
+  layout: Int32Array;
+  /** The constant text of the runs, one after the other (kept outside V8's heap, as buffers are). */
+  text: Buffer;
+  /** Long parts: shared fragments, or the template's own. */
+  long: Buffer[];
   /** Bytes of all the parts (the holes' values come on top). */
   fixedLength: number;
   /** The kinds of holes it has. */
@@ -157,11 +161,12 @@ function withTail(part: Buffer, tail: string, shared: boolean): Buffer | null {
 }
 
 /**
- * The template's parts (see HitTemplate.parts): short runs of constant bytes as one flat latin1
- * string each, holes as their slot's index, long parts as buffers (own ones copied out of the
- * rendered chunks, which may be views of larger buffers kept elsewhere). Also what it owns.
+ * The template's parts in order: each run of short constant parts as one latin1 string (encoded()
+ * copies them into the template's text buffer), holes as their slot's index, long parts as buffers
+ * (own ones copied out of the rendered chunks, which may be views of larger buffers kept elsewhere,
+ * and listed in `owned`).
  */
-function partsOf(pieces: readonly Piece[]): { parts: Array<string | number | Buffer>; owned: number } {
+function partsOf(pieces: readonly Piece[]): { parts: Array<string | number | Buffer>; owned: Set<Buffer> } {
   const parts: Array<string | number | Buffer> = [];
   const owned = new Set<Buffer>();
   let run: Buffer[] = [];
@@ -189,10 +194,36 @@ function partsOf(pieces: readonly Piece[]): { parts: Array<string | number | Buf
       if (owned.delete(last)) owned.add(joined);
     }
   }
-  let bytes = 0;
-  for (const x of parts) if (typeof x === 'string') bytes += x.length;
-  for (const b of owned) bytes += b.length;
-  return { parts, owned: bytes + 8 * parts.length };
+  return { parts, owned };
+}
+
+/**
+ * The parts in the template's compact form (HitTemplate.layout): the text runs copied into one
+ * buffer (a string per run in V8's heap made the 100,000-interaction case's RSS 120 MB larger).
+ */
+function encoded({ parts, owned }: { parts: Array<string | number | Buffer>; owned: Set<Buffer> }): { text: Buffer; layout: Int32Array; long: Buffer[]; owned: number } {
+  let size = 0;
+  for (const x of parts) if (typeof x === 'string') size += x.length;
+  const text = Buffer.allocUnsafeSlow(size);
+  const layout = new Int32Array(parts.length * 2);
+  const long: Buffer[] = [];
+  let at = 0;
+  parts.forEach((x, i) => {
+    if (typeof x === 'string') {
+      layout[2 * i] = at;
+      at += text.write(x, at, 'latin1');
+      layout[2 * i + 1] = at;
+    } else if (typeof x === 'number') {
+      layout[2 * i] = -1;
+      layout[2 * i + 1] = x;
+    } else {
+      layout[2 * i] = -2;
+      layout[2 * i + 1] = long.push(x) - 1;
+    }
+  });
+  let mine = 0;
+  for (const b of owned) mine += b.length;
+  return { text, layout, long, owned: size + mine + layout.byteLength };
 }
 
 /**
@@ -205,7 +236,7 @@ export function makeTemplate(
 ): HitTemplate {
   const chunks = Array.isArray(rendered.body) ? rendered.body : [Buffer.from(rendered.body)];
   const pieces = piecesOf(chunks, extra.shared);
-  const { parts, owned } = partsOf(pieces);
+  const { text, layout, long, owned } = encoded(partsOf(pieces));
   const fixedLength = pieces.reduce((n, p) => n + p.bytes.length, 0);
   // Date is the clock's at each request (the writer puts it first): not kept in the shared list.
   const list: string[] = [];
@@ -219,7 +250,7 @@ export function makeTemplate(
     headerLists.set(joined, (headers = list));
   }
   const slots = [...new Set(pieces.map((p) => p.hole).filter((h): h is Slot => h !== null))];
-  return { status: rendered.status, headers, parts, fixedLength, slots, ownBytes: owned + OVERHEAD, key: extra.key, usage: extra.usage, usageNoted: false, source: extra.source, userLang: extra.userLang, second: extra.second, at: extra.at };
+  return { status: rendered.status, headers, text, layout, long, fixedLength, slots, ownBytes: owned + OVERHEAD, key: extra.key, usage: extra.usage, usageNoted: false, source: extra.source, userLang: extra.userLang, second: extra.second, at: extra.at };
 }
 
 /** The values of one request's holes, by slot index (SLOT_LIST). */
@@ -227,22 +258,26 @@ type HoleValues = Array<string | undefined>;
 
 /**
  * A template's answer as few chunks, `values` in its holes: each run of constant text and holes
- * as one latin1 string (no buffer made per request: a string is joined to the status line and
- * headers in one write), the long parts as they are. The bundled wiki's 131 KB answer with 1.43's
- * debuginfo is two chunks, as a bare server's headers and body: part by part (about 30 buffers, most
- * of them a few bytes) it went out at 0.61–0.69 of a bare server; copied into one buffer per
- * request, the copy and its garbage cost more than that.
+ * as one latin1 string (read from the template's text buffer; no buffer made per request: Node
+ * joins the first string to the status line and headers in one write), the long parts as they
+ * are. The bundled wiki's 131 KB answer with 1.43's debuginfo is two chunks, as a bare server's
+ * headers and body: part by part (about 30 buffers, most of them a few bytes) it went out at
+ * 0.61–0.69 of a bare server; copied into one buffer per request, the copy and its garbage cost
+ * more than that.
  */
 export function templateChunks(t: HitTemplate, values: HoleValues): Array<string | Buffer> {
+  const { layout, text, long } = t;
   const out: Array<string | Buffer> = [];
   let run = '';
-  for (const p of t.parts) {
-    if (typeof p === 'string') run += p;
-    else if (typeof p === 'number') run += values[p]!;
+  for (let i = 0; i < layout.length; i += 2) {
+    const a = layout[i]!;
+    const b = layout[i + 1]!;
+    if (a >= 0) run += text.toString('latin1', a, b);
+    else if (a === -1) run += values[b]!;
     else {
       if (run !== '') out.push(run);
       run = '';
-      out.push(p);
+      out.push(long[b]!);
     }
   }
   if (run !== '') out.push(run);
@@ -252,7 +287,7 @@ export function templateChunks(t: HitTemplate, values: HoleValues): Array<string
 /** The length in bytes of a template written with these values (they are ASCII). */
 export function templateLength(t: HitTemplate, values: HoleValues): number {
   let n = t.fixedLength;
-  for (const p of t.parts) if (typeof p === 'number') n += values[p]!.length;
+  for (let i = 0; i < t.layout.length; i += 2) if (t.layout[i] === -1) n += values[t.layout[i + 1]!]!.length;
   return n;
 }
 
