@@ -269,14 +269,25 @@ export function templateChunks(t: HitTemplate, values: HoleValues): Array<string
   const { layout, text, long } = t;
   const out: Array<string | Buffer> = [];
   let run = '';
+  // The text runs up to the next long part lie one after the other in `text`: read once, then sliced.
+  let base = -1;
+  let region = '';
   for (let i = 0; i < layout.length; i += 2) {
     const a = layout[i]!;
     const b = layout[i + 1]!;
-    if (a >= 0) run += text.toString('latin1', a, b);
-    else if (a === -1) run += values[b]!;
+    if (a >= 0) {
+      if (base < 0) {
+        let end = b;
+        for (let j = i + 2; j < layout.length && layout[j] !== -2; j += 2) if (layout[j]! >= 0) end = layout[j + 1]!;
+        base = a;
+        region = text.toString('latin1', a, end);
+      }
+      run += region.slice(a - base, b - base);
+    } else if (a === -1) run += values[b]!;
     else {
       if (run !== '') out.push(run);
       run = '';
+      base = -1;
       out.push(long[b]!);
     }
   }
