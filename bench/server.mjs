@@ -3,11 +3,17 @@
 //   wikitape [DIR]                 wikitape replay of the cassettes in DIR (default cassettes/)
 //   talkback DIR                   talkback 4 replaying the tapes in DIR (recording off)
 //   record UPSTREAM DIR            wikitape record mode in front of UPSTREAM, cassette DIR/bench.json
-// Prints its api.php URL on stdout once it answers; answers { rss, heapUsed } to an IPC "rss" message.
+// Prints its api.php URL on stdout once it answers; answers { rss, heapUsed } to an IPC "rss" message
+// and { cpu } (µs used so far) to "cpu".
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import express from 'express';
-import { startServer } from '../dist/index.js';
+
+// BENCH_DIST: another build's dist/ folder (bench/rounds.mjs runs an older commit beside this one).
+const dist = process.env.BENCH_DIST ? pathToFileURL(join(process.env.BENCH_DIST, 'index.js')).href : '../dist/index.js';
+const { startServer } = await import(dist);
 
 const [kind, file, dir] = process.argv.slice(2);
 let url;
@@ -51,7 +57,12 @@ if (kind === 'bare' || kind === 'express') {
   url = s.url;
 }
 // With --expose-gc (the soak), a full collection runs first: what is left is what is kept.
+// "cpu": the CPU time (user + system, µs) this process has used so far (bench/rounds.mjs).
 process.on('message', (m) => {
+  if (m === 'cpu') {
+    const { user, system } = process.cpuUsage();
+    process.send({ cpu: user + system });
+  }
   if (m !== 'rss') return;
   globalThis.gc?.();
   const { rss, heapUsed, arrayBuffers } = process.memoryUsage();

@@ -56,6 +56,14 @@ function answerHit(engine: ReplayEngine, req: IncomingMessage, res: ServerRespon
 
 const EMPTY = Buffer.alloc(0);
 
+/** The Date header of the last second asked for (the hot path answers thousands a second). */
+let lastDate = { second: NaN, text: '' };
+function httpDate(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== lastDate.second) lastDate = { second, text: toHttpDate(ms) };
+  return lastDate.text;
+}
+
 /** Answers a GET from its hit template; false when the template cannot print this request. */
 function answerFromTemplate(engine: ReplayEngine, req: IncomingMessage, res: ServerResponse, log?: WikitapeOptions['onRequest']): boolean {
   const startedAt = process.hrtime.bigint();
@@ -67,16 +75,16 @@ function answerFromTemplate(engine: ReplayEngine, req: IncomingMessage, res: Ser
   const at = t.at ?? now;
   const values = fillHoles(t, startedAt, at);
   if (!values) return false;
-  res.writeHead(t.status, ['Date', toHttpDate(at), ...t.headers, 'Content-Length', String(templateLength(t, values))]);
+  res.writeHead(t.status, ['Date', httpDate(at), ...t.headers, 'Content-Length', String(templateLength(t, values))]);
+  // The first chunk is text: Node sends it in one piece with the status line and headers.
   const chunks = templateChunks(t, values);
-  if (chunks.length === 1) res.end(chunks[0]);
-  else {
-    res.cork();
-    for (const c of chunks) res.write(c);
-    res.end();
-    res.uncork();
+  const last = chunks.length - 1;
+  for (let i = 0; i < last; i++) res.write(chunks[i]!, 'latin1');
+  res.end(chunks[last], 'latin1');
+  if (t.usage && !t.usageNoted) {
+    engine.noteUsage(t.usage);
+    t.usageNoted = true;
   }
-  if (t.usage) engine.noteUsage(t.usage);
   log?.({ method: 'GET', key: t.key, source: t.source, status: t.status, ms: Number(process.hrtime.bigint() - startedAt) / 1e6 });
   return true;
 }

@@ -20,6 +20,11 @@ export interface ForwardedAnswer {
   apiAnswer: boolean;
   /** Its Content-Type is JSON. */
   jsonType: boolean;
+  /**
+   * Its data as `JSON.parse` read it, when it was checked to be JSON before it was passed on
+   * (integer-like keys moved first: see util/ordered-json.ts); undefined when it was not checked.
+   */
+  checked?: unknown;
 }
 
 export interface ForwarderOptions {
@@ -134,9 +139,10 @@ export class Forwarder {
     // (the help page, an export). A JSON answer is checked before it is passed on.
     const apiAnswer = status === 200 && (method === 'GET' || method === 'POST');
     const jsonType = isJsonType(proxyRes.headers['content-type']);
+    let checked: unknown;
     if (apiAnswer && format === 'json' && !jsonp && jsonType) {
       try {
-        JSON.parse(text);
+        checked = JSON.parse(text);
       } catch {
         return sendUpstreamError(res, 'its answer was not JSON');
       }
@@ -145,7 +151,7 @@ export class Forwarder {
     for (const [k, v] of Object.entries(proxyRes.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = v;
     headers['x-wikitape-source'] = 'upstream';
     headers['content-length'] = String(raw.length);
-    onAnswer({ status, headers: proxyRes.headers, text, apiAnswer, jsonType });
+    onAnswer({ status, headers: proxyRes.headers, text, apiAnswer, jsonType, ...(checked !== undefined ? { checked } : {}) });
     res.writeHead(status, headers);
     res.end(raw);
   }

@@ -225,7 +225,7 @@ export class Recorder {
       if (view?.recording(identityKey(key, who.user))) return null;
       // The client's answer when it is already the canonical form and the client asked with exactly
       // the credentials the identity is asked with; else the question is asked again with those.
-      if (own !== null && askedWith(reqHeaders, who.credentials)) return readLater(own).then((body) => body && { status: a.status, headers: a.headers, body });
+      if (own !== null && askedWith(reqHeaders, who.credentials)) return readLater(own, a.checked).then((body) => body && { status: a.status, headers: a.headers, body });
       const asked = await askCanonical(this.upstream, stores, who.credentials);
       // A question without its secret part is another question: its answer's status and headers are its own.
       return asked && { status: plan.own ? a.status : 200, headers: plan.own ? a.headers : asked.headers, body: asked.body };
@@ -283,7 +283,9 @@ export class Recorder {
       if (!data) return null;
       const site = await this.site();
       // A secret an answer hands out (a token among user options, say) is stored as the marker.
-      const { debuginfo, ...body } = redactJson(data.body);
+      // (debuginfo is not stored: the profile alone is read from it, by learnProfile)
+      const { debuginfo, ...rest } = data.body;
+      const body = redactJson(rest);
       const kept: Record<string, string> = {};
       for (const h of KEPT_HEADERS) {
         const v = data.headers[h];
@@ -301,15 +303,44 @@ function askedWith(headers: IncomingHttpHeaders, credentials: Readonly<Record<st
   return headers.authorization === undefined && (headers.cookie || undefined) === credentials['cookie'];
 }
 
-/** The answer's data, read on a later turn of the event loop (after the client has been served). */
-function readLater(text: string): Promise<JsonObject | null> {
+/**
+ * The answer's data, read on a later turn of the event loop (after the client has been served).
+ * With $wgDebugToolbar most of an answer's bytes are its debuginfo, which is not stored (store()
+ * reads only the profile from it, where key order does not matter): the forwarder's plain parse
+ * (`checked`) gives it, and only the rest is parsed again keeping key order (storedData).
+ */
+function readLater(text: string, checked: unknown): Promise<JsonObject | null> {
   return new Promise((resolve) =>
     setImmediate(() => {
       try {
-        resolve(parseKeepingKeyOrder(text) as JsonObject);
+        resolve(storedData(text, checked));
       } catch {
         resolve(null);
       }
     }),
   );
+}
+
+/** Whether a value is a JSON object (not an array). */
+const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * An answer's data keeping key order, its debuginfo taken from `checked` (its plain parse). MediaWiki
+ * appends debuginfo last (ApiMain, MWDebug::appendDebugInfoToApiResult), so the text up to its
+ * key, closed, is the rest of the answer; anything else (a `"debuginfo"` key deeper down, members
+ * after it) fails to parse or lacks members, and the whole text is parsed instead.
+ */
+function storedData(text: string, checked: unknown): JsonObject {
+  const debuginfo = isObject(checked) ? checked['debuginfo'] : undefined;
+  const cut = debuginfo === undefined ? -1 : text.lastIndexOf(',"debuginfo":');
+  if (cut > 0 && isObject(checked)) {
+    let rest: unknown;
+    try {
+      rest = parseKeepingKeyOrder(`${text.slice(0, cut)}}`);
+    } catch {
+      rest = undefined;
+    }
+    if (isObject(rest) && Object.keys(rest).length === Object.keys(checked).length - 1) return { ...rest, debuginfo: debuginfo as JsonObject[string] };
+  }
+  return parseKeepingKeyOrder(text) as JsonObject;
 }

@@ -16,9 +16,9 @@ import { toMw } from '../util/timestamp.js';
  * changes per request is only debuginfo's `time`, the session id of the session lines, the memory
  * figures, with a running clock two timestamps, and the HTML page's request id. The template is
  * the answer rendered with the marks below in those places, split at the marks; a request fills
- * the holes with fresh values and writes the parts as they are (the recorded bytes and the large constant pieces of
- * debuginfo are never copied). The values are ASCII digits and letters, which print the same in
- * JSON (ASCII or UTF-8), in the HTML page and in its script.
+ * the holes with fresh values and writes the parts as they are (long parts, such as debuginfo's
+ * include list or a big recorded answer, are never copied). The values are ASCII digits and
+ * letters, which print the same in JSON (ASCII or UTF-8), in the HTML page and in its script.
  */
 /**
  * What every mark starts with: a word no answer contains, with a part drawn at random when the
@@ -39,8 +39,9 @@ export const MARKS: DebugMarks = {
 };
 
 type Slot = keyof DebugMarks;
-/** The slots in a fixed order: a hole is stored as its index here plus one. */
+/** The slots in a fixed order: a hole is stored as its index here. */
 const SLOT_LIST = Object.keys(MARKS) as Slot[];
+const SLOT_INDEX = Object.fromEntries(SLOT_LIST.map((slot, i) => [slot, i])) as Record<Slot, number>;
 const PREFIX = Buffer.from(MARK_PREFIX);
 /** Mark names after the common prefix, longest first (none is a prefix of another, but be safe). */
 const BY_SUFFIX = SLOT_LIST
@@ -57,15 +58,16 @@ export interface HitTemplate {
   status: number;
   /** Response headers as a flat list (`writeHead`'s raw form), without `Date` (written per request). */
   headers: string[];
-  /** The template's own constant bytes, one part after the other. */
-  own: Buffer;
   /**
-   * Three numbers per part, in order: its start and end in `own` (or a start of -1 - i for
-   * `shared[i]`), then the hole written right after it (its index in SLOT_LIST plus one; 0: none).
+   * The answer in order, two numbers per part: a run of constant text (its start and end in
+   * `text`), a hole (-1, then its slot's index in SLOT_LIST), or a long part written as it is (-2,
+   * then its index in `long`).
    */
   layout: Int32Array;
-  /** Parts shared by many answers (debuginfo's include list), kept as they are. */
-  shared: Buffer[];
+  /** The constant text of the runs, one after the other (kept outside V8's heap, as buffers are). */
+  text: Buffer;
+  /** Long parts: shared fragments, or the template's own. */
+  long: Buffer[];
   /** Bytes of all the parts (the holes' values come on top). */
   fixedLength: number;
   /** The kinds of holes it has. */
@@ -76,6 +78,8 @@ export interface HitTemplate {
   key: string;
   /** What `--track-usage` records when it answers (see engine.ts), or null. */
   usage: string | null;
+  /** Whether its usage was noted (once is enough: the engine keeps a set). */
+  usageNoted: boolean;
   userLang: Language;
   source: Source;
   /** The Unix second it was printed in, when it follows the clock (valid for that second only); else null. */
@@ -107,55 +111,133 @@ function nextMark(buf: Buffer, from: number): { at: number; end: number; slot: S
   return null;
 }
 
+/** A part at least this long is written as it is (never copied); shorter ones are kept as text. */
+const BIG_PART = 16 * 1024;
+/** Constant text after the last long part, up to this long, is written with it (see withTail). */
+const TAIL_MAX = 4096;
+
+/** A run of a rendered answer: bytes, then the hole written right after them (or none). */
+interface Piece {
+  bytes: Buffer;
+  shared: boolean;
+  hole: Slot | null;
+}
+
+/** The rendered chunks cut at the marks; `shared` tells the fragments shared by many answers. */
+function piecesOf(chunks: readonly Buffer[], shared: (b: Buffer) => boolean): Piece[] {
+  const pieces: Piece[] = [];
+  for (const chunk of chunks) {
+    if (shared(chunk)) {
+      pieces.push({ bytes: chunk, shared: true, hole: null });
+      continue;
+    }
+    let from = 0;
+    for (let m = nextMark(chunk, 0); m; m = nextMark(chunk, from)) {
+      pieces.push({ bytes: chunk.subarray(from, m.at), shared: false, hole: m.slot });
+      from = m.end;
+    }
+    if (from < chunk.length) pieces.push({ bytes: chunk.subarray(from), shared: false, hole: null });
+  }
+  return pieces;
+}
+
+/** Shared fragments with the constant text that ends an answer after them, by fragment and text. */
+const tails = new WeakMap<Buffer, Map<string, Buffer>>();
+
+/**
+ * A long part and the short constant text after it as one buffer: the answer then ends with one
+ * write instead of two (debuginfo's include list is followed by the `}}` that closes the answer).
+ * A shared fragment's copy is shared too (a few per fragment: each format closes its own way);
+ * null when it already has its few.
+ */
+function withTail(part: Buffer, tail: string, shared: boolean): Buffer | null {
+  const bytes = Buffer.from(tail, 'latin1');
+  if (!shared) return Buffer.concat([part, bytes]);
+  let m = tails.get(part);
+  if (!m) tails.set(part, (m = new Map()));
+  let joined = m.get(tail);
+  if (!joined && m.size < 4) m.set(tail, (joined = Buffer.concat([part, bytes])));
+  return joined ?? null;
+}
+
+/**
+ * The template's parts in order: each run of short constant parts as one latin1 string (encoded()
+ * copies them into the template's text buffer), holes as their slot's index, long parts as buffers
+ * (own ones copied out of the rendered chunks, which may be views of larger buffers kept elsewhere,
+ * and listed in `owned`).
+ */
+function partsOf(pieces: readonly Piece[]): { parts: Array<string | number | Buffer>; owned: Set<Buffer> } {
+  const parts: Array<string | number | Buffer> = [];
+  const owned = new Set<Buffer>();
+  let run: Buffer[] = [];
+  const endRun = () => {
+    if (run.length > 0) parts.push(Buffer.concat(run).toString('latin1'));
+    run = [];
+  };
+  for (const p of pieces) {
+    if (p.shared || p.bytes.length >= BIG_PART) {
+      endRun();
+      const own = p.shared ? p.bytes : Buffer.from(p.bytes);
+      if (!p.shared) owned.add(own);
+      parts.push(own);
+    } else if (p.bytes.length > 0) run.push(p.bytes);
+    if (p.hole === null) continue;
+    endRun();
+    parts.push(SLOT_INDEX[p.hole]);
+  }
+  endRun();
+  const [last, tail] = parts.slice(-2);
+  if (Buffer.isBuffer(last) && typeof tail === 'string' && tail.length <= TAIL_MAX) {
+    const joined = withTail(last, tail, !owned.has(last));
+    if (joined) {
+      parts.splice(-2, 2, joined);
+      if (owned.delete(last)) owned.add(joined);
+    }
+  }
+  return { parts, owned };
+}
+
+/**
+ * The parts in the template's compact form (HitTemplate.layout): the text runs copied into one
+ * buffer (a string per run in V8's heap made the 100,000-interaction case's RSS 120 MB larger).
+ */
+function encoded({ parts, owned }: { parts: Array<string | number | Buffer>; owned: Set<Buffer> }): { text: Buffer; layout: Int32Array; long: Buffer[]; owned: number } {
+  let size = 0;
+  for (const x of parts) if (typeof x === 'string') size += x.length;
+  const text = Buffer.allocUnsafeSlow(size);
+  const layout = new Int32Array(parts.length * 2);
+  const long: Buffer[] = [];
+  let at = 0;
+  parts.forEach((x, i) => {
+    if (typeof x === 'string') {
+      layout[2 * i] = at;
+      at += text.write(x, at, 'latin1');
+      layout[2 * i + 1] = at;
+    } else if (typeof x === 'number') {
+      layout[2 * i] = -1;
+      layout[2 * i + 1] = x;
+    } else {
+      layout[2 * i] = -2;
+      layout[2 * i + 1] = long.push(x) - 1;
+    }
+  });
+  let mine = 0;
+  for (const b of owned) mine += b.length;
+  return { text, layout, long, owned: size + mine + layout.byteLength };
+}
+
 /**
  * Splits a rendered answer at the marks. `shared` tells the pieces that belong to a cache shared
  * by every answer (debuginfo's include list); they are kept as they are and not counted as owned.
- * The template's own bytes are copied into one buffer (the rendered chunks may be views of larger
- * buffers kept elsewhere, or of the shared pool of small buffers).
  */
 export function makeTemplate(
   rendered: Rendered,
   extra: { key: string; usage: string | null; userLang: Language; source: Source; second: number | null; at: number | null; shared: (b: Buffer) => boolean },
 ): HitTemplate {
   const chunks = Array.isArray(rendered.body) ? rendered.body : [Buffer.from(rendered.body)];
-  // pieces: a shared buffer, or a [start, end) range of an own chunk, each followed by a hole or not
-  const pieces: Array<{ shared?: Buffer; chunk?: Buffer; start: number; end: number; hole: Slot | null }> = [];
-  let ownLength = 0;
-  for (const chunk of chunks) {
-    if (extra.shared(chunk)) {
-      pieces.push({ shared: chunk, start: 0, end: chunk.length, hole: null });
-      continue;
-    }
-    let from = 0;
-    for (let m = nextMark(chunk, 0); m; m = nextMark(chunk, from)) {
-      pieces.push({ chunk, start: from, end: m.at, hole: m.slot });
-      ownLength += m.at - from;
-      from = m.end;
-    }
-    if (from < chunk.length) {
-      pieces.push({ chunk, start: from, end: chunk.length, hole: null });
-      ownLength += chunk.length - from;
-    }
-  }
-  const own = Buffer.allocUnsafeSlow(ownLength);
-  const layout = new Int32Array(pieces.length * 3);
-  const shared: Buffer[] = [];
-  let at = 0;
-  let fixedLength = 0;
-  pieces.forEach((p, i) => {
-    if (p.shared) {
-      shared.push(p.shared);
-      layout[3 * i] = -shared.length;
-    } else {
-      const n = p.chunk!.copy(own, at, p.start, p.end);
-      layout[3 * i] = at;
-      layout[3 * i + 1] = at + n;
-      at += n;
-    }
-    layout[3 * i + 2] = p.hole === null ? 0 : SLOT_LIST.indexOf(p.hole) + 1;
-    fixedLength += p.end - p.start;
-  });
-  const ownBytes = ownLength + OVERHEAD + layout.byteLength;
+  const pieces = piecesOf(chunks, extra.shared);
+  const { text, layout, long, owned } = encoded(partsOf(pieces));
+  const fixedLength = pieces.reduce((n, p) => n + p.bytes.length, 0);
   // Date is the clock's at each request (the writer puts it first): not kept in the shared list.
   const list: string[] = [];
   for (const [k, v] of rendered.headers) if (k !== 'Date') list.push(k, v);
@@ -168,71 +250,65 @@ export function makeTemplate(
     headerLists.set(joined, (headers = list));
   }
   const slots = [...new Set(pieces.map((p) => p.hole).filter((h): h is Slot => h !== null))];
-  return { status: rendered.status, headers, own, layout, shared, fixedLength, slots, ownBytes, key: extra.key, usage: extra.usage, source: extra.source, userLang: extra.userLang, second: extra.second, at: extra.at };
+  return { status: rendered.status, headers, text, layout, long, fixedLength, slots, ownBytes: owned + OVERHEAD, key: extra.key, usage: extra.usage, usageNoted: false, source: extra.source, userLang: extra.userLang, second: extra.second, at: extra.at };
 }
 
-/** A part at least this long is written as it is; shorter ones, holes among them, are copied together. */
-const BIG_PART = 16 * 1024;
+/** The values of one request's holes, by slot index (SLOT_LIST). */
+type HoleValues = Array<string | undefined>;
 
 /**
- * A template's answer as few buffers, `values` in its holes: its long parts as they are (no copy),
- * each run of short parts and holes between them copied into one buffer. Written part by part
- * (about 30 buffers for an answer with 1.43's debuginfo, most of them a few bytes), the 131 KB
- * answer of the bundled wiki went out at 0.61–0.69 of a bare server, `writev` a third of the
- * profile; copied into one buffer, the copy and its garbage cost more than that.
+ * A template's answer as few chunks, `values` in its holes: each run of constant text and holes
+ * as one latin1 string (read from the template's text buffer; no buffer made per request: Node
+ * joins the first string to the status line and headers in one write), the long parts as they
+ * are. The bundled wiki's 131 KB answer with 1.43's debuginfo is two chunks, as a bare server's
+ * headers and body: part by part (about 30 buffers, most of them a few bytes) it went out at
+ * 0.61–0.69 of a bare server; copied into one buffer per request, the copy and its garbage cost
+ * more than that.
  */
-export function templateChunks(t: HitTemplate, values: Partial<Record<Slot, string>>): Buffer[] {
-  const { own, layout, shared } = t;
-  const out: Buffer[] = [];
-  let run: (Buffer | string)[] = [];
-  let runLength = 0;
-  const flush = () => {
-    if (run.length === 0) return;
-    const b = Buffer.allocUnsafe(runLength);
-    let at = 0;
-    for (const x of run) at += typeof x === 'string' ? b.write(x, at, 'latin1') : x.copy(b, at);
-    out.push(b);
-    run = [];
-    runLength = 0;
-  };
-  for (let i = 0; i < layout.length; i += 3) {
-    const start = layout[i]!;
-    const part = start < 0 ? shared[-start - 1]! : own.subarray(start, layout[i + 1]!);
-    if (part.length >= BIG_PART) {
-      flush();
-      out.push(part);
-    } else if (part.length > 0) {
-      run.push(part);
-      runLength += part.length;
+export function templateChunks(t: HitTemplate, values: HoleValues): Array<string | Buffer> {
+  const { layout, text, long } = t;
+  const out: Array<string | Buffer> = [];
+  let run = '';
+  // The text runs up to the next long part lie one after the other in `text`: read once, then sliced.
+  let base = -1;
+  let region = '';
+  for (let i = 0; i < layout.length; i += 2) {
+    const a = layout[i]!;
+    const b = layout[i + 1]!;
+    if (a >= 0) {
+      if (base < 0) {
+        let end = b;
+        for (let j = i + 2; j < layout.length && layout[j] !== -2; j += 2) if (layout[j]! >= 0) end = layout[j + 1]!;
+        base = a;
+        region = text.toString('latin1', a, end);
+      }
+      run += region.slice(a - base, b - base);
+    } else if (a === -1) run += values[b]!;
+    else {
+      if (run !== '') out.push(run);
+      run = '';
+      base = -1;
+      out.push(long[b]!);
     }
-    const hole = layout[i + 2]!;
-    if (hole === 0) continue;
-    const v = values[SLOT_LIST[hole - 1]!]!;
-    run.push(v);
-    runLength += v.length;
   }
-  flush();
+  if (run !== '') out.push(run);
   return out;
 }
 
 /** The length in bytes of a template written with these values (they are ASCII). */
-export function templateLength(t: HitTemplate, values: Partial<Record<Slot, string>>): number {
+export function templateLength(t: HitTemplate, values: HoleValues): number {
   let n = t.fixedLength;
-  for (let i = 2; i < t.layout.length; i += 3) {
-    const hole = t.layout[i]!;
-    if (hole !== 0) n += values[SLOT_LIST[hole - 1]!]!.length;
-  }
+  for (let i = 0; i < t.layout.length; i += 2) if (t.layout[i] === -1) n += values[t.layout[i + 1]!]!.length;
   return n;
 }
-
 
 /**
  * The fresh values for one request, each worked out only when the template has a hole for it; null
  * when one cannot be printed in the template's form (a heap outside the megabyte range): the
  * caller then prints the answer in full.
  */
-export function fillHoles(t: HitTemplate, startedAt: bigint, nowMs: number): Partial<Record<Slot, string>> | null {
-  const out: Partial<Record<Slot, string>> = {};
+export function fillHoles(t: HitTemplate, startedAt: bigint, nowMs: number): HoleValues | null {
+  const out: HoleValues = [];
   for (const slot of t.slots) {
     let v: string | null;
     switch (slot) {
@@ -243,10 +319,10 @@ export function fillHoles(t: HitTemplate, startedAt: bigint, nowMs: number): Par
         v = newSessionId();
         break;
       case 'memory':
-        v = megabyteParts(t.userLang, heapInUse())?.num ?? null;
+        v = megabytes(HEAP, t.userLang, heapInUse());
         break;
       case 'memoryPeak':
-        v = megabyteParts(t.userLang, peakHeapInUse())?.num ?? null;
+        v = megabytes(PEAK, t.userLang, peakHeapInUse());
         break;
       case 'expired':
         v = String(Math.floor(nowMs / 1000) - 365 * 86400);
@@ -259,7 +335,26 @@ export function fillHoles(t: HitTemplate, startedAt: bigint, nowMs: number): Par
         break;
     }
     if (v === null) return null;
-    out[slot] = v;
+    out[SLOT_INDEX[slot]] = v;
   }
   return out;
+}
+
+/** The last figure printed for a heap size: the heap is read at most once a millisecond (debuginfo.ts). */
+interface Figure {
+  lang: Language | null;
+  bytes: number;
+  num: string | null;
+}
+const HEAP: Figure = { lang: null, bytes: -1, num: null };
+const PEAK: Figure = { lang: null, bytes: -1, num: null };
+
+/** A heap size as debuginfo prints it in megabytes (null outside the range it prints that way). */
+function megabytes(last: Figure, lang: Language, bytes: number): string | null {
+  if (last.lang !== lang || last.bytes !== bytes) {
+    last.num = megabyteParts(lang, bytes)?.num ?? null;
+    last.lang = lang;
+    last.bytes = bytes;
+  }
+  return last.num;
 }
