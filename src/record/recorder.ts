@@ -13,7 +13,7 @@ import type { WikiProfile } from '../wiki/profile.js';
 import { CassetteWriter } from './cassette-writer.js';
 import { Forwarder, type ForwardedAnswer } from './forwarder.js';
 import { SessionIdentities, cookiesAfter, type Asking } from './identity.js';
-import { askCanonical, askSiteInfo, askWhoIs } from './own-questions.js';
+import { answerJson, askCanonical, askSiteInfo, askWhoIs, headersOf } from './own-questions.js';
 import { KEPT_HEADERS, recordingPlan, type RecordingPlan } from './policy.js';
 import { MAX_ANSWER_BYTES, Upstream } from './upstream.js';
 
@@ -183,18 +183,9 @@ export class Recorder {
     const params: ParamMap = new Map(Object.entries({ ...query, format: 'json', formatversion: '2' }));
     const asking: Asking = as ? { user: as.user, credentials: { cookie: as.cookie } } : { user: null, credentials: {} };
     const r = await this.upstream.get(params, { headers: asking.credentials });
-    let body: JsonObject;
-    try {
-      body = parseKeepingKeyOrder(r.text) as JsonObject;
-    } catch {
-      throw new Error(`wikitape: ${this.options.upstream} answered HTTP ${r.status} with something that is not JSON`);
-    }
+    const body = answerJson(this.upstream, r);
     const plan = recordingPlan(params);
-    if (r.status === 200 && plan.stores !== null && plan.own) {
-      const headers: IncomingHttpHeaders = {};
-      r.headers.forEach((v, k) => (headers[k] = v));
-      this.store(params, Promise.resolve({ status: r.status, headers, body }), Promise.resolve(asking));
-    }
+    if (r.status === 200 && plan.stores !== null && plan.own) this.store(params, Promise.resolve({ status: r.status, headers: headersOf(r), body }), Promise.resolve(asking));
     return { status: r.status, body };
   }
 
