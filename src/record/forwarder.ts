@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import httpProxy from 'http-proxy';
 import { readBody } from '../request/body.js';
+import { parseKeepingKeyOrder } from '../util/ordered-json.js';
 import { isJsonType } from './own-questions.js';
 import { sendUpstreamError } from './upstream-error.js';
 
@@ -20,6 +21,12 @@ export interface ForwardedAnswer {
   apiAnswer: boolean;
   /** Its Content-Type is JSON. */
   jsonType: boolean;
+  /**
+   * Its data, read once here (integer-like keys kept in order: util/ordered-json.ts), when it is an
+   * API answer to format=json (not JSONP) in JSON; undefined otherwise. Whatever JSON it is: a
+   * caller that needs an object checks.
+   */
+  data?: unknown;
 }
 
 export interface ForwarderOptions {
@@ -134,9 +141,10 @@ export class Forwarder {
     // (the help page, an export). A JSON answer is checked before it is passed on.
     const apiAnswer = status === 200 && (method === 'GET' || method === 'POST');
     const jsonType = isJsonType(proxyRes.headers['content-type']);
+    let data: unknown;
     if (apiAnswer && format === 'json' && !jsonp && jsonType) {
       try {
-        JSON.parse(text);
+        data = parseKeepingKeyOrder(text);
       } catch {
         return sendUpstreamError(res, 'its answer was not JSON');
       }
@@ -145,7 +153,7 @@ export class Forwarder {
     for (const [k, v] of Object.entries(proxyRes.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = v;
     headers['x-wikitape-source'] = 'upstream';
     headers['content-length'] = String(raw.length);
-    onAnswer({ status, headers: proxyRes.headers, text, apiAnswer, jsonType });
+    onAnswer({ status, headers: proxyRes.headers, text, apiAnswer, jsonType, ...(data !== undefined ? { data } : {}) });
     res.writeHead(status, headers);
     res.end(raw);
   }

@@ -8,7 +8,6 @@ import { canonicalKey, canonicalParams } from '../request/canonical.js';
 import { KEY_RULES } from '../modules/index.js';
 import { mergeParams, parseUrlEncoded, type ParamMap } from '../request/params.js';
 import { redactJson } from '../util/secrets.js';
-import { parseKeepingKeyOrder } from '../util/ordered-json.js';
 import type { WikiProfile } from '../wiki/profile.js';
 import { CassetteWriter } from './cassette-writer.js';
 import { Forwarder, type ForwardedAnswer } from './forwarder.js';
@@ -207,7 +206,7 @@ export class Recorder {
     if (!a.apiAnswer || !(a.jsonType || asked.format !== 'json') || plan.stores === null || !asking) return;
     const stores = plan.stores;
     const fv2 = r.params.get('formatversion') === '2' || r.params.get('formatversion') === 'latest';
-    const own = plan.own && asked.format === 'json' && !asked.jsonp && a.jsonType && fv2 ? a.text : null;
+    const own = plan.own && asked.format === 'json' && !asked.jsonp && a.jsonType && fv2;
     const key = canonicalKey(stores, KEY_RULES);
     const answer = asking.then(async (who): Promise<Stored> => {
       if ('refused' in who) return null;
@@ -216,7 +215,7 @@ export class Recorder {
       if (view?.recording(identityKey(key, who.user))) return null;
       // The client's answer when it is already the canonical form and the client asked with exactly
       // the credentials the identity is asked with; else the question is asked again with those.
-      if (own !== null && askedWith(reqHeaders, who.credentials)) return readLater(own).then((body) => body && { status: a.status, headers: a.headers, body });
+      if (own && askedWith(reqHeaders, who.credentials)) return { status: a.status, headers: a.headers, body: dataObject(a.data) };
       const asked = await askCanonical(this.upstream, stores, who.credentials);
       // A question without its secret part is another question: its answer's status and headers are its own.
       return asked && { status: plan.own ? a.status : 200, headers: plan.own ? a.headers : asked.headers, body: asked.body };
@@ -292,15 +291,12 @@ function askedWith(headers: IncomingHttpHeaders, credentials: Readonly<Record<st
   return headers.authorization === undefined && (headers.cookie || undefined) === credentials['cookie'];
 }
 
-/** The answer's data, read on a later turn of the event loop (after the client has been served). */
-function readLater(text: string): Promise<JsonObject | null> {
-  return new Promise((resolve) =>
-    setImmediate(() => {
-      try {
-        resolve(parseKeepingKeyOrder(text) as JsonObject);
-      } catch {
-        resolve(null);
-      }
-    }),
-  );
+/**
+ * The forwarder's reading of a formatversion=2 answer, stored as it is when it is an object; any
+ * other JSON (a bare `null`, a list) cannot be a recording: the rejection is said, naming the
+ * question (cassette-writer.ts), never dropped in silence.
+ */
+function dataObject(data: unknown): JsonObject {
+  if (typeof data === 'object' && data !== null && !Array.isArray(data)) return data as JsonObject;
+  throw new Error(`the wiki answered with JSON that is not an object (${Array.isArray(data) ? 'a list' : data === null ? 'null' : typeof data})`);
 }
