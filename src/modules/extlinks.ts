@@ -69,8 +69,8 @@ export const extlinks: QueryModule = {
     // order in 1.43 and (index, id) order in 1.39; across pages 1.43 orders by id alone. That
     // order shows only where the limit cuts or a continuation starts: each page's links are
     // listed under the page (ApiQueryBase::addPageSubItem), so when all fit, it is invisible.
-    const crossPage = modern && multi && rows.some((r) => r.id.lo !== r.id.hi) && new Set(rows.map((r) => r.page.pageid)).size > 1;
-    if (crossPage && (cont !== null || rows.length > limit)) ctx.unknown('extlinks.id');
+    const cut = cont !== null || rows.length > limit;
+    if (cut && modern && multi && rows.some((r) => r.id.lo !== r.id.hi) && new Set(rows.map((r) => r.page.pageid)).size > 1) ctx.unknown('extlinks.id');
     const allKnown = rows.every((r) => r.id.lo === r.id.hi);
     // The recorded order places https rows of protocol-relative links by their http row: among
     // rows of the same page and index, their place follows ids no recording showed.
