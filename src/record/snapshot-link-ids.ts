@@ -155,6 +155,9 @@ async function findFirstId(ask: Ask, titles: string, first: { pageid: number; ur
     }
     hi = hi * 2 - 1;
   }
+  // Ids of one page's links are usually consecutive: when the link shows from the id just below
+  // the next one's, that is its id (one request instead of a search).
+  if (sameHead && hi > 1 && (await shows(hi))) return true;
   if (!(await shows(lo))) return false;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
