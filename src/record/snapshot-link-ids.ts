@@ -57,8 +57,8 @@ export async function recordLinkIds(ask: Ask, pages: readonly LinkedPage[]): Pro
     }
     if (!(await findFirstId(ask, batch, start.first, second))) unknown++;
     // 1.39 (tokens with an index) stores protocol-relative links twice: their https rows' ids
-    // show only in a walk of the https rows.
-    if ((second?.length ?? 0) >= 2) {
+    // show only in a walk of the https rows (a batch without one has no other rows to learn).
+    if ((second?.length ?? 0) >= 2 && group.some((p) => p.links.some((u) => u.startsWith('//')))) {
       let next = (await linksFrom(ask, batch, undefined, 'https')).next;
       for (let steps = 0; next !== undefined && steps < 1_000_000; steps++) next = (await linksFrom(ask, batch, next, 'https')).next;
     }
