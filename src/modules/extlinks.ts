@@ -69,8 +69,8 @@ export const extlinks: QueryModule = {
     // order in 1.43 and (index, id) order in 1.39; across pages 1.43 orders by id alone. That
     // order shows only where the limit cuts or a continuation starts: each page's links are
     // listed under the page (ApiQueryBase::addPageSubItem), so when all fit, it is invisible.
-    const crossPage = modern && multi && rows.some((r) => r.id.lo !== r.id.hi) && new Set(rows.map((r) => r.page.pageid)).size > 1;
-    if (crossPage && (cont !== null || rows.length > limit)) ctx.unknown('extlinks.id');
+    const cut = cont !== null || rows.length > limit;
+    if (cut && modern && multi && rows.some((r) => r.id.lo !== r.id.hi) && new Set(rows.map((r) => r.page.pageid)).size > 1) ctx.unknown('extlinks.id');
     const allKnown = rows.every((r) => r.id.lo === r.id.hi);
     // The recorded order places https rows of protocol-relative links by their http row: among
     // rows of the same page and index, their place follows ids no recording showed.
@@ -152,8 +152,11 @@ function collectRows(v: ParamValues, good: Page[], modern: boolean): Row[] {
 }
 
 /**
- * ApiQueryExternalLinks' trace: for pages that exist, its SELECT (1.39 orders by `el_index_60`
- * and filters protocol-relative links; 1.43 by `el_id`). The page lookup is the page set's.
+ * ApiQueryExternalLinks' trace: for pages that exist, its SELECT, as the live wikis print it.
+ * 1.39 filters protocol-relative links and orders by `el_index_60,el_id`, after `el_from` for more
+ * than one page (an order field it adds to the fields as well, so el_from is selected twice); 1.43
+ * orders by `el_id` alone, however many pages (its `$orderBy = [ 'el_id' ]`). The page lookup is
+ * the page set's.
  */
 function extlinksDebug({ profile, params, pages }: DebugInput): DebugFacts {
   const v143 = atLeast(profile, '1.43');
@@ -162,8 +165,9 @@ function extlinksDebug({ profile, params, pages }: DebugInput): DebugFacts {
   const ids = pages.map((p) => p.id);
   const from = ids.length === 1 ? `el_from = ${ids[0]}` : `el_from IN (${ids.join(',')}) `;
   const limit = sqlLimit(params, 'ellimit');
+  const multi = ids.length > 1;
   const sql = v143
-    ? `SELECT  el_from,el_to_domain_index,el_to_path,el_id  FROM "externallinks"    WHERE ${from}  ORDER BY ${ids.length === 1 ? '' : 'el_from,'}el_id LIMIT ${limit}  `
-    : `SELECT  el_from,el_to,el_index_60,el_id  FROM "externallinks"    WHERE ${from} AND ((el_to NOT LIKE '//%' ${escapeClose(profile)} OR (el_index_60  LIKE 'http://%' ${escapeClose(profile)})  ORDER BY ${ids.length === 1 ? '' : 'el_from,'}el_index_60,el_id LIMIT ${limit}  `;
+    ? `SELECT  el_from,el_to_domain_index,el_to_path,el_id  FROM "externallinks"    WHERE ${from}  ORDER BY el_id LIMIT ${limit}  `
+    : `SELECT  el_from,el_to,${multi ? 'el_from,' : ''}el_index_60,el_id  FROM "externallinks"    WHERE ${from} AND ((el_to NOT LIKE '//%' ${escapeClose(profile)} OR (el_index_60  LIKE 'http://%' ${escapeClose(profile)})  ORDER BY ${multi ? 'el_from,' : ''}el_index_60,el_id LIMIT ${limit}  `;
   return { includes: 'extlinks', setup, entries: [{ query: { sql, function: `${apiClass(profile, 'ApiQueryExternalLinks')}::execute` } }] };
 }

@@ -32,7 +32,7 @@ const CALLER = '127.0.0.1';
  * each prop nobody recorded but those in `byRule`, which MediaWiki's code decides (the
  * built-in's value is then exact).
  */
-export function userInfoFromRecordings(ctx: ApiContext, props: readonly string[], builtin: JsonObject, byRule: ReadonlySet<string> = new Set()): JsonObject | null {
+export function userInfoFromRecordings(ctx: ApiContext, props: readonly string[], builtin: JsonObject, byRule: ReadonlySet<string>): JsonObject | null {
   const k = ctx.knows;
   if (!k) return null;
   const recorded = k.meta.get('userinfo') ?? new Map<string, Record<string, unknown>>();

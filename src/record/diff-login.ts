@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { cookiesAfter } from './identity.js';
-import type { Upstream, UpstreamAnswer } from './upstream.js';
+import { askWhoIs } from './own-questions.js';
+import { UpstreamError, type Upstream, type UpstreamAnswer } from './upstream.js';
 
 /**
  * How `cassettes diff` checks what was recorded logged in: it logs in as the identity the
@@ -103,9 +104,13 @@ export class DiffSessions {
       return failed(`${String(result ?? body?.error?.code ?? `HTTP ${answer.status}`)}${typeof reason === 'string' ? ` (${reason})` : ''}`);
     }
     // The session is the identity's: the wiki says whose it is.
-    const me = await this.upstream.get({ action: 'query', meta: 'userinfo', format: 'json', formatversion: '2' }, { headers: { cookie }, what: 'its meta=userinfo answer' });
-    const name = (json(me) as { query?: { userinfo?: { name?: unknown } } } | null)?.query?.userinfo?.name;
-    if (name !== (at > 0 ? user.slice(0, at) : user)) return failed(`the wiki says the session is ${typeof name === 'string' ? name : 'nobody'}'s`);
+    let me: { id: number; name: string };
+    try {
+      me = await askWhoIs(this.upstream, { cookie });
+    } catch (e) {
+      return failed(e instanceof UpstreamError ? e.why : String(e));
+    }
+    if (me.name !== (at > 0 ? user.slice(0, at) : user)) return failed(`the wiki says the session is ${me.id === 0 ? 'nobody' : me.name}'s`);
     return { cookie };
   }
 }

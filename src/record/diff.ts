@@ -5,6 +5,7 @@ import { parseKeepingKeyOrder } from '../util/ordered-json.js';
 import { redactJson, redactQuery } from '../util/secrets.js';
 import type { JsonObject } from '../api/result.js';
 import { notRecordable } from './policy.js';
+import { answerJson } from './own-questions.js';
 import { Upstream, type UpstreamOptions } from './upstream.js';
 import { diffAnswers, joinPages } from './diff-json.js';
 import { DiffSessions, type DiffCredential } from './diff-login.js';
@@ -232,12 +233,7 @@ async function ask(ctx: Context, request: Record<string, string>, cookie: string
   const q = { ...request, ...(cookie !== null && request['assert'] === undefined ? { assert: 'user' } : {}), format: 'json', formatversion: '2', maxlag: String(options.maxlag ?? 5) };
   for (let attempt = 1; ; attempt++) {
     const r = await upstream.get(q, cookie !== null ? { headers: { cookie } } : {});
-    let body: JsonObject;
-    try {
-      body = parseKeepingKeyOrder(r.text) as JsonObject;
-    } catch {
-      throw new Error(`wikitape: ${options.upstream} answered HTTP ${r.status} with something that is not JSON`);
-    }
+    const body = answerJson(upstream, r);
     if (errorCode(body) === 'maxlag' && attempt < 5) {
       const wait = upstream.retryAfter(r);
       await (options.sleep ?? ((s) => new Promise((res) => setTimeout(res, s * 1000))))(wait);

@@ -45,22 +45,46 @@ export async function askCanonical(upstream: Upstream, params: ParamMap, credent
   }
   if (r.status !== 200) throw new Error(`it answered the formatversion=2 question with HTTP ${r.status}`);
   if (!isJsonType(r.headers.get('content-type'))) return null;
-  let body: JsonObject;
   try {
-    body = parseKeepingKeyOrder(r.text) as JsonObject;
-  } catch {
-    throw new Error('its formatversion=2 answer was not JSON');
+    return { body: answerJson(upstream, r, 'its formatversion=2 answer'), headers: headersOf(r) };
+  } catch (e) {
+    throw e instanceof UpstreamError ? new Error(e.why) : e;
   }
-  const headers: IncomingHttpHeaders = {};
-  r.headers.forEach((v, k) => (headers[k] = v));
-  return { body, headers };
 }
 
-/** Who these credentials (Cookie, Authorization) log in as, asked of the wiki (`meta=userinfo`). */
-export async function askWhoIs(upstream: Upstream, credentials: Record<string, string>): Promise<{ id: number; name: string }> {
-  const r = await upstream.get({ action: 'query', meta: 'userinfo', format: 'json', formatversion: '2' }, { headers: credentials, what: 'its meta=userinfo answer' });
-  const info = (JSON.parse(r.text) as { query?: { userinfo?: { id?: unknown; name?: unknown } } }).query?.userinfo;
-  if (typeof info?.id !== 'number' || typeof info.name !== 'string') throw new Error(`meta=userinfo answered HTTP ${r.status} without a user`);
+/**
+ * An answer's data: a JSON object, its integer-like keys kept in order (util/ordered-json.ts).
+ * Anything else (HTML, a cut-off text, a bare `null`) is an UpstreamError (`not-json`) naming the
+ * status and `what` the answer was; never JSON.parse's own message, which quotes the text.
+ */
+export function answerJson(upstream: Upstream, r: UpstreamAnswer, what = 'its answer'): JsonObject {
+  let data: unknown;
+  try {
+    data = parseKeepingKeyOrder(r.text);
+  } catch {
+    throw new UpstreamError(upstream.url.href, 'not-json', `answered HTTP ${r.status} with something that is not JSON (${what})`);
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new UpstreamError(upstream.url.href, 'not-json', `answered HTTP ${r.status} with JSON that is not an object (${what})`);
+  return data as JsonObject;
+}
+
+/** An answer's headers as Node gives a request's (lower-case names): what the recorder keeps of them is policy.ts KEPT_HEADERS. */
+export function headersOf(r: UpstreamAnswer): IncomingHttpHeaders {
+  const headers: IncomingHttpHeaders = {};
+  r.headers.forEach((v, k) => (headers[k] = v));
+  return headers;
+}
+
+/**
+ * Who these credentials (Cookie, Authorization) log in as, asked of the wiki (`meta=userinfo`):
+ * id 0 (and the caller's address as its name) for a session that is nobody's. Rejects when the
+ * wiki does not answer that.
+ */
+export async function askWhoIs(upstream: Upstream, credentials: Readonly<Record<string, string>>): Promise<{ id: number; name: string }> {
+  const what = 'its meta=userinfo answer';
+  const r = await upstream.get({ action: 'query', meta: 'userinfo', format: 'json', formatversion: '2' }, { headers: credentials, what });
+  const info = (answerJson(upstream, r, what)['query'] as { userinfo?: { id?: unknown; name?: unknown } } | undefined)?.userinfo;
+  if (typeof info?.id !== 'number' || typeof info.name !== 'string') throw new UpstreamError(upstream.url.href, 'not-json', `answered HTTP ${r.status} without a user (${what})`);
   return { id: info.id, name: info.name };
 }
 
@@ -69,13 +93,7 @@ export async function askSiteInfo(upstream: Upstream): Promise<Partial<WikiProfi
   // Through the bounded client: a redirect (to another host or not) is not followed, so
   // nothing but the upstream's own answer reaches the cassette's profile.
   const r = await upstream.get({ action: 'query', meta: 'siteinfo', siprop: 'general', format: 'json', formatversion: '2' }, { timeoutMs: 10_000 });
-  let parsed: { query?: { general?: Record<string, string> } };
-  try {
-    parsed = JSON.parse(r.text) as typeof parsed;
-  } catch {
-    throw new Error(`meta=siteinfo answered HTTP ${r.status}, not as JSON`);
-  }
-  const g = parsed.query?.general ?? {};
+  const g = (answerJson(upstream, r, 'its meta=siteinfo answer')['query'] as { general?: Record<string, string> } | undefined)?.general ?? {};
   const p: Partial<WikiProfile> = {};
   if (g['generator']) p.version = g['generator'].replace(/^MediaWiki /, '');
   if (g['lang']) p.language = g['lang'];

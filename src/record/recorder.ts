@@ -13,7 +13,7 @@ import type { WikiProfile } from '../wiki/profile.js';
 import { CassetteWriter } from './cassette-writer.js';
 import { Forwarder, type ForwardedAnswer } from './forwarder.js';
 import { SessionIdentities, cookiesAfter, type Asking } from './identity.js';
-import { askCanonical, askSiteInfo, askWhoIs } from './own-questions.js';
+import { answerJson, askCanonical, askSiteInfo, askWhoIs, headersOf } from './own-questions.js';
 import { KEPT_HEADERS, recordingPlan, type RecordingPlan } from './policy.js';
 import { MAX_ANSWER_BYTES, Upstream } from './upstream.js';
 
@@ -183,18 +183,9 @@ export class Recorder {
     const params: ParamMap = new Map(Object.entries({ ...query, format: 'json', formatversion: '2' }));
     const asking: Asking = as ? { user: as.user, credentials: { cookie: as.cookie } } : { user: null, credentials: {} };
     const r = await this.upstream.get(params, { headers: asking.credentials });
-    let body: JsonObject;
-    try {
-      body = parseKeepingKeyOrder(r.text) as JsonObject;
-    } catch {
-      throw new Error(`wikitape: ${this.options.upstream} answered HTTP ${r.status} with something that is not JSON`);
-    }
+    const body = answerJson(this.upstream, r);
     const plan = recordingPlan(params);
-    if (r.status === 200 && plan.stores !== null && plan.own) {
-      const headers: IncomingHttpHeaders = {};
-      r.headers.forEach((v, k) => (headers[k] = v));
-      this.store(params, Promise.resolve({ status: r.status, headers, body }), Promise.resolve(asking));
-    }
+    if (r.status === 200 && plan.stores !== null && plan.own) this.store(params, Promise.resolve({ status: r.status, headers: headersOf(r), body }), Promise.resolve(asking));
     return { status: r.status, body };
   }
 
@@ -225,7 +216,7 @@ export class Recorder {
       if (view?.recording(identityKey(key, who.user))) return null;
       // The client's answer when it is already the canonical form and the client asked with exactly
       // the credentials the identity is asked with; else the question is asked again with those.
-      if (own !== null && askedWith(reqHeaders, who.credentials)) return readLater(own, a.checked).then((body) => body && { status: a.status, headers: a.headers, body });
+      if (own !== null && askedWith(reqHeaders, who.credentials)) return readLater(own, a.checked).then((body) => ({ status: a.status, headers: a.headers, body }));
       const asked = await askCanonical(this.upstream, stores, who.credentials);
       // A question without its secret part is another question: its answer's status and headers are its own.
       return asked && { status: plan.own ? a.status : 200, headers: plan.own ? a.headers : asked.headers, body: asked.body };
@@ -307,18 +298,26 @@ function askedWith(headers: IncomingHttpHeaders, credentials: Readonly<Record<st
  * The answer's data, read on a later turn of the event loop (after the client has been served).
  * With $wgDebugToolbar most of an answer's bytes are its debuginfo, which is not stored (store()
  * reads only the profile from it, where key order does not matter): the forwarder's plain parse
- * (`checked`) gives it, and only the rest is parsed again keeping key order (storedData).
+ * (`checked`) gives it, and only the rest is parsed again keeping key order (storedData). JSON
+ * that is not an object (a bare `null`, a list) cannot be a recording: it rejects, and the
+ * rejection is said, naming the question (cassette-writer.ts), never dropped in silence.
  */
-function readLater(text: string, checked: unknown): Promise<JsonObject | null> {
-  return new Promise((resolve) =>
+function readLater(text: string, checked: unknown): Promise<JsonObject> {
+  return new Promise((resolve, reject) =>
     setImmediate(() => {
       try {
-        resolve(storedData(text, checked));
-      } catch {
-        resolve(null);
+        resolve(storedData(text, dataObject(checked)));
+      } catch (e) {
+        reject(e as Error);
       }
     }),
   );
+}
+
+/** The forwarder's reading of an answer when it is an object; else the error that says what it is. */
+function dataObject(data: unknown): JsonObject {
+  if (isObject(data)) return data;
+  throw new Error(`the wiki answered with JSON that is not an object (${Array.isArray(data) ? 'a list' : data === null ? 'null' : typeof data})`);
 }
 
 /** Whether a value is a JSON object (not an array). */

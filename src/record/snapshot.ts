@@ -6,7 +6,7 @@ import { PAGES, type Page } from '../wiki/model.js';
 import { Recorder } from './recorder.js';
 import { SpacedWrites } from './spaced-writes.js';
 import { UpstreamError } from './upstream.js';
-import { recordLinkIds } from './snapshot-link-ids.js';
+import { recordLinkIds, type LinkedPage } from './snapshot-link-ids.js';
 
 export interface SnapshotOptions {
   /** The live wiki's api.php URL. */
@@ -43,6 +43,28 @@ const USERINFO_PROPS = 'blockinfo|hasmsg|groups|groupmemberships|implicitgroups|
  */
 async function askTargets(ask: (p: Record<string, string>) => Promise<JsonObject>, redirects: readonly string[]): Promise<void> {
   for (let i = 0; i < redirects.length; i += 50) await ask({ action: 'query', titles: redirects.slice(i, i + 50).join('|'), redirects: '1' });
+}
+
+/**
+ * Every page's external links: `prop=extlinks&ellimit=max`, fifty titles a walk (an anonymous
+ * caller's limits), each walk to its end (so replay knows those pages' links are complete:
+ * cassette/coverage.ts completeLinkPages). A page's links continue across answers in order.
+ */
+async function listLinks(walk: (params: Record<string, string>, pick: (b: JsonObject) => unknown[]) => Promise<unknown[]>, titles: readonly string[]): Promise<LinkedPage[]> {
+  const pages = new Map<number, { pageid: number; title: string; links: string[] }>();
+  for (let i = 0; i < titles.length; i += 50) {
+    // One item a link (the progress counts links), with its page.
+    const links = (await walk({ prop: 'extlinks', titles: titles.slice(i, i + 50).join('|'), ellimit: 'max' }, (b) =>
+      (((b['query'] as JsonObject | undefined)?.['pages'] ?? []) as { pageid?: number; title?: string; extlinks?: { url: string }[] }[]).flatMap((p) => (p.extlinks ?? []).map((l) => ({ pageid: p.pageid, title: p.title, url: l.url }))),
+    )) as { pageid?: number; title?: string; url: string }[];
+    for (const l of links) {
+      if (typeof l.pageid !== 'number' || typeof l.title !== 'string') continue;
+      const page = pages.get(l.pageid) ?? { pageid: l.pageid, title: l.title, links: [] };
+      page.links.push(l.url);
+      pages.set(l.pageid, page);
+    }
+  }
+  return [...pages.values()];
 }
 
 /**
@@ -131,11 +153,7 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotProgre
     }
     await askTargets(ask, redirects);
     progress.step = 'extlinks';
-    const linked: string[] = [];
-    for (const title of titles) {
-      const links = await walk({ prop: 'extlinks', titles: title, ellimit: 'max' }, (b) => ((query(b)['pages'] ?? []) as { extlinks?: unknown[] }[]).flatMap((p) => p.extlinks ?? []));
-      if (links.length > 0) linked.push(title);
-    }
+    const linked = await listLinks(walk, [...titles]);
     progress.step = 'extlinks ids';
     progress.unknownLinkIds = await recordLinkIds((p) => ask(p), linked);
     progress.step = 'siteinfo and userinfo';

@@ -16,8 +16,8 @@ const UPSTREAM_TIMEOUT_MS = 30_000;
 /** The longest Retry-After wikitape waits: 120 s (MediaWiki's maxlag answers ask for 5 s or so). */
 const MAX_RETRY_AFTER_SECONDS = 120;
 
-/** How a question to the wiki failed: not reached, too slow, redirected, too large, or asking too long a wait. */
-export type UpstreamFailure = 'unreachable' | 'timeout' | 'redirect' | 'too-large' | 'retry-after';
+/** How a question to the wiki failed: not reached, too slow, redirected, too large, asking too long a wait, or not answered in JSON. */
+export type UpstreamFailure = 'unreachable' | 'timeout' | 'redirect' | 'too-large' | 'retry-after' | 'not-json';
 
 /** A question to the wiki that failed or passed a bound: `why` says what the wiki did. */
 export class UpstreamError extends Error {

@@ -16,11 +16,12 @@ import { PAGES, entitiesOf, type ExtLink, type Page, type WikiModel } from '../w
  */
 export function learnLinkIds(model: WikiModel, interactions: () => Iterable<Interaction>): void {
   const byId = new Map(entitiesOf(model, PAGES).map((p) => [p.pageid, p]));
-  // The links each answer showed that issued a token (1.43: every one of them is before the token).
-  const issuers = new Map<string, JsonObject[]>();
+  // The links each answer showed that issued a token (1.43: every one of them is before the token),
+  // by the question and the token: a token names a row of the question that issued it only.
+  const issuers = new Map<string, { token: string; shown: JsonObject[] }>();
   for (const i of interactions()) {
     const next = (i.body['continue'] as Record<string, unknown> | undefined)?.['elcontinue'];
-    if (typeof next === 'string' && i.request['prop'] === 'extlinks') issuers.set(next, goodPages(i));
+    if (typeof next === 'string' && i.request['prop'] === 'extlinks') issuers.set(issued(i.request, next), { token: next, shown: goodPages(i) });
   }
   const seen: Seen[] = [];
   for (const i of interactions()) {
@@ -38,13 +39,14 @@ export function learnLinkIds(model: WikiModel, interactions: () => Iterable<Inte
     const index = modern ? null : parts[parts.length - 2]!.replace(/%7C/g, '|').replace(/%25/g, '%');
     const shown = good.filter((p) => linksOf(p).length > 0);
     // The first link the answer shows: 1.39 orders pages by id first; in 1.43 the order across
-    // pages is the links' ids, which one shown link settles (ellimit=1).
-    const firstPage = modern ? (shown.length === 1 && linksOf(shown[0]!).length === 1 ? shown[0] : undefined) : shown.sort((a, b) => Number(a['pageid']) - Number(b['pageid']))[0];
+    // pages is the links' ids, which an answer showing one page's links alone settles (its links
+    // are listed in id order: the first is the row at the token).
+    const firstPage = modern ? (shown.length === 1 ? shown[0] : undefined) : shown.sort((a, b) => Number(a['pageid']) - Number(b['pageid']))[0];
     if (modern && shown.length > 0 && !firstPage) continue;
     const pages = good.map((p) => byId.get(Number(p['pageid']))).filter((p): p is Page => p !== undefined);
     const pageOf = firstPage ? byId.get(Number(firstPage['pageid'])) : undefined;
     const link = pageOf?.extlinks.find((l) => l.url === String(linksOf(firstPage!)[0]!['url']));
-    const exact = issuers.has(token);
+    const exact = issuers.has(issued(r, token));
     // With elprotocol=https, 1.39 shows a protocol-relative link by its https row, which has an id of its own.
     if (!modern && protocol === 'https' && link?.url.startsWith('//')) {
       if (exact && pageOf === (multi ? byId.get(Number(parts[0])) : pages[0]) && httpsIndexOf(link) === index) link.httpsId = k;
@@ -71,7 +73,7 @@ export function learnLinkIds(model: WikiModel, interactions: () => Iterable<Inte
   // 1.43 orders by id alone: what an answer showed before a token issued from it is below it, and
   // a link known to be below the one an answer shows is below that answer's token.
   for (let round = 0; round < 2; round++) {
-    for (const [token, shownPages] of issuers) {
+    for (const { token, shown: shownPages } of issuers.values()) {
       const k = Number(token);
       if (token.includes('|') || !Number.isSafeInteger(k)) continue;
       for (const p of shownPages) {
@@ -109,6 +111,16 @@ interface Seen {
   linkPage: Page | undefined;
   /** Whether the wiki issued the token (then `link` is at it exactly). */
   exact: boolean;
+}
+
+/**
+ * A token as issued to one question: its rows are the same whatever the limit or the point it
+ * continues from (ApiQueryExternalLinks cuts and resumes one ordered set of rows), so a request
+ * continuing at a token shows the row it names only when it asks the question that issued it.
+ */
+function issued(request: Readonly<Record<string, string>>, token: string): string {
+  const { elcontinue: _e, continue: _c, ellimit: _l, ...question } = request;
+  return `${JSON.stringify(Object.entries(question).sort(([a], [b]) => (a < b ? -1 : 1)))}\n${token}`;
 }
 
 /** A link whose id is below the token `k`. */

@@ -24,13 +24,13 @@ afterAll(async () => upstream?.close());
 
 const QUESTION = '?action=query&list=logevents&lelimit=2&format=json&formatversion=2';
 
-async function recordThrough(recorder: Recorder): Promise<{ status: number; body: string; close(): Promise<void> }> {
+async function recordThrough(recorder: Recorder): Promise<{ status: number; body: string; url: string; close(): Promise<void> }> {
   const { createServer } = await import('node:http');
   const server = createServer((req, res) => void recorder.handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
   const r = await fetch(`http://127.0.0.1:${port}${recorder.path}${QUESTION}`);
-  return { status: r.status, body: await r.text(), close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return { status: r.status, body: await r.text(), url: `http://127.0.0.1:${port}${recorder.path}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 describe('a recording that cannot be stored', () => {
@@ -88,6 +88,32 @@ describe('a recording that cannot be stored', () => {
     await expect(rec.close()).rejects.toThrow(/could not store 1 recording\(s\) in .*suite\.json: cassette file .*suite\.json cannot be read: it is not JSON/);
     expect(lines).toEqual([expect.stringMatching(/^wikitape: could not store the recording of action=query&ledir=older&lelimit=2&.*list=logevents in .*suite\.json: cassette file .*suite\.json cannot be read: it is not JSON/)]);
     expect(await readFile(join(dir, 'suite.json'), 'utf8')).toBe('my notes, not a cassette');
+  });
+
+  it('library, an answer in JSON that is not an object (a bare null, a list): the client gets it as the wiki sent it; the recording is said lost, naming its question, and not stored', async () => {
+    const { createServer } = await import('node:http');
+    const wiki = createServer((req, res) => {
+      const q = new URL(req.url ?? '/', 'http://x').searchParams;
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(q.get('lelimit') === '2' ? 'null' : '[1]');
+    });
+    await new Promise<void>((resolve) => wiki.listen(0, '127.0.0.1', resolve));
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-not-object-'));
+    const lines: string[] = [];
+    const url = `http://127.0.0.1:${(wiki.address() as { port: number }).port}/w/api.php`;
+    const recorder = new Recorder({ upstream: url, store: new FileCassetteStore(dir), cassette: 'suite', onError: (l) => lines.push(l) });
+    const served = await recordThrough(recorder);
+    expect([served.status, served.body]).toEqual([200, 'null']);
+    const listed = await fetch(`${served.url}${QUESTION.replace('lelimit=2', 'lelimit=3')}`);
+    expect([listed.status, await listed.text()]).toEqual([200, '[1]']);
+    await expect(recorder.flush()).rejects.toThrow(/could not store 2 recording\(s\)/);
+    expect(lines.sort()).toEqual([
+      expect.stringMatching(/^wikitape: could not store the recording of action=query&ledir=older&lelimit=2&.*list=logevents in .*suite\.json: the wiki answered with JSON that is not an object \(null\)$/),
+      expect.stringMatching(/^wikitape: could not store the recording of action=query&ledir=older&lelimit=3&.*list=logevents in .*suite\.json: the wiki answered with JSON that is not an object \(a list\)$/),
+    ]);
+    await expect(readFile(join(dir, 'suite.json'), 'utf8')).rejects.toThrow(/ENOENT/);
+    await served.close();
+    recorder.close();
+    wiki.close();
   });
 
   it('CLI: the failure is printed when it happens and the exit code is 1', cliTest(1), async () => {

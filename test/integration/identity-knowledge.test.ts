@@ -22,11 +22,14 @@ const { user: _u, userid: _i, ...hiddenBase } = event(3);
 const forReaders = [{ ...hiddenBase, userhidden: true }, event(2), event(1)];
 const forAdmin = [{ ...event(3), user: 'Hidden', userid: 7, userhidden: true }, event(2), event(1)];
 
-function interaction(params: Record<string, string>, body: object, user?: string): Interaction {
+function interaction(params: Record<string, string>, body: object, user?: string, recordedAt = '2024-03-01T00:00:00Z'): Interaction {
   const request = { action: 'query', ...params };
   const key = identityKey(canonicalKey(new Map(Object.entries(request)), KEY_RULES), user);
-  return { key, request, status: 200, headers: { 'cache-control': 'private, must-revalidate, max-age=0' }, body: { batchcomplete: true, ...body }, recordedAt: '2024-03-01T00:00:00Z', ...(user ? { user } : {}) };
+  return { key, request, status: 200, headers: { 'cache-control': 'private, must-revalidate, max-age=0' }, body: { batchcomplete: true, ...body }, recordedAt, ...(user ? { user } : {}) };
 }
+
+/** When the administrator's own log walk was recorded: four days after the readers' (2024-03-01). */
+const ADMIN_WALKED = '2024-03-05T00:00:00Z';
 
 let dir: string;
 beforeAll(async () => {
@@ -39,7 +42,7 @@ beforeAll(async () => {
   const interactions = [
     anonymous,
     anonymousBlocks,
-    interaction(walk, { query: { logevents: forAdmin } }, 'Admin'),
+    interaction(walk, { query: { logevents: forAdmin } }, 'Admin', ADMIN_WALKED),
     interaction(blocks, { query: { blocks: [block(2, 'Secret', true), block(1, 'Vandal', false)] } }, 'Admin'),
     interaction({ meta: 'userinfo', uiprop: 'groups|rights' }, { query: { userinfo: { id: 1, name: 'Admin', groups: ['*', 'user', 'sysop'], rights: ['read', 'deletelogentry', 'deletedhistory', 'hideuser', 'apihighlimits'] } } }, 'Admin'),
   ];
@@ -78,6 +81,24 @@ describe('knowledge per identity', () => {
       expect(adminBlocks.headers.get('x-wikitape-unknown')).toBeNull();
       expect(adminBlocks.body['query'].blocks).toEqual([{ id: 2, user: 'Secret' }]);
       expect((await reader.call(hiddenBlocks, 'GET')).body['query'].blocks).toEqual([{ id: 1, user: 'Vandal' }]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("under --clock recorded, a logged-in identity's computed answer is as of its own walk, a reader's as of the readers' walk", async () => {
+    const s = await startServer({ cassettes: dir, clock: 'recorded' });
+    try {
+      const ask = { action: 'query', list: 'logevents', lelimit: '1', leprop: 'ids', curtimestamp: '1', formatversion: '2' };
+      const admin = new Client(s.url);
+      await admin.call({ action: 'login', lgname: 'Admin', lgpassword: 'any', lgtoken: await admin.token('login') });
+      const mine = await admin.call(ask, 'GET');
+      expect(mine.headers.get('x-wikitape-source')).toBe('synthesized');
+      expect(mine.headers.get('x-wikitape-unknown')).toBeNull();
+      expect([mine.body['curtimestamp'], mine.headers.get('date')]).toEqual([ADMIN_WALKED, 'Tue, 05 Mar 2024 00:00:00 GMT']);
+      const theirs = await new Client(s.url).call(ask, 'GET');
+      expect(theirs.headers.get('x-wikitape-source')).toBe('synthesized');
+      expect([theirs.body['curtimestamp'], theirs.headers.get('date')]).toEqual(['2024-03-01T00:00:00Z', 'Fri, 01 Mar 2024 00:00:00 GMT']);
     } finally {
       await s.close();
     }

@@ -36,6 +36,8 @@ const QUESTIONS = [
   'action=query&prop=extlinks&titles=Заглавная страница',
   'action=query&prop=extlinks&titles=Заглавная страница|Несуществующая&ellimit=3',
   'action=query&prop=extlinks&titles=Несуществующая',
+  // Two pages with links: 1.39 orders by page first (selecting el_from twice), 1.43 by el_id alone.
+  'action=query&prop=extlinks&titles=Заглавная страница|Москва&ellimit=3',
   'action=parse&summary=Hello',
   'action=parse&summary=[[Foo]] and [[Bar|bar]]',
   'action=parse&summary=[[Foo]]&uselang=en',
