@@ -10,7 +10,7 @@ import { CREDENTIAL_VARIABLES, diffCredentials } from './record/diff-login.js';
 import { parseFault } from './faults/spec.js';
 import { redactQuery } from './util/secrets.js';
 import { startServer } from './server.js';
-import { isWorker, serveAsWorker, startSharing, type Sharing, type Started } from './workers.js';
+import { checkSharing, isWorker, serveAsWorker, startSharing, type Sharing, type Started } from './workers.js';
 import { loadEngine } from './app.js';
 import { KEY_RULES, LIST_ENTITIES, MODULES } from './modules/index.js';
 import { DEFAULTS, RECORD_MODES, replaySources, type LoadedSources, type WikitapeOptions } from './options.js';
@@ -92,6 +92,7 @@ async function serve(options: WikitapeOptions, sharing: Sharing = { workers: 1 }
     failed = true;
     process.stderr.write(`${line}\n`);
   };
+  checkSharing(options, sharing);
   const shared = sharing.workers > 1 || sharing.join !== undefined || sharing.stateSocket !== undefined;
   let server: Started;
   try {
