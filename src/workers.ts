@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import { rm } from 'node:fs/promises';
-import { connect, createServer as createNetServer, type Server as NetServer } from 'node:net';
+import { connect, createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { parseFault } from './faults/spec.js';
 import type { LoadedSources, WikitapeOptions } from './options.js';
 import { channelPair, ipcChannel, socketChannel } from './replay/state-channels.js';
@@ -84,21 +84,36 @@ export async function startSharing(options: WikitapeOptions, sharing: Sharing): 
 async function startLinked(options: WikitapeOptions, channel: StateChannel): Promise<Started> {
   const link = new StateLink(channel);
   const key = await link.key;
-  return startServer({ ...options, sharing: { key, state: (scope) => link.state(scope) } });
+  const server = await startServer({ ...options, sharing: { key, state: (scope) => link.state(scope) } });
+  return { ...server, close: async () => (await server.close(), link.close()) };
 }
 
-async function holdSocket(holder: StateHolder, path: string): Promise<NetServer> {
-  const server = createNetServer((s) => holder.attach(socketChannel(s)));
+/** The holder's socket server, and the connections of the servers that joined. */
+interface HeldSocket {
+  server: NetServer;
+  joined: Set<Socket>;
+}
+
+async function holdSocket(holder: StateHolder, path: string): Promise<HeldSocket> {
+  const joined = new Set<Socket>();
+  const server = createNetServer((s) => {
+    joined.add(s);
+    s.once('close', () => joined.delete(s));
+    holder.attach(socketChannel(s));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) => reject(e.code === 'EADDRINUSE' ? new WorkersError(`--state-socket ${path} is in use (another server holds it, or a stale socket file is left: remove it)`) : e));
     server.listen(path, () => resolve());
   });
-  return server;
+  return { server, joined };
 }
 
-async function closeSocket(server: NetServer | null, path: string | undefined): Promise<void> {
-  if (!server) return;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+/** Closes the holder's socket; servers still joined lose their link (they answer with StateLinkError). */
+async function closeSocket(held: HeldSocket | null, path: string | undefined): Promise<void> {
+  if (!held) return;
+  const closed = new Promise<void>((resolve) => held.server.close(() => resolve()));
+  for (const s of held.joined) s.destroy();
+  await closed;
   if (path !== undefined) await rm(path, { force: true });
 }
 

@@ -57,6 +57,7 @@ export function socketChannel(socket: Socket): StateChannel {
     send: (m) => void (socket.writable && socket.write(`${JSON.stringify(m)}\n`)),
     onMessage: (l) => void listeners.push(l),
     onClose: (l) => void socket.on('close', l),
+    end: () => void socket.end(),
   };
 }
 

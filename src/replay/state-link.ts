@@ -25,6 +25,8 @@ export interface StateChannel {
   send(message: LinkMessage): void;
   onMessage(listener: (message: LinkMessage) => void): void;
   onClose(listener: () => void): void;
+  /** Ends the channel (a socket's connection); nothing for a process's own IPC. */
+  end?(): void;
 }
 
 /** Engines (suites) whose shared state the holder keeps, least recently used first out: the sets a client can name are endless. */
@@ -167,6 +169,11 @@ export class StateLink {
     const kept = p.finally(() => this.unsettled.delete(kept));
     kept.catch(() => undefined);
     this.unsettled.add(kept);
+  }
+
+  /** Ends the link (its server closes). */
+  close(): void {
+    this.channel.end?.();
   }
 
   /** The shared state of one engine (its scope). */
