@@ -36,12 +36,12 @@ export interface Started {
 }
 
 /** A combination several processes cannot serve as one. */
-export class WorkersError extends Error {
+class WorkersError extends Error {
   readonly code = 'wikitape-workers';
 }
 
 /** The most worker processes `--workers` starts. */
-export const MAX_WORKERS = 64;
+const MAX_WORKERS = 64;
 
 /**
  * Refuses what would answer differently from several processes: a server fault that counts

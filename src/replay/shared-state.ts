@@ -2,7 +2,7 @@ import type { SharedSessionState, WriteEntry, WriteLogView } from '../api/sessio
 import { WriteLog } from './write-log.js';
 
 /** Sessions logged out that are remembered (oldest forgotten first): a suite that logs in and out over and over stays bounded. */
-export const MAX_REVOKED = 100_000;
+const MAX_REVOKED = 100_000;
 
 /** A bounded set of ended sessions' nonces, oldest forgotten first. */
 export class RevokedSessions {

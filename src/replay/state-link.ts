@@ -30,7 +30,7 @@ export interface StateChannel {
 }
 
 /** Engines (suites) whose shared state the holder keeps, least recently used first out: the sets a client can name are endless. */
-export const MAX_SHARED_SCOPES = 64;
+const MAX_SHARED_SCOPES = 64;
 
 /** The process that holds the shared state, answering the others' links. */
 export class StateHolder {
