@@ -6,6 +6,7 @@ import { startServer, type RunningServer } from '../../src/server.js';
 import { StateHolder, StateLink } from '../../src/replay/state-link.js';
 import { channelPair } from '../../src/replay/state-channels.js';
 import { newSessionKey } from '../../src/replay/signed-session.js';
+import { startSharing } from '../../src/workers.js';
 import type { WikitapeOptions } from '../../src/options.js';
 import { NO_CASSETTES, TEST_CLOCK } from '../support/app.js';
 import { alternatingBot } from '../support/alternating-bot.js';
@@ -51,7 +52,7 @@ async function sharedServers(n: number): Promise<RunningServer[]> {
   return out;
 }
 
-async function closeAll(servers: RunningServer[]): Promise<void> {
+async function closeAll(servers: { close(): Promise<void> }[]): Promise<void> {
   await Promise.all(servers.map((s) => s.close()));
 }
 
@@ -105,6 +106,26 @@ describe('two processes serving one set of cassettes', () => {
     } finally {
       await closeAll([one!, ...two, alone]);
     }
+  });
+
+  it('answer the bot as one server does when one holds the state at a Unix socket and the other joins it (a fleet)', async () => {
+    const alone = await startServer(options);
+    const sock = join(dir, 'state.sock');
+    const holder = await startSharing(options, { workers: 1, stateSocket: sock });
+    const joined = await startSharing(options, { workers: 1, join: sock });
+    try {
+      const login = { name: 'Admin@wikitape', password: 'bot-password' };
+      const single = await alternatingBot([alone.url], login);
+      const fleet = await alternatingBot([holder.url, joined.url], login);
+      expect(fleet.seen).toEqual(single.seen);
+      expect(fleet.writes).toEqual([single.writes[0], single.writes[0]]);
+      // A second holder at the same socket is refused, saying why.
+      await expect(startSharing(options, { workers: 1, stateSocket: sock })).rejects.toThrow(`--state-socket ${sock} is in use`);
+    } finally {
+      await closeAll([joined, holder, alone]);
+    }
+    // Closed, the holder's socket is gone: nobody can join it.
+    await expect(startSharing(options, { workers: 1, join: sock })).rejects.toThrow(`--join ${sock}: no server holds the shared state there`);
   });
 
   it('end a session logged out through one process in the other too', async () => {
