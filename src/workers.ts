@@ -127,7 +127,7 @@ async function joinSocket(path: string): Promise<StateChannel> {
 }
 
 /** The messages a worker sends its primary besides the state link's. */
-type WorkerNews = { wikitape: 'listening'; url: string; port: number; suites?: string[]; sources?: LoadedSources; profile?: { version: string; language: string } } | { wikitape: 'failed'; message: string };
+type WorkerNews = { wikitape: 'listening'; url: string; port: number; suites?: string[]; sources?: LoadedSources; profile?: { version: string; language: string } } | { wikitape: 'failed'; message: string; code?: string };
 
 /** The worker's side: serves with the primary's key and state (or a --join socket's), says where, and stops when told. */
 export async function serveAsWorker(options: WikitapeOptions, sharing: Sharing): Promise<void> {
@@ -137,7 +137,8 @@ export async function serveAsWorker(options: WikitapeOptions, sharing: Sharing):
   try {
     started = await startLinked(options, sharing.join !== undefined ? await joinSocket(sharing.join) : ipcChannel(process));
   } catch (e) {
-    process.send?.({ wikitape: 'failed', message: (e as Error).message } satisfies WorkerNews);
+    const code = (e as NodeJS.ErrnoException).code;
+    process.send?.({ wikitape: 'failed', message: (e as Error).message, ...(code ? { code } : {}) } satisfies WorkerNews);
     return process.exit(1);
   }
   const stop = () => void started.close().finally(() => process.exit(0));
@@ -185,7 +186,8 @@ function listening(w: Worker): Promise<Omit<Started, 'close'>> {
     const onExit = (code: number) => reject(new WorkersError(`a worker exited at start (code ${code})`));
     w.once('exit', onExit);
     w.on('message', (m: WorkerNews) => {
-      if (m?.wikitape === 'failed') reject(new Error(m.message));
+      // The worker's own error, with its code (EADDRINUSE: the CLI says which port to change).
+      if (m?.wikitape === 'failed') reject(Object.assign(new Error(m.message), m.code ? { code: m.code } : {}));
       if (m?.wikitape !== 'listening') return;
       w.off('exit', onExit);
       const { wikitape: _, ...started } = m;
