@@ -1,4 +1,5 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,5 +58,18 @@ describe('wikitape replay --workers', () => {
     const zero = await runCli(['replay', '--workers', '0', '--fixtures', fixture, '--port', '0']);
     expect(zero.code).not.toBe(0);
     expect(zero.stderr).toContain('--workers takes a whole number from 1 to 64, not 0');
+  });
+
+  it('says a port in use as one process does', cliTest(1), async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const r = await runCli(['replay', '--workers', '2', '--fixtures', fixture, '--port', String(port)]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`port ${port} on 127.0.0.1 is in use by another program`);
+    } finally {
+      taken.close();
+    }
   });
 });
