@@ -55,11 +55,14 @@ install_packages() {
   local mods=''
   if command -v php >/dev/null; then mods=$(php -m 2>/dev/null || true); fi
   if [ -f "$MW/api.php" ] && [[ $mods == *pdo_sqlite* && $mods == *intl* && $mods == *mbstring* && $mods == *dom* ]] \
-    && /usr/bin/python3 -c 'import mwclient' 2>/dev/null && command -v chromium >/dev/null; then return; fi
-  log "installing MediaWiki, and python3-mwclient and chromium for the client tests, from Debian's packages"
+    && /usr/bin/python3 -c 'import mwclient' 2>/dev/null && command -v chromium >/dev/null && [ -x /usr/sbin/nginx ]; then return; fi
+  # nginx: the load balancer in front of two replay servers (test/live/balancer.test.ts); never started as a service.
+  log "installing MediaWiki, and python3-mwclient, chromium and nginx-light for the client tests, from Debian's packages"
   as_root apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    mediawiki php-cli php-sqlite3 php-intl php-mbstring php-xml python3-mwclient chromium >/dev/null
+    mediawiki php-cli php-sqlite3 php-intl php-mbstring php-xml python3-mwclient chromium nginx-light >/dev/null
+  # Debian starts nginx as a service on port 80 where systemd runs; the tests start their own, on a free port.
+  if command -v systemctl >/dev/null && systemctl is-active --quiet nginx 2>/dev/null; then as_root systemctl disable --now nginx >/dev/null 2>&1 || true; fi
 }
 
 install_mw143() { # trixie's MediaWiki 1.43 files, once, beside bookworm's PHP (and 1.39's dependencies)

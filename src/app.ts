@@ -61,7 +61,9 @@ export async function loadEngine(options: WikitapeOptions, only?: readonly strin
     throw new Error(`wikitape: --clock must be "real", "recorded" or an ISO time, not "${clock}"`);
   }
   const finalProfile = makeProfile({ ...profile, ...options.profile });
-  const sessions = new OfflineSessions(new AccountBook(fixtures.accounts, recorded), finalProfile.cookiePrefix);
+  const scope = only?.join(',') ?? '';
+  const shared = options.sharing ? { key: options.sharing.key, scope, state: options.sharing.state(scope) } : undefined;
+  const sessions = new OfflineSessions(new AccountBook(fixtures.accounts, recorded), finalProfile.cookiePrefix, shared);
   const engine = new ReplayEngine(finalProfile, model, fixed === null ? Date.now : () => fixed, cassettes, options.onMiss ?? 'error', sessions, learn, learnAs);
   engine.clockFixed = fixed !== null;
   // recorded: each recording as of its own time (docs/decisions/0015-a-clock-per-recording.md)
@@ -197,6 +199,8 @@ async function answerApi(engine: ReplayEngine, plan: FaultPlan, options: Wikitap
     // MediaWiki's error shape, naming what is wrong, never as a stack trace.
     return sendSetupError(res, e);
   }
+  // A write or logout is known to every process serving these cassettes before its client hears of it.
+  await engine.sessions?.state.settled();
   res.status(out.status);
   for (const [k, v] of out.headers) res.append(k, v);
   res.setHeader('X-Wikitape-Source', out.source);
@@ -364,15 +368,17 @@ class Suites {
 const WRITES_PATH = '/_wikitape/writes';
 
 /** The write log over HTTP: `GET` gives `{"writes":[…],"dropped":N}` (N: the oldest writes dropped to keep its bounds), `DELETE` empties it. */
-function answerWrites(engine: ReplayEngine, req: Request, res: Response): void {
-  const sessions = engine.sessions;
-  if (req.method === 'DELETE') sessions?.clearWrites();
+async function answerWrites(engine: ReplayEngine, req: Request, res: Response): Promise<void> {
+  // One log for every process serving these cassettes (held by the primary of --workers, or a --state-socket holder).
+  const state = engine.sessions?.state;
+  if (req.method === 'DELETE') await state?.clearWrites();
   else if (req.method !== 'GET') {
     res.status(405).setHeader('Allow', 'GET, DELETE');
     res.type('text/plain').send('wikitape: the write log is read with GET and cleared with DELETE\n');
     return;
   }
-  res.type('application/json').send(JSON.stringify({ writes: sessions?.writes() ?? [], dropped: sessions?.droppedWrites ?? 0 }));
+  const log = (await state?.readWrites()) ?? { writes: [], dropped: 0 };
+  res.type('application/json').send(JSON.stringify({ writes: log.writes, dropped: log.dropped }));
 }
 
 /** An error of wikitape's own (not the wiki's), in MediaWiki's error shape. */

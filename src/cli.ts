@@ -11,6 +11,7 @@ import { CREDENTIAL_VARIABLES, diffCredentials } from './record/diff-login.js';
 import { parseFault } from './faults/spec.js';
 import { redactQuery } from './util/secrets.js';
 import { startServer } from './server.js';
+import { checkSharing, isWorker, serveAsWorker, startSharing, type Sharing, type Started } from './workers.js';
 import { loadEngine } from './app.js';
 import { KEY_RULES, LIST_ENTITIES, MODULES } from './modules/index.js';
 import { DEFAULTS, RECORD_MODES, replaySources, type LoadedSources, type WikitapeOptions } from './options.js';
@@ -33,7 +34,7 @@ function shown(file: string): string {
  * What replay serves, said at start when it was given nothing (the spec's wiki, DEFAULTS.wiki),
  * with the cassettes of ./cassettes it does not read and the option that would.
  */
-async function defaultWikiLines(options: WikitapeOptions, profile: WikiProfile | undefined): Promise<string[]> {
+async function defaultWikiLines(options: WikitapeOptions, profile: Pick<WikiProfile, 'version' | 'language'> | undefined): Promise<string[]> {
   const sources = replaySources(options);
   if (!sources.defaultWiki || !profile) return [];
   const when = sources.clock === 'real' ? 'on the real clock' : `as of ${sources.clock}`;
@@ -83,16 +84,20 @@ function requestLogger(argv: { quiet: boolean; 'log-format': 'text' | 'json' }):
   };
 }
 
-async function serve(options: WikitapeOptions): Promise<void> {
+async function serve(options: WikitapeOptions, sharing: Sharing = { workers: 1 }): Promise<void> {
+  // A worker of --workers serves quietly; its primary says where (docs/decisions/0019-many-processes.md).
+  if (isWorker()) return serveAsWorker(options, sharing);
   // A recording that could not be stored is said at once (stderr) and decides the exit code.
   let failed = false;
   const onError = (line: string) => {
     failed = true;
     process.stderr.write(`${line}\n`);
   };
-  let server: Awaited<ReturnType<typeof startServer>>;
+  checkSharing(options, sharing);
+  const shared = sharing.workers > 1 || sharing.join !== undefined || sharing.stateSocket !== undefined;
+  let server: Started;
   try {
-    server = await startServer({ ...options, onError });
+    server = shared ? await startSharing(options, sharing) : await startServer({ ...options, onError });
   } catch (e) {
     if ((e as { code?: string }).code === 'EADDRINUSE') {
       throw new Error(`port ${options.port} on ${options.host ?? DEFAULTS.host} is in use by another program: give another one with --port, or --port 0 for a free one`, { cause: e });
@@ -138,11 +143,15 @@ await yargs(hideBin(process.argv))
         .option('clock', { type: 'string', describe: '"now": real, recorded, or an ISO time (default: recorded when there are recordings, the time of its data for the spec\'s wiki, else real)' })
         .option('on-miss', { choices: ['builtin', 'error'] as const, default: 'error' as const, describe: 'What answers a question that needs what no recording shows: the wikitape-miss error, or the built-in answer flagged with X-Wikitape-Unknown' })
         .option('track-usage', { type: 'string', describe: 'Collect which recordings answered into this file (for cassettes prune)' })
+        .option('workers', { type: 'number', default: 1, describe: 'Processes serving the port (node:cluster); sessions and the write log are shared between them' })
+        .option('state-socket', { type: 'string', describe: 'Hold the shared sessions key and write log for other servers (a fleet behind a load balancer) at this Unix socket' })
+        .option('join', { type: 'string', describe: 'Share the sessions key and write log a server started with --state-socket holds at this Unix socket' })
         .option('fault', { type: 'string', array: true, describe: 'Serve a fault, NAME[:KEY=VALUE,…] (repeatable): maxlag, readonly, ratelimited, badtoken, assertuserfailed, assertbotfailed, internal_api_error, 503, 429, latency, reset, cutoff; when: first=N, rate=R,seed=S, match=PARAM=VALUE' })
         .example('$0 replay', "Given nothing, serve the spec's wiki (MediaWiki 1.44, Russian) on http://127.0.0.1:8080/wiki/api.php")
         .example('$0 replay --cassettes cassettes', 'Replay the recordings in ./cassettes')
         .example('$0 replay --fault maxlag:lag=7 --fault 503:first=2', 'Lagged for every request that sends maxlag; the first two requests get a 503 page')
-        .example('$0 replay --fixtures my-wiki.json --port 0', 'Serve your own fixture data on a free port'),
+        .example('$0 replay --fixtures my-wiki.json --port 0', 'Serve your own fixture data on a free port')
+        .example('$0 replay --cassettes cassettes --workers 2', 'Serve from two processes on one port: a login made through one works through the other'),
     async (argv) =>
       serve({
         mode: 'replay',
@@ -155,7 +164,7 @@ await yargs(hideBin(process.argv))
         ...(argv.fault ? { faults: argv.fault } : {}),
         ...withLogger(argv),
         ...(argv.fixtures ? { fixtures: argv.fixtures } : {}),
-      }),
+      }, { workers: argv.workers, ...(argv['state-socket'] !== undefined ? { stateSocket: argv['state-socket'] } : {}), ...(argv.join !== undefined ? { join: argv.join } : {}) }),
   )
   .command(
     'record',

@@ -303,12 +303,8 @@ export class ReplayEngine {
     // A session logged in as the identity, for this question only: its recordings, its rights.
     const session = identity !== null && this.sessions ? this.sessions.create(identity)[0] : null;
     const headers = session !== null ? { cookie: `${this.sessions!.prefix}_session=${session}` } : {};
-    let answer: Answer;
-    try {
-      answer = this.handle({ method: 'GET', url: `${this.profile.scriptPath}/api.php?${q}`, headers, body: EMPTY, startedAt: process.hrtime.bigint() }, session === null && identity !== null ? { identity } : {});
-    } finally {
-      if (session !== null) this.sessions!.drop(session);
-    }
+    // A signed session of its own: nothing to end afterwards (its cookie never leaves this call).
+    const answer = this.handle({ method: 'GET', url: `${this.profile.scriptPath}/api.php?${q}`, headers, body: EMPTY, startedAt: process.hrtime.bigint() }, session === null && identity !== null ? { identity } : {});
     const header = (name: string) => answer.headers.find(([k]) => k.toLowerCase() === name)?.[1] ?? null;
     const unknown = header('x-wikitape-unknown');
     const near = answer.nearMisses ?? (answer.source === 'cassette' || !this.cassettes ? [] : nearMisses(answer.key, this.cassettes.interactions.keys()));

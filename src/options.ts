@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import type { SharedSessionState } from './api/session.js';
 import type { FixtureFile } from './wiki/fixtures.js';
 import type { WikiProfile } from './wiki/profile.js';
 
@@ -48,6 +49,13 @@ export interface WikitapeOptions {
   store?: 'json' | 'sqlite';
   /** Replay: a file that collects which recordings answered (for `cassettes prune`); merged with what it holds. Default none. */
   trackUsage?: string;
+  /**
+   * Replay: the processes this one serves the same cassettes with (`--workers N`, `--state-socket`):
+   * the key session cookies are signed with, and the shared write log and logouts of each engine
+   * (`scope`: a suite's cassette names joined by commas, '' for the server's own).
+   * Default: this process alone, with a key of its own (docs/decisions/0019-many-processes.md).
+   */
+  sharing?: { key: Buffer; state(scope: string): SharedSessionState };
   /** Called once per answered api.php request (the CLI prints it). Default none. */
   onRequest?: (entry: RequestLogEntry) => void;
   /**

@@ -59,6 +59,35 @@ export interface WriteEntry {
   result: JsonObject;
 }
 
+/** The write log as `/_wikitape/writes` shows it: the kept writes, oldest first, and how many were dropped. */
+export interface WriteLogView {
+  writes: WriteEntry[];
+  dropped: number;
+}
+
+/**
+ * What the processes serving one set of cassettes share about one engine's sessions (a suite's,
+ * or the server's own): the write log and the sessions logged out. The sessions themselves are
+ * signed cookies any process can read (replay/signed-session.ts). Held in the process (one
+ * server), or by the primary of `--workers N` or a `--state-socket` holder for the others
+ * (replay/state-link.ts); docs/decisions/0019-many-processes.md.
+ */
+export interface SharedSessionState {
+  /** Adds a write to the one log. */
+  addWrite(entry: WriteEntry): void;
+  /** Ends a session everywhere (logout, or the session a login replaces), by its nonce. */
+  revoke(nonce: string): void;
+  /** Whether a session was ended (here or by any other process, once it said so). */
+  revoked(nonce: string): boolean;
+  /** Resolves once every write and revocation this process made is known to every process: an answer waits for it. */
+  settled(): Promise<void>;
+  /** The one write log. */
+  readWrites(): Promise<WriteLogView>;
+  clearWrites(): Promise<void>;
+  /** The write log, when this process holds it (else null). */
+  heldWrites(): WriteLogView | null;
+}
+
 /** The session of one request. */
 export interface SessionPort {
   readonly caller: Caller;

@@ -1,11 +1,12 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { ANONYMOUS, type Account, type Caller, type SessionPort, type TokenType, type WriteEntry } from '../api/session.js';
-import { newSessionId, parsePhpCookies } from '../output/session.js';
+import { ANONYMOUS, type Account, type Caller, type SessionPort, type SharedSessionState, type TokenType, type WriteEntry } from '../api/session.js';
+import { parsePhpCookies } from '../output/session.js';
 import type { Interaction } from '../cassette/format.js';
 import type { JsonObject } from '../api/result.js';
 import { splitMulti } from '../request/canonical.js';
 import { takeUserInfo } from './recorded-meta.js';
-import { WriteLog } from './write-log.js';
+import { LocalState } from './shared-state.js';
+import { newSessionKey, SessionSigner, type SignedSession } from './signed-session.js';
 // An account a fixture declares (`accounts` in a fixture file); its passwords never reach any output.
 import type { FixtureAccountData } from '../wiki/fixtures.js';
 
@@ -87,41 +88,50 @@ export class AccountBook {
   }
 }
 
-interface OfflineSession {
-  identity: string | null;
-  secret: Buffer;
-}
-
 /** Max-Age of the cookies of a main-account `action=login` (remember me) and of `clientlogin`, in seconds. */
 const REMEMBER = 15_552_000;
 const CLIENTLOGIN = 2_592_000;
 
+/** How the sessions of one engine are shared with the other processes serving the same cassettes. */
+export interface SessionSharing {
+  /** The key session cookies are signed with (one for all processes; never written anywhere). */
+  key: Buffer;
+  /** The engine's scope (its suite; '' for the server's own): a cookie of one scope is no session of another. */
+  scope: string;
+  /** The write log and the sessions logged out. */
+  state: SharedSessionState;
+}
+
 /**
- * Replay's sessions: made by a login token request or a login, named by their cookie, kept in
- * memory for the server's life; and the write log. Tokens are HMACs of a per-session secret, in
- * MediaWiki's form (`<32 hex><hex time>+\`).
+ * Replay's sessions: made by a login token request or a login, named by their cookie, a signed
+ * one any process serving the cassettes can read (signed-session.ts); and the write log. Tokens
+ * are HMACs of the session's secret, in MediaWiki's form (`<32 hex><hex time>+\`).
  */
 export class OfflineSessions {
-  private readonly sessions = new Map<string, OfflineSession>();
-  private readonly log = new WriteLog();
+  private readonly signer: SessionSigner;
+  readonly state: SharedSessionState;
 
   constructor(
     readonly book: AccountBook,
     private readonly cookiePrefix: string,
-  ) {}
+    sharing: SessionSharing = { key: newSessionKey(), scope: '', state: new LocalState() },
+  ) {
+    this.signer = new SessionSigner(sharing.key, sharing.scope);
+    this.state = sharing.state;
+  }
 
-  /** Writes made so far, oldest first (at most the bounds of WRITE_LOG_LIMITS; long values cut). */
+  /** Writes made so far, oldest first (at most the bounds of WRITE_LOG_LIMITS; long values cut), when this process holds the log. */
   writes(): WriteEntry[] {
-    return this.log.writes();
+    return this.state.heldWrites()?.writes ?? [];
   }
 
   /** How many of the oldest writes were dropped to keep the log's bounds. */
   get droppedWrites(): number {
-    return this.log.dropped;
+    return this.state.heldWrites()?.dropped ?? 0;
   }
 
   clearWrites(): void {
-    this.log.clear();
+    void this.state.clearWrites();
   }
 
   /**
@@ -133,29 +143,25 @@ export class OfflineSessions {
     const cookies = parsePhpCookies(cookieHeader);
     const p = this.cookiePrefix;
     for (const name of [`${p}_BPsession`, `${p}_session`]) {
-      const id = cookies.get(name);
-      const s = id === undefined ? undefined : this.sessions.get(id);
-      if (id !== undefined && s) return new RequestSession(this, now, id, s, stripped);
+      const value = cookies.get(name);
+      const s = value === undefined ? null : this.signer.read(value);
+      if (value !== undefined && s && !this.state.revoked(s.nonce)) return new RequestSession(this, now, value, s, stripped);
     }
     return new RequestSession(this, now, null, null, stripped);
   }
 
-  /** A new session (its id and secret). */
-  create(identity: string | null): [string, OfflineSession] {
-    const id = newSessionId();
-    const s = { identity, secret: randomBytes(16) };
-    this.sessions.set(id, s);
-    // Bounded: a suite that logs in over and over forgets its oldest sessions.
-    if (this.sessions.size > 100_000) this.sessions.delete(this.sessions.keys().next().value!);
-    return [id, s];
+  /** A new session (its cookie value and what it names). */
+  create(identity: string | null): [string, SignedSession] {
+    return this.signer.mint(identity);
   }
 
-  drop(id: string): void {
-    this.sessions.delete(id);
+  /** Ends a session in every process (a logout, or the session a login replaces). */
+  drop(session: SignedSession): void {
+    this.state.revoke(session.nonce);
   }
 
   record(entry: WriteEntry): void {
-    this.log.add(entry);
+    this.state.addWrite(entry);
   }
 
   get prefix(): string {
@@ -178,7 +184,7 @@ export class RequestSession implements SessionPort {
     private readonly store: OfflineSessions,
     private readonly now: number,
     private id: string | null,
-    private session: OfflineSession | null,
+    private session: SignedSession | null,
     readonly credentialsStripped = false,
   ) {
     const identity = session?.identity ?? null;
@@ -198,7 +204,7 @@ export class RequestSession implements SessionPort {
     return this.id;
   }
 
-  private ensure(): OfflineSession {
+  private ensure(): SignedSession {
     if (this.session) return this.session;
     const [id, s] = this.store.create(null);
     this.id = id;
@@ -231,7 +237,7 @@ export class RequestSession implements SessionPort {
   }
 
   login(account: Account, bot: string | null, how: 'login' | 'clientlogin'): void {
-    if (this.id !== null) this.store.drop(this.id);
+    if (this.session) this.store.drop(this.session);
     const identity = bot === null ? account.name : `${account.name}@${bot}`;
     const [id, s] = this.store.create(identity);
     this.id = id;
@@ -249,7 +255,7 @@ export class RequestSession implements SessionPort {
   }
 
   logout(): void {
-    if (this.id !== null) this.store.drop(this.id);
+    if (this.session) this.store.drop(this.session);
     this.loggedOut = true;
   }
 

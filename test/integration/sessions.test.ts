@@ -57,7 +57,8 @@ describe('action=login offline', () => {
     expect(nobody.headers.get('x-wikitape-unknown')).toBeNull();
     const ok = await c.call({ action: 'login', lgname: 'Admin@wikitape', lgpassword: 'bot-password', lgtoken: token });
     expect(ok.body).toEqual({ login: { result: 'Success', lguserid: 1, lgusername: 'Admin' } });
-    expect(ok.headers.getSetCookie()).toEqual([expect.stringMatching(/^wikidb_BPsession=[0-9a-v]{32}; path=\/; HttpOnly$/)]);
+    // A signed session (docs/decisions/0019-many-processes.md), a well-formed id as MediaWiki's CookieSessionProvider reads them.
+    expect(ok.headers.getSetCookie()).toEqual([expect.stringMatching(/^wikidb_BPsession=[A-Za-z0-9_-]{32,}; path=\/; HttpOnly$/)]);
     // From now on the session is the bot's: its rights (the bot password's grants), its tokens.
     const me = await c.call({ action: 'query', meta: 'userinfo', uiprop: 'rights' }, 'GET');
     expect(me.body['query'].userinfo).toEqual({ id: 1, name: 'Admin', rights: ['read', 'writeapi', 'apihighlimits'] });

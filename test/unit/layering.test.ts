@@ -11,6 +11,7 @@ import { MODULES } from '../../src/modules/index.js';
  */
 const LAYERS: readonly (readonly string[])[] = [
   ['cli', 'index'],
+  ['workers'],
   ['server'],
   ['app'],
   ['engine'],
