@@ -152,7 +152,7 @@ export async function writeCassette(file, n, pages, dist) {
  */
 export async function writeDatabase(file, { n, pages, links, blocks, titles, walk = true }, dist) {
   const { canonicalKey, canonicalParams } = await import(`${dist}/request/canonical.js`);
-  const { KEY_RULES, LIST_ENTITIES, MODULES } = await import(`${dist}/modules/index.js`);
+  const { KEY_RULES, KNOWLEDGE_ENTITIES, LIST_ENTITIES, MODULES } = await import(`${dist}/modules/index.js`);
   const { SqliteCassette } = await import(`${dist}/cassette/store-sqlite.js`);
   const { tableShapes } = await import(`${dist}/cassette/sql-table.js`);
   const { emptyHarvest } = await import(`${dist}/cassette/format.js`);
@@ -183,6 +183,9 @@ export async function writeDatabase(file, { n, pages, links, blocks, titles, wal
     for (let p = 1; p <= pages; p++) yield { pageid: p, ns: 0, title: `Page ${p}`, extlinks: Array.from({ length: links }, (_, k) => ({ id: ++linkId, url: `https://site${k}.example.org/page/${p}?k=${k}` })) };
   })());
   db.close();
+  // What the entities imply, worked out once as `cassettes convert` does (replay then reads no kind whole).
+  const { prepareDatabaseFile } = await import(`${dist}/replay/prepare-database.js`);
+  prepareDatabaseFile(`${file}.part`, LIST_ENTITIES, KNOWLEDGE_ENTITIES);
   renameSync(`${file}.part`, file);
 }
 

@@ -15,10 +15,11 @@ import { shortList } from './util/short-list.js';
 import { sendBody } from './output/send.js';
 import { answerLoadPhp } from './output/page-styles.js';
 import { loadFixtures, mergeFixture } from './wiki/fixtures.js';
-import { emptyModel } from './wiki/model.js';
+import { emptyModel, type WikiModel } from './wiki/model.js';
 import { ownKinds } from './api/list-module.js';
 import { loadCassettes } from './replay/cassette-index.js';
 import { identityViews, knowledgeOf, mergeModel } from './replay/replay-model.js';
+import { entitiesPrepared } from './replay/knowledge.js';
 import { harvest } from './record/harvest.js';
 import { makeProfile } from './wiki/profile.js';
 import { CassetteError, FileCassetteStore, type CassetteStore } from './cassette/store.js';
@@ -47,6 +48,9 @@ export async function loadEngine(options: WikitapeOptions, only?: readonly strin
     mergeFixture(given, options.model, ownKinds(lists), 'the model option');
     mergeModel(model, given, lists);
   }
+  // A lone database's entities prepared when it was written stay so while nothing adds entities
+  // to the model (users' ids would follow from those too: replay/knowledge.ts prepareEntities).
+  if (cassettes.prepared && !options.model && !holdsEntities(fixtures.model)) entitiesPrepared(model);
   let identities: Map<string, IdentityFacts> | undefined;
   const recorded = () => (identities ??= recordedIdentities(cassettes.interactions.keys(), (k) => cassettes.interactions.get(k)));
   // A user who sees the lists as readers do (no VISIBILITY_RIGHTS, as recorded) teaches replay as readers' answers do.
@@ -476,4 +480,9 @@ function createRecordApp(options: WikitapeOptions): { app: express.Express; stat
     }
   });
   return { app, state: { mode: 'record', recorder, scriptPath: recorder.path.replace(/\/api\.php$/, '') } };
+}
+
+/** Whether a model holds any page or list entity. */
+function holdsEntities(m: WikiModel): boolean {
+  return m.pages.length > 0 || [...m.entities.values()].some((l) => l.length > 0);
 }

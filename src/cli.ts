@@ -3,6 +3,7 @@ import { isAbsolute, relative } from 'node:path';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { convertCassette } from './cassette/convert.js';
+import { prepareDatabaseFile } from './replay/prepare-database.js';
 import { listCassettes, listKeys, pruneCassettes, readUsage, redactInteraction, showInteraction, verifyCassettes } from './cassette/commands.js';
 import { FileCassetteStore } from './cassette/store.js';
 import { snapshot } from './record/snapshot.js';
@@ -13,7 +14,7 @@ import { redactQuery } from './util/secrets.js';
 import { startServer } from './server.js';
 import { checkSharing, isWorker, serveAsWorker, startSharing, type Sharing, type Started } from './workers.js';
 import { loadEngine } from './app.js';
-import { KEY_RULES, LIST_ENTITIES, MODULES } from './modules/index.js';
+import { KEY_RULES, KNOWLEDGE_ENTITIES, LIST_ENTITIES, MODULES } from './modules/index.js';
 import { DEFAULTS, RECORD_MODES, replaySources, type LoadedSources, type WikitapeOptions } from './options.js';
 import { shortList } from './util/short-list.js';
 import type { WikiProfile } from './wiki/profile.js';
@@ -258,6 +259,8 @@ await yargs(hideBin(process.argv))
       if (argv.command === 'convert') {
         if (!argv.name || !argv.which) throw new Error('convert needs the cassette file and the file to make of it: wikitape cassettes convert cassettes/big.json cassettes/big.sqlite');
         const done = await convertCassette(argv.name, argv.which, LIST_ENTITIES);
+        // What replay's knowledge works out of the entities alone, worked out now (replay then reads no kind whole).
+        if (done.to.endsWith('.sqlite')) prepareDatabaseFile(done.to, LIST_ENTITIES, KNOWLEDGE_ENTITIES);
         process.stdout.write(`converted ${argv.name} to ${done.to} (${done.interactions} interactions); replay reads either, but not both in one folder: remove one\n`);
       } else if (argv.command === 'list' && argv.name) {
         // One cassette's interactions: the index and key `show` takes.

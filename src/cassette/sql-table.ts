@@ -78,9 +78,11 @@ export class SqlEntityTable<E extends object> implements EntityTable<E> {
   constructor(
     private readonly db: Database,
     private readonly shape: KindShape,
+    /** The text read of each entity (`data`, or the prepared text: sql-prepare.ts readColumn). */
+    private readonly column = 'data',
   ) {
     this.table = tableName(shape.kind);
-    this.byId = db.prepare(`SELECT data FROM ${this.table} WHERE id = ? ORDER BY seq LIMIT 1`).pluck();
+    this.byId = db.prepare(`SELECT ${column} FROM ${this.table} WHERE id = ? ORDER BY seq LIMIT 1`).pluck();
     this.counted = db.prepare(`SELECT count(*) FROM ${this.table}`).pluck();
   }
 
@@ -113,7 +115,7 @@ export class SqlEntityTable<E extends object> implements EntityTable<E> {
     for (const b of range.from ?? []) bound(b.slice(0, cols.length), '>=');
     for (const b of range.to ?? []) bound(b.slice(0, cols.length), '<=');
     const dir = descending ? ' DESC' : '';
-    const sql = `SELECT data FROM ${this.table}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${[...cols, 'seq'].map((c) => c + dir).join(', ')}`;
+    const sql = `SELECT ${this.column} FROM ${this.table}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${[...cols, 'seq'].map((c) => c + dir).join(', ')}`;
     // A statement of its own: one left half-read (a caller that stopped) keeps nothing else busy.
     for (const data of this.db.prepare(sql).pluck().iterate(...args)) yield parseKeepingKeyOrder(data as string) as E;
   }

@@ -4,6 +4,9 @@ import { parseKeepingKeyOrder, stringifyKeepingKeyOrder } from '../util/ordered-
 import type { Cassette, Interaction } from './format.js';
 import { SqlEntityTable, entityRow, indexColumns, kindSchema, putEntity, tableName, type KindShape } from './sql-table.js';
 import { CassetteError } from './store.js';
+import { PREPARED, prepareTables, readColumn } from './sql-prepare.js';
+import type { ListEntity } from '../api/list-module.js';
+import { summariesOf, type AnswerSummary } from './walk-summary.js';
 
 /**
  * A database cassette (`<name>.sqlite`, docs/decisions/0018-database-cassettes.md): the same
@@ -21,6 +24,8 @@ const SCHEMA = [
   'CREATE TABLE IF NOT EXISTS members (position INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, json TEXT)',
   'CREATE TABLE IF NOT EXISTS interactions (key TEXT PRIMARY KEY, request TEXT NOT NULL, status INTEGER NOT NULL, headers TEXT NOT NULL, body TEXT NOT NULL, recorded_at TEXT, user TEXT, extra TEXT) WITHOUT ROWID',
 ];
+/** The walks' summaries `import` made (see SqliteCassette.walkSummaries). */
+const SUMMARY_TABLE = 'CREATE TABLE IF NOT EXISTS walk_summaries (key TEXT PRIMARY KEY, json TEXT NOT NULL) WITHOUT ROWID';
 /** A kind kept in its table, as `entities` marks it. */
 const TABLED = { $table: true } as const;
 const isTabled = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v) && (v as Record<string, unknown>)['$table'] === true;
@@ -116,13 +121,43 @@ export class SqliteCassette {
   /** The table of a kind kept in one. */
   table(kind: string): SqlEntityTable<object> {
     let t = this.tables.get(kind);
-    if (!t) this.tables.set(kind, (t = new SqlEntityTable(this.db, this.shapeOf(kind))));
+    if (!t) this.tables.set(kind, (t = new SqlEntityTable(this.db, this.shapeOf(kind), readColumn(this.prepared()))));
     return t;
   }
 
-  /** Every entity of a tabled kind, in the cassette's order. */
+  /** Every entity of a tabled kind, in the cassette's order, as recorded (the document's). */
   all(kind: string): object[] {
-    return (this.db.prepare(`SELECT data FROM ${tableName(kind)} ORDER BY seq`).pluck().all() as string[]).map((d) => parseKeepingKeyOrder(d) as object);
+    return this.allOf(kind, 'data');
+  }
+
+  /** Every entity of a tabled kind as replay reads it: prepared, when the database is (see `prepared`). */
+  entities(kind: string): object[] {
+    return this.allOf(kind, readColumn(this.prepared()));
+  }
+
+  /**
+   * Whether its entities are prepared (cassette/sql-prepare.ts): what they imply worked out when
+   * it was written, so replay makes no pass over them. Any later write of the document clears it.
+   */
+  prepared(): boolean {
+    return this.db.pragma('user_version', { simple: true }) === PREPARED;
+  }
+
+  /**
+   * Prepares its entities for the list modules' `entities` (in the lists' order), when every list
+   * kind it holds is in a table, with the entities of `also` stored as its writer worked them out;
+   * whether it did (replay/prepare-database.ts, after convert and the scale bench's writer).
+   */
+  prepare(entities: readonly ListEntity<object>[], also: ReadonlyMap<string, readonly object[]> = new Map()): boolean {
+    const members = this.member('entities');
+    const loose = (kind: string) => typeof members === 'object' && members !== null && Array.isArray((members as Record<string, unknown>)[kind]) && ((members as Record<string, unknown[]>)[kind]!.length > 0);
+    const done = prepareTables(this.db, this.shapes, this.tabled(), loose, entities, also);
+    this.tables.clear();
+    return done;
+  }
+
+  private allOf(kind: string, column: string): object[] {
+    return (this.db.prepare(`SELECT ${column} FROM ${tableName(kind)} ORDER BY seq`).pluck().all() as string[]).map((d) => parseKeepingKeyOrder(d) as object);
   }
 
   /** The whole cassette as one document (a JSON cassette's, member for member). */
@@ -147,6 +182,10 @@ export class SqliteCassette {
   write(c: Cassette, keep = true): void {
     const before = this.written;
     this.db.transaction(() => {
+      // What was prepared may no longer follow from the entities (sql-prepare.ts).
+      this.db.pragma('user_version = 0');
+      this.db.exec(SUMMARY_TABLE);
+      this.db.prepare('DELETE FROM walk_summaries').run();
       this.db.prepare('DELETE FROM members').run();
       const addMember = this.db.prepare('INSERT INTO members (position, name, json) VALUES (?, ?, ?)');
       let position = 0;
@@ -174,9 +213,37 @@ export class SqliteCassette {
    * `interactions` taken one by one from an iterable, never held together.
    */
   import(order: readonly string[], rest: Omit<Cassette, 'interactions'>, interactions: Iterable<Interaction>): void {
+    // The walks' summaries made as the interactions pass (cassette/walk-summary.ts), kept beside the document.
+    const summaries: AnswerSummary[] = [];
+    const passing = (function* () {
+      for (const i of interactions) {
+        for (const s of summariesOf([i])) summaries.push(s);
+        yield i;
+      }
+    })();
     const doc: Record<string, unknown> = {};
-    for (const name of order) doc[name] = name === 'interactions' ? interactions : (rest as unknown as Record<string, unknown>)[name];
+    for (const name of order) doc[name] = name === 'interactions' ? passing : (rest as unknown as Record<string, unknown>)[name];
     this.write(doc as unknown as Cassette, false);
+    const put = this.db.prepare('INSERT OR REPLACE INTO walk_summaries (key, json) VALUES (?, ?)');
+    this.db.transaction(() => {
+      for (const s of summaries) put.run(s.key, stringifyKeepingKeyOrder(s));
+    })();
+  }
+
+  /**
+   * The summaries of its walks replay uses: those `import` made (kept out of the document, so that
+   * convert back gives the file it was made of), or, once the document was written since (a
+   * recorder's write empties them), its `summaries` member, which every write of the store makes.
+   */
+  walkSummaries(): AnswerSummary[] {
+    const made = this.hasSummaryTable() ? (this.db.prepare('SELECT json FROM walk_summaries').pluck().all() as string[]) : [];
+    if (made.length > 0) return made.map((j) => parseKeepingKeyOrder(j) as AnswerSummary);
+    const member = this.member('summaries');
+    return Array.isArray(member) ? (member as AnswerSummary[]) : [];
+  }
+
+  private hasSummaryTable(): boolean {
+    return this.db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'walk_summaries'").pluck().get() === 1;
   }
 
   /**
@@ -189,6 +256,7 @@ export class SqliteCassette {
     const t = tableName(kind);
     const put = putEntity(this.db, shape, cols, 'INSERT');
     let seq = ((this.db.prepare(`SELECT max(seq) FROM ${t}`).pluck().get() as number | null) ?? -1) + 1;
+    this.db.pragma('user_version = 0');
     const batch = this.db.transaction((rows: object[]) => {
       for (const e of rows) put.run(...entityRow(shape, cols, seq++, e));
     });

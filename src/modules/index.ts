@@ -13,7 +13,7 @@ import { tokens } from './tokens.js';
 import { clientlogin, login, logout } from './login.js';
 import { WRITES } from './writes.js';
 import { keyRules } from '../api/key-facts.js';
-import { ownKinds } from '../api/list-module.js';
+import { ownKinds, type ListEntity } from '../api/list-module.js';
 import { paraminfo } from './paraminfo.js';
 
 /**
@@ -36,6 +36,9 @@ export const KEY_RULES = keyRules(MODULES);
 
 /** The kinds of entity the lists keep of their own (with their fields' types), in the order every cassette lists them (`entities.<kind>`). */
 export const LIST_ENTITIES = ownKinds(MODULES.query.list);
+
+/** Every list's entity, in the lists' order (pages too): what replay's knowledge prepares, and a database cassette's writer with it (SqliteCassette.prepare). */
+export const KNOWLEDGE_ENTITIES = MODULES.query.list.map((l) => l.entity as ListEntity<object>);
 
 /** Their names. */
 export const ENTITY_KINDS: readonly string[] = LIST_ENTITIES.map((e) => e.kind);

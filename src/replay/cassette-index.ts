@@ -48,6 +48,11 @@ class InteractionTable {
   addSummary(s: AnswerSummary): void {
     this.summaries.set(s.key, s);
   }
+  /** Whether the interaction of a key is the one a database holds (the first cassette wins). */
+  heldBy(key: string, db: SqliteCassette): boolean {
+    const e = this.byKey.get(key);
+    return e !== undefined && 'db' in e && e.db === db;
+  }
   /** Adds a database cassette's interactions (their keys; each read by key when asked for). */
   addDatabase(db: SqliteCassette): number {
     let n = 0;
@@ -130,7 +135,7 @@ function readStored(e: Stored): Interaction {
 /** A database cassette's tabled kinds as the model reads them (wiki/model.ts StoredEntities). */
 function databaseEntities(db: SqliteCassette): StoredEntities {
   const kinds = new Set(db.tabled());
-  return { has: (kind) => kinds.has(kind), table: (kind) => db.table(kind), all: (kind) => db.all(kind) };
+  return { has: (kind) => kinds.has(kind), table: (kind) => db.table(kind), all: (kind) => db.entities(kind) };
 }
 
 /** Every recorded interaction by key, the entities they showed, and the recorded wiki's profile. */
@@ -144,6 +149,12 @@ export interface CassetteIndex {
   upstream: string | null;
   /** The cassette files read, in order, each with how many interactions it holds (what replay says it loaded). */
   files: { file: string; interactions: number }[];
+  /**
+   * Whether the model's entities are prepared already (what they imply worked out when the store
+   * wrote them: a lone database cassette's, cassette/sql-prepare.ts); replay/knowledge.ts then
+   * makes no pass over them (entitiesPrepared).
+   */
+  prepared: boolean;
 }
 
 /** Where an entity is in the model, and when the cassette it came from was recorded. */
@@ -190,7 +201,7 @@ function entityKinds(lists: readonly ListModule[]): { kind: string; idFields: re
  * sightings in several cassettes merge).
  */
 export async function loadCassettes(store: CassetteStore, lists: readonly ListModule[]): Promise<CassetteIndex> {
-  const index: CassetteIndex = { interactions: new InteractionTable(), model: emptyModel(), profile: {}, recordedAt: null, upstream: null, files: [] };
+  const index: CassetteIndex = { interactions: new InteractionTable(), model: emptyModel(), profile: {}, recordedAt: null, upstream: null, files: [], prepared: false };
   const kinds = entityKinds(lists);
   const seen = new Map(kinds.map((k) => [k.kind, new Map<string, Held>()]));
   const into = (kind: string): object[] => {
@@ -214,7 +225,12 @@ export async function loadCassettes(store: CassetteStore, lists: readonly ListMo
       const tabled = Object.fromEntries(database.tabled().map((k) => [k, []]));
       const problem = c.meta === undefined ? null : notACassette({ ...c, entities: { ...c.entities, ...tabled }, interactions: [] }, ownKinds(lists));
       if (problem) throw new CassetteError(`cassette file ${database.file} is not a cassette: ${problem}`);
-      if (names.length === 1) index.model = storedModel(databaseEntities(database));
+      // Its walks' summaries, written by the store alone (with each write of the document, and by convert): used as they are.
+      for (const sum of database.walkSummaries()) if (index.interactions.heldBy(sum.key, database)) index.interactions.addSummary(sum);
+      if (names.length === 1) {
+        index.model = storedModel(databaseEntities(database));
+        index.prepared = database.prepared();
+      }
       else c = { ...c, entities: { ...c.entities, ...Object.fromEntries(database.tabled().map((k) => [k, database.all(k)])) } as Cassette['entities'] };
     }
     const file = database ? undefined : store.fileOf?.(name);

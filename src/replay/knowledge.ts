@@ -1,5 +1,6 @@
 import type { Interaction } from '../cassette/format.js';
-import type { ListModule } from '../api/list-module.js';
+import type { ListEntity, ListModule } from '../api/list-module.js';
+import { addUserIds, inferKnown } from '../api/entity-passes.js';
 import { entitiesOf, type Knowledge, type WikiModel } from '../wiki/model.js';
 import { completeLinkPages, completeWalks, walkTimes } from '../cassette/coverage.js';
 import { learnLinkIds } from './link-ids.js';
@@ -21,7 +22,8 @@ export function buildKnowledge(model: WikiModel, lists: readonly ListModule[], r
   const recorded = [...read()];
   const links = recorded.filter((i) => i.request['prop'] === 'extlinks');
   // (el_ids first: inferring `known` and deriving read no link, and learning ids reads no `known`)
-  learnLinkIds(model, () => links);
+  // (none, or learned when the store wrote its pages (entitiesPrepared): no page is read, a database's stay in their table)
+  if (links.length > 0 && !fromStore.has(model)) learnLinkIds(model, () => links);
   prepareEntities(model, lists);
   const knows: Knowledge = {
     walks: completeWalks(recorded, lists),
@@ -49,22 +51,33 @@ const prepared = new WeakSet<WikiModel>();
  */
 function prepareEntities(model: WikiModel, lists: readonly ListModule[]): void {
   if (prepared.has(model)) return;
-  for (const list of lists) inferKnown(model, list);
+  for (const list of lists) inferKnownAll(model, list);
   const ids = userIds(model, lists);
   for (const list of lists) deriveAll(model, list, ids);
   prepared.add(model);
 }
 
-/** Marks a model whose entities are prepared already (see prepareEntities). */
+/** Models whose store prepared their entities and learned their links' ids (replay/prepare-database.ts). */
+const fromStore = new WeakSet<WikiModel>();
+
+/**
+ * Marks a model whose entities are prepared already (see prepareEntities), and whose links' ids
+ * were learned from its recordings (link-ids.ts), by the store that wrote them.
+ */
 export function entitiesPrepared(model: WikiModel): void {
   prepared.add(model);
+  fromStore.add(model);
 }
 
-/** `known` of a list's entities recorded before it was kept: the props whose fields they have. */
-function inferKnown(model: WikiModel, list: ListModule): void {
-  const fields = Object.entries(list.entity.propFields);
-  if (fields.length === 0) return;
-  for (const e of entitiesOf(model, list.entity.kind) as readonly { known?: string[] }[]) e.known ??= fields.filter(([, f]) => f in e).map(([p]) => p).sort();
+/** Whether a model's entities were prepared by its store (entitiesPrepared). */
+export function preparedByStore(model: WikiModel): boolean {
+  return fromStore.has(model);
+}
+
+/** `known` of a list's entities recorded before it was kept (api/entity-passes.ts). */
+function inferKnownAll(model: WikiModel, list: ListModule): void {
+  if (Object.keys(list.entity.propFields).length === 0) return;
+  for (const e of entitiesOf(model, list.entity.kind)) inferKnown(list.entity as ListEntity<object>, e);
 }
 
 /** Users' ids by name, from every answer that showed a name with its id. */
@@ -72,9 +85,7 @@ function userIds(model: WikiModel, lists: readonly ListModule[]): Map<string, nu
   const ids = new Map<string, number>();
   for (const list of lists) {
     if (!list.entity.users) continue;
-    for (const e of entitiesOf(model, list.entity.kind)) {
-      for (const [name, id] of list.entity.users(e)) if (typeof name === 'string' && typeof id === 'number') ids.set(name, id);
-    }
+    for (const e of entitiesOf(model, list.entity.kind)) addUserIds(list.entity as ListEntity<object>, e, ids);
   }
   return ids;
 }

@@ -16,6 +16,27 @@ import { PAGES, entitiesOf, type ExtLink, type Page, type WikiModel } from '../w
  */
 export function learnLinkIds(model: WikiModel, interactions: () => Iterable<Interaction>): void {
   const byId = new Map(entitiesOf(model, PAGES).map((p) => [p.pageid, p]));
+  learnLinkIdsOf(byId, interactions);
+}
+
+/**
+ * The ids of the pages learning link ids reads (learnLinkIdsOf looks up no other): those the
+ * extlinks answers showed and those their tokens point into. A store that keeps its pages on disk
+ * reads these alone (replay/prepare-database.ts).
+ */
+export function linkPageIds(interactions: Iterable<Interaction>): Set<number> {
+  const ids = new Set<number>();
+  for (const i of interactions) {
+    if (i.request['prop'] !== 'extlinks') continue;
+    for (const p of goodPages(i)) ids.add(Number(p['pageid']));
+    const token = i.request['elcontinue'];
+    if (token !== undefined) ids.add(Number(token.split('|')[0]));
+  }
+  return ids;
+}
+
+/** learnLinkIds over the pages of `byId` (which must hold every page of linkPageIds that the model has). */
+export function learnLinkIdsOf(byId: ReadonlyMap<number, Page>, interactions: () => Iterable<Interaction>): void {
   // The links each answer showed that issued a token (1.43: every one of them is before the token),
   // by the question and the token: a token names a row of the question that issued it only.
   const issuers = new Map<string, { token: string; shown: JsonObject[] }>();

@@ -2,9 +2,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { entityId, ownKinds, type ListModule } from '../api/list-module.js';
 import type { JsonObject } from '../api/result.js';
 import { emptyHarvest, identityKey, type Harvest } from '../cassette/format.js';
-import { PAGES, addEntities, entitiesOf, mergePage, type Knowledge, type WikiModel } from '../wiki/model.js';
+import { PAGES, addEntities, copyModel, entitiesOf, mergePage, type Knowledge, type WikiModel } from '../wiki/model.js';
 import type { CassetteIndex } from './cassette-index.js';
-import { buildKnowledge } from './knowledge.js';
+import { preparedByStore, buildKnowledge, entitiesPrepared } from './knowledge.js';
 
 /**
  * What replay answers from, put together where the engine is built (app.ts loadEngine): the
@@ -23,13 +23,19 @@ export function knowledgeOf(model: WikiModel, lists: readonly ListModule[], cass
   // Each walk's page as its summary gives it (cassette/walk-summary.ts): the answers are not read again.
   const recorded = () => cassettes.interactions.teaching((k) => TEACHING.test(k) && readerView(k));
   return () => {
-    // The test suite's check that summaries teach what the answers teach, on every cassette it
-    // replays in memory (a database model's entities are read through its tables: it is not copied).
-    const twin = process.env['WIKITAPE_CHECK_SUMMARIES'] && !model.stored ? structuredClone(model) : null;
+    // The test suite's check that summaries teach what the answers teach, on every cassette it replays.
+    const twin = process.env['WIKITAPE_CHECK_SUMMARIES'] ? twinOf(model) : null;
     const knows = buildKnowledge(model, lists, recorded);
     if (twin) sameAsFromAnswers(knows, model, buildKnowledge(twin, lists, () => cassettes.interactions.values((k) => TEACHING.test(k) && readerView(k))), twin);
     return withFixtures(knows, lists, fixtures);
   };
+}
+
+/** A copy of a model to work knowledge out again on, its entities prepared if the model's are. */
+function twinOf(model: WikiModel): WikiModel {
+  const twin = copyModel(model);
+  if (preparedByStore(model)) entitiesPrepared(twin);
+  return twin;
 }
 
 /** Throws when knowledge from the walks' summaries differs from knowledge from the answers (WIKITAPE_CHECK_SUMMARIES). */

@@ -181,6 +181,18 @@ export function storedModel(stored: StoredEntities): WikiModel {
   return { ...emptyModel(), stored };
 }
 
+/**
+ * A deep copy of a model that shares its store (its entities on disk are read, never changed in
+ * place): what it holds in memory is copied, and what it has read of the store counts as read.
+ */
+export function copyModel(model: WikiModel): WikiModel {
+  const { stored, ...held } = model;
+  const copy = structuredClone(held) as WikiModel;
+  if (stored) copy.stored = stored;
+  if (pagesRead.has(model.pages)) pagesRead.add(copy.pages);
+  return copy;
+}
+
 /** A title the wiki said is missing. */
 export interface MissingTitle {
   ns: number;

@@ -2,11 +2,14 @@ import { copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { convertCassette } from '../../src/cassette/convert.js';
 import { CassetteError, FileCassetteStore } from '../../src/cassette/store.js';
-import { KEY_RULES, LIST_ENTITIES, MODULES } from '../../src/modules/index.js';
+import { KEY_RULES, KNOWLEDGE_ENTITIES, LIST_ENTITIES, MODULES } from '../../src/modules/index.js';
+import { SqliteCassette } from '../../src/cassette/store-sqlite.js';
+import { prepareDatabaseFile } from '../../src/replay/prepare-database.js';
+import { tableShapes } from '../../src/cassette/sql-table.js';
 import { listCassettes, listKeys, pruneCassettes, verifyCassettes } from '../../src/cassette/commands.js';
 import { CassetteWriter } from '../../src/record/cassette-writer.js';
 
@@ -46,6 +49,14 @@ const QUESTIONS = [
   'action=query&list=allpages&aplimit=3&apdir=descending',
   'action=query&list=allpages&apprefix=B&aplimit=5',
   'action=query&list=allpages&apfrom=C&aplimit=4',
+  // Answers that need what the entities imply (replay/knowledge.ts): users' ids learned from other
+  // answers, blocks' ranges from their targets, the props each entity was recorded with.
+  'action=query&list=logevents&leprop=user|userid|title|type&lelimit=25',
+  'action=query&list=logevents&leprop=user|userid|ids&leuser=Admin&lelimit=5',
+  'action=query&list=logevents&leprop=ids|title|details|tags|comment|timestamp&lelimit=12&ledir=newer',
+  'action=query&list=blocks&bkprop=id|user|userid|by|byid|range|flags&bklimit=10',
+  'action=query&list=blocks&bkprop=id|restrictions|expiry&bklimit=10',
+  'action=query&list=protectedtitles&ptprop=user|userid|level|comment&ptlimit=10',
   'action=query&prop=extlinks&titles=Alpha 2|Beta 3|Delta 5&ellimit=max',
   'action=query&prop=extlinks&titles=Alpha 2&ellimit=2',
   'action=query&prop=info&titles=Alpha 2|Nowhere at all',
@@ -84,14 +95,48 @@ describe('database cassettes (.sqlite)', () => {
   let root: string;
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'wikitape-sqlite-'));
-    for (const d of ['json', 'db', 'back', 'ejson', 'edb']) await mkdir(join(root, d));
+    for (const d of ['json', 'db', 'back', 'ejson', 'edb', 'djson', 'ddb']) await mkdir(join(root, d));
     await copyFile(BUNDLED, join(root, 'json', 'bundled.json'));
     await convertCassette(join(root, 'json', 'bundled.json'), join(root, 'db', 'bundled.sqlite'), LIST_ENTITIES);
+    expect(prepareDatabaseFile(join(root, 'db', 'bundled.sqlite'), LIST_ENTITIES, KNOWLEDGE_ENTITIES)).toBe(true);
+    await mkdir(join(root, 'raw'));
+    await convertCassette(join(root, 'json', 'bundled.json'), join(root, 'raw', 'bundled.sqlite'), LIST_ENTITIES);
     // Entities only: no recording, so no knowledge is worked out and every list is read through SQL.
     const c = JSON.parse(await readFile(BUNDLED, 'utf8')) as { interactions: unknown[] };
     c.interactions = [];
     await writeFile(join(root, 'ejson', 'bundled.json'), `${JSON.stringify(c, null, 2)}\n`);
     await convertCassette(join(root, 'ejson', 'bundled.json'), join(root, 'edb', 'bundled.sqlite'), LIST_ENTITIES);
+    expect(prepareDatabaseFile(join(root, 'edb', 'bundled.sqlite'), LIST_ENTITIES, KNOWLEDGE_ENTITIES)).toBe(true);
+  });
+
+  it('answers what the entities imply (ids learned elsewhere, ranges, inferred props) from a prepared database as from the JSON file', async () => {
+    // The bundled recording with what knowledge derives taken out of its entities, so that replay must derive it again.
+    const c = JSON.parse(await readFile(BUNDLED, 'utf8')) as { entities: Record<string, Record<string, unknown>[]> };
+    const drop = (e: Record<string, unknown>, fields: string[]) => {
+      for (const f of fields) delete e[f];
+      if (Array.isArray(e['known'])) e['known'] = (e['known'] as string[]).filter((k) => !fields.includes(k) && !(k === 'range' && fields.includes('rangestart')));
+    };
+    c.entities['logevents']!.forEach((e, n) => (n % 3 === 0 ? delete e['known'] : n % 3 === 1 ? drop(e, ['userid']) : undefined));
+    for (const b of c.entities['blocks']!) drop(b, ['byid', 'rangestart', 'rangeend']);
+    for (const p of c.entities['protectedtitles']!) drop(p, ['userid']);
+    await writeFile(join(root, 'djson', 'bundled.json'), `${JSON.stringify(c, null, 2)}\n`);
+    await convertCassette(join(root, 'djson', 'bundled.json'), join(root, 'ddb', 'bundled.sqlite'), LIST_ENTITIES);
+    expect(prepareDatabaseFile(join(root, 'ddb', 'bundled.sqlite'), LIST_ENTITIES, KNOWLEDGE_ENTITIES)).toBe(true);
+    const db = new SqliteCassette(join(root, 'ddb', 'bundled.sqlite'), tableShapes(LIST_ENTITIES));
+    try {
+      // Preparing changed entities of each kind (else this would compare nothing derived).
+      for (const kind of ['logevents', 'blocks', 'protectedtitles']) expect(db.db.prepare(`SELECT count(prepared) FROM e_${kind}`).pluck().get()).toBeGreaterThan(0);
+    } finally {
+      db.close();
+    }
+    const whole = vi.spyOn(SqliteCassette.prototype, 'entities');
+    try {
+      const b = await answers(join(root, 'ddb'));
+      expect(whole).not.toHaveBeenCalled();
+      expect(b).toEqual(await answers(join(root, 'djson')));
+    } finally {
+      whole.mockRestore();
+    }
   });
 
   it('converts JSON → SQLite → JSON byte for byte', async () => {
@@ -118,6 +163,29 @@ describe('database cassettes (.sqlite)', () => {
     expect(a.filter((x) => x.includes('\n200 \n{"batchcomplete"')).length).toBeGreaterThan(10);
   });
 
+  it('reads no kind whole for its knowledge when convert prepared its entities, and answers as the JSON file does', async () => {
+    const whole = vi.spyOn(SqliteCassette.prototype, 'entities');
+    try {
+      const a = await answers(join(root, 'db'));
+      expect(whole).not.toHaveBeenCalled();
+      expect(a).toEqual(await answers(join(root, 'json')));
+    } finally {
+      whole.mockRestore();
+    }
+    const db = new SqliteCassette(join(root, 'db', 'bundled.sqlite'), tableShapes(LIST_ENTITIES));
+    try {
+      expect(db.prepared()).toBe(true);
+      // The summaries of its walks, made as convert read the answers.
+      expect(db.walkSummaries().length).toBeGreaterThan(20);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('replays a database whose entities are not prepared (converted without the lists) as the JSON file too', async () => {
+    expect(await answers(join(root, 'raw'))).toEqual(await answers(join(root, 'json')));
+  });
+
   it('answers a cassette of entities alone from its SQL indexes as from memory', async () => {
     const [a, b] = [await answers(join(root, 'ejson')), await answers(join(root, 'edb'))];
     expect(b).toEqual(a);
@@ -139,6 +207,13 @@ describe('database cassettes (.sqlite)', () => {
     writer.close();
     const res = await request(createApp({ cassettes: dir })).get('/wiki/api.php?action=query&meta=wikitapetest&format=json&formatversion=2');
     expect(withoutDebuginfo(res.text)).toBe('{"batchcomplete":true}');
+    // A recording written since: what was prepared is no longer trusted (replay works it out again).
+    const db = new SqliteCassette(join(dir, 'bundled.sqlite'), tableShapes(LIST_ENTITIES));
+    try {
+      expect(db.prepared()).toBe(false);
+    } finally {
+      db.close();
+    }
   });
 
   it('records into a new database cassette when told to (format sqlite), and replays it', async () => {
