@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { addUserIds, prepareEntity } from '../api/entity-passes.js';
 import type { ListEntity } from '../api/list-module.js';
 import { parseKeepingKeyOrder, stringifyKeepingKeyOrder } from '../util/ordered-json.js';
-import { entityRow, indexColumns, tableName, type KindShape } from './sql-table.js';
+import { KNOWN_COUNTS, entityRow, indexColumns, tableName, type KindShape } from './sql-table.js';
 
 /**
  * A database cassette's entities prepared when it is written (docs/decisions/0018-database-cassettes.md,
@@ -10,7 +10,8 @@ import { entityRow, indexColumns, tableName, type KindShape } from './sql-table.
  * fields), worked out once over the tables, a batch of rows at a time, never a kind whole. Each
  * entity that changes keeps its prepared text in the column `prepared` beside the text as
  * recorded (`data`, the cassette document's, unchanged: convert back gives the same file), and
- * its `known` and index columns as the prepared entity has them (replay's reads and counts).
+ * its `known` and index columns as the prepared entity has them (replay's reads), and each kind's
+ * counts of `known` lists are kept (`known_counts`: what SqlEntityTable.knownCounts answers).
  *
  * The database says it is prepared by its `user_version` (PREPARED); every write of the document
  * clears it (store-sqlite.ts), so a recording added later makes replay work the entities out in
@@ -46,6 +47,7 @@ export function prepareTables(db: Database, shapes: ReadonlyMap<string, KindShap
       // What else its writer worked out of some (pages' links' ids learned from the recordings), by id.
       for (const e of also.get(kind) ?? []) prepareOne(db, shape, ofKind, ids, e);
     }
+    countKnown(db, [...kinds]);
     db.pragma(`user_version = ${PREPARED}`);
   })();
   return true;
@@ -65,6 +67,13 @@ function prepareKind(db: Database, shape: KindShape, ofKind: readonly ListEntity
       set.run(text, id, known, ...index, seq);
     }
   }
+}
+
+/** Counts each kind's distinct `known` lists once (SqlEntityTable.knownCounts of a prepared database). */
+function countKnown(db: Database, kinds: readonly string[]): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS ${KNOWN_COUNTS} (kind TEXT NOT NULL, known TEXT NOT NULL, n INTEGER NOT NULL)`);
+  db.prepare(`DELETE FROM ${KNOWN_COUNTS}`).run();
+  for (const kind of kinds) db.prepare(`INSERT INTO ${KNOWN_COUNTS} (kind, known, n) SELECT ?, known, count(*) FROM ${tableName(kind)} WHERE known IS NOT NULL GROUP BY known`).run(kind);
 }
 
 /** Stores one prepared entity of a kind in the rows of its id. */

@@ -68,6 +68,9 @@ export function putEntity(db: Database, shape: KindShape, cols: readonly IndexCo
   return db.prepare(`${verb} INTO ${tableName(shape.kind)} (seq, id, known, data${cols.map((c) => `, x_${c.name}`).join('')}) VALUES (?, ?, ?, ?${cols.map(() => ', ?').join('')})`);
 }
 
+/** The counts of `known` per kind a prepared database keeps (sql-prepare.ts). */
+export const KNOWN_COUNTS = 'known_counts';
+
 /** An entity table over a kind's SQL table (see the file's comment). */
 export class SqlEntityTable<E extends object> implements EntityTable<E> {
   private readonly table: string;
@@ -78,12 +81,17 @@ export class SqlEntityTable<E extends object> implements EntityTable<E> {
   constructor(
     private readonly db: Database,
     private readonly shape: KindShape,
-    /** The text read of each entity (`data`, or the prepared text: sql-prepare.ts readColumn). */
-    private readonly column = 'data',
+    /** Whether the database is prepared (sql-prepare.ts): then each entity's prepared text is read, and the counts of `known` stored. */
+    private readonly prepared = false,
   ) {
     this.table = tableName(shape.kind);
-    this.byId = db.prepare(`SELECT ${column} FROM ${this.table} WHERE id = ? ORDER BY seq LIMIT 1`).pluck();
+    this.byId = db.prepare(`SELECT ${this.column} FROM ${this.table} WHERE id = ? ORDER BY seq LIMIT 1`).pluck();
     this.counted = db.prepare(`SELECT count(*) FROM ${this.table}`).pluck();
+  }
+
+  /** The text read of each entity: as recorded, or as prepared (sql-prepare.ts). */
+  private get column(): string {
+    return this.prepared ? 'coalesce(prepared, data)' : 'data';
   }
 
   get count(): number {
@@ -120,10 +128,14 @@ export class SqlEntityTable<E extends object> implements EntityTable<E> {
     for (const data of this.db.prepare(sql).pluck().iterate(...args)) yield parseKeepingKeyOrder(data as string) as E;
   }
 
-  /** From the `known` index: each distinct list of props once, with how many entities have it. */
+  /**
+   * From the `known` index: each distinct list of props once, with how many entities have it (in
+   * a prepared database, as its preparing counted them: a scan of the index costs 100s of ms at 1M).
+   */
   knownCounts(): KnownCounts {
     const counts: KnownCounts = { withKnown: 0, byProp: new Map() };
-    for (const { known, n } of this.db.prepare(`SELECT known, count(*) AS n FROM ${this.table} WHERE known IS NOT NULL GROUP BY known`).all() as { known: string; n: number }[]) {
+    const sql = this.prepared ? `SELECT known, n FROM ${KNOWN_COUNTS} WHERE kind = ?` : `SELECT known, count(*) AS n FROM ${this.table} WHERE known IS NOT NULL GROUP BY known`;
+    for (const { known, n } of this.db.prepare(sql).all(...(this.prepared ? [this.shape.kind] : [])) as { known: string; n: number }[]) {
       counts.withKnown += n;
       for (const p of new Set(JSON.parse(known) as string[])) counts.byProp.set(p, (counts.byProp.get(p) ?? 0) + n);
     }

@@ -121,7 +121,7 @@ export class SqliteCassette {
   /** The table of a kind kept in one. */
   table(kind: string): SqlEntityTable<object> {
     let t = this.tables.get(kind);
-    if (!t) this.tables.set(kind, (t = new SqlEntityTable(this.db, this.shapeOf(kind), readColumn(this.prepared()))));
+    if (!t) this.tables.set(kind, (t = new SqlEntityTable(this.db, this.shapeOf(kind), this.prepared())));
     return t;
   }
 

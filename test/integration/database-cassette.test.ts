@@ -9,7 +9,7 @@ import { CassetteError, FileCassetteStore } from '../../src/cassette/store.js';
 import { KEY_RULES, KNOWLEDGE_ENTITIES, LIST_ENTITIES, MODULES } from '../../src/modules/index.js';
 import { SqliteCassette } from '../../src/cassette/store-sqlite.js';
 import { prepareDatabaseFile } from '../../src/replay/prepare-database.js';
-import { tableShapes } from '../../src/cassette/sql-table.js';
+import { SqlEntityTable, tableShapes } from '../../src/cassette/sql-table.js';
 import { listCassettes, listKeys, pruneCassettes, verifyCassettes } from '../../src/cassette/commands.js';
 import { CassetteWriter } from '../../src/record/cassette-writer.js';
 
@@ -125,7 +125,13 @@ describe('database cassettes (.sqlite)', () => {
     const db = new SqliteCassette(join(root, 'ddb', 'bundled.sqlite'), tableShapes(LIST_ENTITIES));
     try {
       // Preparing changed entities of each kind (else this would compare nothing derived).
-      for (const kind of ['logevents', 'blocks', 'protectedtitles']) expect(db.db.prepare(`SELECT count(prepared) FROM e_${kind}`).pluck().get()).toBeGreaterThan(0);
+      for (const kind of ['logevents', 'blocks', 'protectedtitles']) {
+        expect(db.db.prepare(`SELECT count(prepared) FROM e_${kind}`).pluck().get()).toBeGreaterThan(0);
+        // The counts of props it keeps are the prepared entities' (as a scan of their index gives them).
+        const counts = db.table(kind).knownCounts();
+        expect(counts.withKnown).toBe(db.table(kind).count);
+        expect(counts).toEqual(new SqlEntityTable(db.db, tableShapes(LIST_ENTITIES).find((s) => s.kind === kind)!).knownCounts());
+      }
     } finally {
       db.close();
     }
