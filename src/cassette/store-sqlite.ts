@@ -205,6 +205,8 @@ export class SqliteCassette {
       for (const key of before?.interactions.keys() ?? []) if (!now.has(key)) drop.run(key);
       for (const [kind, list] of Object.entries(c.entities)) if (this.shapes.has(kind) && Array.isArray(list)) this.writeKind(kind, list, before?.entities.get(kind) ?? []);
     })();
+    // Its tables read as the database is now (no longer prepared).
+    this.tables.clear();
     if (keep) this.remember(c);
   }
 
