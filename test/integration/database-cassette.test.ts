@@ -9,6 +9,7 @@ import { CassetteError, FileCassetteStore } from '../../src/cassette/store.js';
 import { KEY_RULES, KNOWLEDGE_ENTITIES, LIST_ENTITIES, MODULES } from '../../src/modules/index.js';
 import { SqliteCassette } from '../../src/cassette/store-sqlite.js';
 import { prepareDatabaseFile } from '../../src/replay/prepare-database.js';
+import { cliTest, runCli } from '../support/cli.js';
 import { SqlEntityTable, tableShapes } from '../../src/cassette/sql-table.js';
 import { listCassettes, listKeys, pruneCassettes, verifyCassettes } from '../../src/cassette/commands.js';
 import { CassetteWriter } from '../../src/record/cassette-writer.js';
@@ -91,6 +92,18 @@ async function answers(dir: string): Promise<string[]> {
   return out;
 }
 
+/** `answers`, checking that replay read no stored kind whole (a prepared database's knowledge reads through its tables). */
+async function answersReadingNoKindWhole(dir: string): Promise<string[]> {
+  const whole = vi.spyOn(SqliteCassette.prototype, 'entities');
+  try {
+    const out = await answers(dir);
+    expect(whole).not.toHaveBeenCalled();
+    return out;
+  } finally {
+    whole.mockRestore();
+  }
+}
+
 describe('database cassettes (.sqlite)', () => {
   let root: string;
   beforeAll(async () => {
@@ -135,14 +148,7 @@ describe('database cassettes (.sqlite)', () => {
     } finally {
       db.close();
     }
-    const whole = vi.spyOn(SqliteCassette.prototype, 'entities');
-    try {
-      const b = await answers(join(root, 'ddb'));
-      expect(whole).not.toHaveBeenCalled();
-      expect(b).toEqual(await answers(join(root, 'djson')));
-    } finally {
-      whole.mockRestore();
-    }
+    expect(await answersReadingNoKindWhole(join(root, 'ddb'))).toEqual(await answers(join(root, 'djson')));
   });
 
   it('converts JSON → SQLite → JSON byte for byte', async () => {
@@ -170,19 +176,25 @@ describe('database cassettes (.sqlite)', () => {
   });
 
   it('reads no kind whole for its knowledge when convert prepared its entities, and answers as the JSON file does', async () => {
-    const whole = vi.spyOn(SqliteCassette.prototype, 'entities');
-    try {
-      const a = await answers(join(root, 'db'));
-      expect(whole).not.toHaveBeenCalled();
-      expect(a).toEqual(await answers(join(root, 'json')));
-    } finally {
-      whole.mockRestore();
-    }
+    expect(await answersReadingNoKindWhole(join(root, 'db'))).toEqual(await answers(join(root, 'json')));
     const db = new SqliteCassette(join(root, 'db', 'bundled.sqlite'), tableShapes(LIST_ENTITIES));
     try {
       expect(db.prepared()).toBe(true);
       // The summaries of its walks, made as convert read the answers.
       expect(db.walkSummaries().length).toBeGreaterThan(20);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('`wikitape cassettes convert` to .sqlite prepares the database', cliTest(1), async () => {
+    const dir = join(root, 'cli');
+    await mkdir(dir);
+    const cli = await runCli(['cassettes', 'convert', BUNDLED, join(dir, 'bundled.sqlite')]);
+    expect(cli.code).toBe(0);
+    const db = new SqliteCassette(join(dir, 'bundled.sqlite'), tableShapes(LIST_ENTITIES));
+    try {
+      expect(db.prepared()).toBe(true);
     } finally {
       db.close();
     }
