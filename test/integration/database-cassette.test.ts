@@ -92,6 +92,16 @@ async function answers(dir: string): Promise<string[]> {
   return out;
 }
 
+/** Runs `use` on a database cassette file, opened for it alone. */
+function withDatabase(file: string, use: (db: SqliteCassette) => void): void {
+  const db = new SqliteCassette(file, tableShapes(LIST_ENTITIES));
+  try {
+    use(db);
+  } finally {
+    db.close();
+  }
+}
+
 /** `answers`, checking that replay read no stored kind whole (a prepared database's knowledge reads through its tables). */
 async function answersReadingNoKindWhole(dir: string): Promise<string[]> {
   const whole = vi.spyOn(SqliteCassette.prototype, 'entities');
@@ -135,8 +145,7 @@ describe('database cassettes (.sqlite)', () => {
     await writeFile(join(root, 'djson', 'bundled.json'), `${JSON.stringify(c, null, 2)}\n`);
     await convertCassette(join(root, 'djson', 'bundled.json'), join(root, 'ddb', 'bundled.sqlite'), LIST_ENTITIES);
     expect(prepareDatabaseFile(join(root, 'ddb', 'bundled.sqlite'), LIST_ENTITIES, KNOWLEDGE_ENTITIES)).toBe(true);
-    const db = new SqliteCassette(join(root, 'ddb', 'bundled.sqlite'), tableShapes(LIST_ENTITIES));
-    try {
+    withDatabase(join(root, 'ddb', 'bundled.sqlite'), (db) => {
       // Preparing changed entities of each kind (else this would compare nothing derived).
       for (const kind of ['logevents', 'blocks', 'protectedtitles']) {
         expect(db.db.prepare(`SELECT count(prepared) FROM e_${kind}`).pluck().get()).toBeGreaterThan(0);
@@ -145,9 +154,7 @@ describe('database cassettes (.sqlite)', () => {
         expect(counts.withKnown).toBe(db.table(kind).count);
         expect(counts).toEqual(new SqlEntityTable(db.db, tableShapes(LIST_ENTITIES).find((s) => s.kind === kind)!).knownCounts());
       }
-    } finally {
-      db.close();
-    }
+    });
     expect(await answersReadingNoKindWhole(join(root, 'ddb'))).toEqual(await answers(join(root, 'djson')));
   });
 
@@ -177,14 +184,11 @@ describe('database cassettes (.sqlite)', () => {
 
   it('reads no kind whole for its knowledge when convert prepared its entities, and answers as the JSON file does', async () => {
     expect(await answersReadingNoKindWhole(join(root, 'db'))).toEqual(await answers(join(root, 'json')));
-    const db = new SqliteCassette(join(root, 'db', 'bundled.sqlite'), tableShapes(LIST_ENTITIES));
-    try {
+    withDatabase(join(root, 'db', 'bundled.sqlite'), (db) => {
       expect(db.prepared()).toBe(true);
       // The summaries of its walks, made as convert read the answers.
       expect(db.walkSummaries().length).toBeGreaterThan(20);
-    } finally {
-      db.close();
-    }
+    });
   });
 
   it('`wikitape cassettes convert` to .sqlite prepares the database', cliTest(1), async () => {
@@ -192,12 +196,9 @@ describe('database cassettes (.sqlite)', () => {
     await mkdir(dir);
     const cli = await runCli(['cassettes', 'convert', BUNDLED, join(dir, 'bundled.sqlite')]);
     expect(cli.code).toBe(0);
-    const db = new SqliteCassette(join(dir, 'bundled.sqlite'), tableShapes(LIST_ENTITIES));
-    try {
+    withDatabase(join(dir, 'bundled.sqlite'), (db) => {
       expect(db.prepared()).toBe(true);
-    } finally {
-      db.close();
-    }
+    });
   });
 
   it('replays a database whose entities are not prepared (converted without the lists) as the JSON file too', async () => {
@@ -226,12 +227,9 @@ describe('database cassettes (.sqlite)', () => {
     const res = await request(createApp({ cassettes: dir })).get('/wiki/api.php?action=query&meta=wikitapetest&format=json&formatversion=2');
     expect(withoutDebuginfo(res.text)).toBe('{"batchcomplete":true}');
     // A recording written since: what was prepared is no longer trusted (replay works it out again).
-    const db = new SqliteCassette(join(dir, 'bundled.sqlite'), tableShapes(LIST_ENTITIES));
-    try {
+    withDatabase(join(dir, 'bundled.sqlite'), (db) => {
       expect(db.prepared()).toBe(false);
-    } finally {
-      db.close();
-    }
+    });
   });
 
   it('records into a new database cassette when told to (format sqlite), and replays it', async () => {
