@@ -1,5 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
-import { rm } from 'node:fs/promises';
+import { chmod, rm } from 'node:fs/promises';
 import { connect, createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { parseFault } from './faults/spec.js';
 import type { LoadedSources, WikitapeOptions } from './options.js';
@@ -105,6 +105,8 @@ async function holdSocket(holder: StateHolder, path: string): Promise<HeldSocket
     server.once('error', (e: NodeJS.ErrnoException) => reject(e.code === 'EADDRINUSE' ? new WorkersError(`--state-socket ${path} is in use (another server holds it, or a stale socket file is left: remove it)`) : e));
     server.listen(path, () => resolve());
   });
+  // Whoever connects is sent the session key: only this account may (not its group, whatever the umask).
+  await chmod(path, 0o600);
   return { server, joined };
 }
 

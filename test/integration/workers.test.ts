@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -114,6 +114,8 @@ describe('two processes serving one set of cassettes', () => {
     const holder = await startSharing(options, { workers: 1, stateSocket: sock });
     const joined = await startSharing(options, { workers: 1, join: sock });
     try {
+      // The socket hands out the session key: nobody but its owner may connect.
+      expect((await stat(sock)).mode & 0o077).toBe(0);
       const login = { name: 'Admin@wikitape', password: 'bot-password' };
       const single = await alternatingBot([alone.url], login);
       const fleet = await alternatingBot([holder.url, joined.url], login);
