@@ -7,6 +7,7 @@ import { startServer, type RunningServer } from '../../src/server.js';
 import { MINI_WIKI, NO_CASSETTES, TEST_CLOCK } from '../support/app.js';
 import { cliTest, runCli } from '../support/cli.js';
 import { Client } from '../support/cookie-client.js';
+import { adminAccounts } from '../support/accounts.js';
 
 /**
  * A bot's bad days on demand: each fault's answer as MediaWiki 1.39 and 1.43 give it (the texts,
@@ -15,18 +16,7 @@ import { Client } from '../support/cookie-client.js';
  * requests each fault can hit, and the triggers.
  */
 
-const ACCOUNTS = {
-  accounts: [
-    {
-      name: 'Admin',
-      id: 1,
-      password: 'main-password',
-      botPasswords: { wikitape: { password: 'bot-password', rights: ['read', 'writeapi', 'edit', 'bot'] } },
-      groups: ['*', 'user', 'sysop', 'bot'],
-      rights: ['read', 'edit', 'createpage', 'writeapi', 'bot', 'move'],
-    },
-  ],
-};
+const ACCOUNTS = adminAccounts({ bot: { name: 'wikitape', rights: ['read', 'writeapi', 'edit', 'bot'] }, groups: ['*', 'user', 'sysop', 'bot'], rights: ['read', 'edit', 'createpage', 'writeapi', 'bot', 'move'] });
 
 const servers: RunningServer[] = [];
 afterEach(async () => {

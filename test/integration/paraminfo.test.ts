@@ -5,6 +5,7 @@ import { Mwn } from 'mwn';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { api, builtin, data, MINI_WIKI, NO_CASSETTES, TEST_CLOCK } from '../support/app.js';
+import { adminAccounts } from '../support/accounts.js';
 
 /**
  * action=paraminfo offline: a client's token and parameter discovery (mwn's badtoken recovery
@@ -12,18 +13,7 @@ import { api, builtin, data, MINI_WIKI, NO_CASSETTES, TEST_CLOCK } from '../supp
  * flagged. (Every answer is compared byte for byte with the live wikis in test/live/paraminfo.test.ts.)
  */
 
-const ACCOUNTS = {
-  accounts: [
-    {
-      name: 'Admin',
-      id: 1,
-      password: 'main-password',
-      botPasswords: { mybot: { password: 'bot-password', rights: ['read', 'edit', 'writeapi', 'apihighlimits'] } },
-      groups: ['*', 'user', 'sysop'],
-      rights: ['read', 'edit', 'createpage', 'writeapi', 'apihighlimits'],
-    },
-  ],
-};
+const ACCOUNTS = adminAccounts({ bot: { name: 'mybot', rights: ['read', 'edit', 'writeapi', 'apihighlimits'] }, rights: ['read', 'edit', 'createpage', 'writeapi', 'apihighlimits'] });
 
 let wiki: RunningServer | undefined;
 afterEach(async () => {

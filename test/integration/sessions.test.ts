@@ -7,24 +7,14 @@ import { startServer, type RunningServer } from '../../src/server.js';
 import { MAX_SUITE_ENGINES } from '../../src/app.js';
 import { NO_CASSETTES, TEST_CLOCK } from '../support/app.js';
 import { Client } from '../support/cookie-client.js';
+import { adminAccounts } from '../support/accounts.js';
 
 /**
  * Logged-in bots offline: sessions are identities, logins and tokens are answered as MediaWiki
  * answers them, writes are checked and kept in the write log, a request picks its cassettes.
  */
 
-const ACCOUNTS = {
-  accounts: [
-    {
-      name: 'Admin',
-      id: 1,
-      password: 'main-password',
-      botPasswords: { wikitape: { password: 'bot-password', rights: ['read', 'writeapi', 'apihighlimits'] } },
-      groups: ['*', 'user', 'sysop'],
-      rights: ['read', 'edit', 'createpage', 'writeapi', 'apihighlimits', 'block', 'delete', 'move', 'protect'],
-    },
-  ],
-};
+const ACCOUNTS = adminAccounts({ bot: { name: 'wikitape', rights: ['read', 'writeapi', 'apihighlimits'] }, rights: ['read', 'edit', 'createpage', 'writeapi', 'apihighlimits', 'block', 'delete', 'move', 'protect'] });
 
 let server: RunningServer;
 beforeAll(async () => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliTest, runCli, startCli } from '../support/cli.js';
 import { TEST_CLOCK } from '../support/app.js';
 import { alternatingBot } from '../support/alternating-bot.js';
+import { adminAccounts } from '../support/accounts.js';
 
 /**
  * `wikitape replay --workers 2`: two processes on one port (node:cluster hands each new
@@ -14,9 +15,7 @@ import { alternatingBot } from '../support/alternating-bot.js';
  * requests alternate between the workers.
  */
 
-const ACCOUNTS = {
-  accounts: [{ name: 'Admin', id: 1, password: 'main-password', botPasswords: { wikitape: { password: 'bot-password', rights: ['read', 'edit', 'createpage', 'writeapi'] } }, groups: ['*', 'user'], rights: ['read', 'edit', 'createpage', 'writeapi'] }],
-};
+const ACCOUNTS = adminAccounts({ bot: { name: 'wikitape', rights: ['read', 'edit', 'createpage', 'writeapi'] }, groups: ['*', 'user'], rights: ['read', 'edit', 'createpage', 'writeapi'] });
 
 let dir: string;
 let fixture: string;

@@ -10,6 +10,7 @@ import { startSharing } from '../../src/workers.js';
 import type { WikitapeOptions } from '../../src/options.js';
 import { NO_CASSETTES, TEST_CLOCK } from '../support/app.js';
 import { alternatingBot } from '../support/alternating-bot.js';
+import { adminAccounts } from '../support/accounts.js';
 
 /**
  * Two processes serving one set of cassettes (docs/decisions/0019-many-processes.md), here two
@@ -17,18 +18,7 @@ import { alternatingBot } from '../support/alternating-bot.js';
  * of `--workers 2` share them through their primary (the CLI itself: workers-cli.test.ts).
  */
 
-const ACCOUNTS = {
-  accounts: [
-    {
-      name: 'Admin',
-      id: 1,
-      password: 'main-password',
-      botPasswords: { wikitape: { password: 'bot-password', rights: ['read', 'edit', 'createpage', 'writeapi'] } },
-      groups: ['*', 'user', 'sysop'],
-      rights: ['read', 'edit', 'createpage', 'writeapi', 'apihighlimits'],
-    },
-  ],
-};
+const ACCOUNTS = adminAccounts({ bot: { name: 'wikitape', rights: ['read', 'edit', 'createpage', 'writeapi'] }, rights: ['read', 'edit', 'createpage', 'writeapi', 'apihighlimits'] });
 
 let dir: string;
 let options: WikitapeOptions;

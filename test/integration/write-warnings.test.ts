@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { NO_CASSETTES, TEST_CLOCK } from '../support/app.js';
 import { Client } from '../support/cookie-client.js';
+import { adminAccounts } from '../support/accounts.js';
 
 /**
  * A write answered offline says IN THE BODY what it made up: a bot reads the API's warnings, not
@@ -12,9 +13,7 @@ import { Client } from '../support/cookie-client.js';
  * revision: ApiEditPage), which replay cannot know without the page's text, so the success it
  * gives carries a warning saying so.
  */
-const ACCOUNTS = {
-  accounts: [{ name: 'Admin', id: 1, password: 'pw', groups: ['*', 'user', 'sysop'], rights: ['read', 'edit', 'createpage', 'writeapi', 'block', 'delete', 'move', 'protect', 'rollback', 'upload', 'undelete'] }],
-};
+const ACCOUNTS = adminAccounts({ password: 'pw', rights: ['read', 'edit', 'createpage', 'writeapi', 'block', 'delete', 'move', 'protect', 'rollback', 'upload', 'undelete'] });
 
 let server: RunningServer;
 let c: Client;
