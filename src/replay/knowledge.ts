@@ -69,6 +69,22 @@ export function entitiesPrepared(model: WikiModel): void {
   fromStore.add(model);
 }
 
+/**
+ * Prepares a logged-in identity's view (replay-model.ts identityViews): the passes of
+ * prepareEntities on the kinds the view holds apart (`own`: harvested from the identity's answers)
+ * and on no other. The view shares every other kind's entities, and its pages, with readers'
+ * model, so a pass or a link id learned there would change readers' answers once the identity had
+ * asked (what readers' recordings did not teach): the view is then marked prepared, as a store's
+ * model is, and knowledge makes no pass over it.
+ */
+export function prepareView(view: WikiModel, lists: readonly ListModule[], own: readonly ListModule[]): void {
+  for (const list of own) inferKnownAll(view, list);
+  // Users' ids from every kind the view holds, as the identity was shown them or readers were.
+  const ids = userIds(view, lists);
+  for (const list of own) deriveAll(view, list, ids);
+  entitiesPrepared(view);
+}
+
 /** Whether a model's entities were prepared by its store (entitiesPrepared). */
 export function preparedByStore(model: WikiModel): boolean {
   return fromStore.has(model);

@@ -4,7 +4,7 @@ import type { JsonObject } from '../api/result.js';
 import { emptyHarvest, identityKey, type Harvest } from '../cassette/format.js';
 import { PAGES, addEntities, copyModel, entitiesOf, mergePage, type Knowledge, type WikiModel } from '../wiki/model.js';
 import type { CassetteIndex } from './cassette-index.js';
-import { preparedByStore, buildKnowledge, entitiesPrepared } from './knowledge.js';
+import { preparedByStore, buildKnowledge, entitiesPrepared, prepareView } from './knowledge.js';
 
 /**
  * What replay answers from, put together where the engine is built (app.ts loadEngine): the
@@ -94,6 +94,7 @@ export function identityViews(model: WikiModel, lists: readonly ListModule[], ca
       view.entities.set(list.entity.kind, []);
       addEntities(view, list.entity.kind, (seen[list.entity.kind] ?? []) as object[]);
     }
+    prepareView(view, lists, wider);
     const knows = buildKnowledge(view, lists, () => own);
     // Lists everyone sees alike, pages and meta: what readers were shown; the wider lists: the identity's own walks.
     // Their walks' recording times too: under --clock recorded, a computed answer is as of its own walk.

@@ -104,3 +104,50 @@ describe('knowledge per identity', () => {
     }
   });
 });
+
+describe("an identity's view leaves readers' knowledge as it was", () => {
+  /** Readers' log walk left users' ids out; the administrator's showed them: what readers know of Protector's id must not depend on who asked first. */
+  async function protectorCassette(): Promise<string> {
+    const byProtector = event(2, { user: 'Protector', userid: 9 });
+    const { userid: _id, ...withoutId } = byProtector;
+    const readersWalk = { list: 'logevents', lelimit: 'max', leprop: 'ids|timestamp|title|type|user' };
+    const readerEntry = (e: Record<string, unknown>) => ({ logid: e['logid'], ns: 0, title: e['title'], pageid: e['pageid'], logpage: e['logpage'], type: 'create', action: 'create', user: e['user'], timestamp: e['timestamp'] });
+    const anonymous = interaction(readersWalk, { query: { logevents: [readerEntry(withoutId), readerEntry(event(1))] } });
+    const titles = interaction({ list: 'protectedtitles', ptlimit: 'max', ptprop: 'expiry|level|timestamp|user' }, { query: { protectedtitles: [{ ns: 0, title: 'Locked', timestamp: '2024-01-05T00:00:00Z', user: 'Protector', expiry: 'infinity', level: 'sysop' }] } });
+    const interactions = [
+      anonymous,
+      titles,
+      interaction({ list: 'logevents', lelimit: 'max', leprop: LEPROP }, { query: { logevents: [byProtector, event(1)] } }, 'Admin', ADMIN_WALKED),
+      interaction({ meta: 'userinfo', uiprop: 'groups|rights' }, { query: { userinfo: { id: 1, name: 'Admin', groups: ['*', 'user', 'sysop'], rights: ['read', 'deletelogentry', 'deletedhistory', 'hideuser', 'apihighlimits'] } } }, 'Admin'),
+    ];
+    const entities = emptyHarvest();
+    for (const i of [anonymous, titles]) harvest(entities, i.body, i.request);
+    const cassette: Cassette = {
+      meta: { format: 1, upstream: 'http://wiki.test/w/api.php', recordedAt: '2024-03-01T00:00:00Z', profile: { version: '1.43.9', language: 'en', scriptPath: '/w', server: 'http://wiki.test', debugInfo: false } },
+      interactions: interactions.sort((a, b) => (a.key < b.key ? -1 : 1)),
+      entities,
+    };
+    const d = await mkdtemp(join(tmpdir(), 'wikitape-identity-view-'));
+    await writeFile(join(d, 'rec.json'), JSON.stringify(cassette));
+    return d;
+  }
+
+  it("a reader's answer is the same before and after a logged-in identity's view is worked out", async () => {
+    const s = await startServer({ cassettes: await protectorCassette() });
+    try {
+      const titles = { action: 'query', list: 'protectedtitles', ptlimit: '1', ptprop: 'user|userid', formatversion: '2' };
+      const reader = new Client(s.url);
+      const before = await reader.call(titles, 'GET');
+      // Readers were never shown Protector's id: replay says so rather than answer.
+      expect(before.headers.get('x-wikitape-unknown')).not.toBeNull();
+      const admin = new Client(s.url);
+      await admin.call({ action: 'login', lgname: 'Admin', lgpassword: 'any', lgtoken: await admin.token('login') });
+      const mine = await admin.call({ action: 'query', list: 'logevents', lelimit: '1', leprop: 'user|userid', formatversion: '2' }, 'GET');
+      expect(mine.body['query'].logevents).toEqual([{ user: 'Protector', userid: 9 }]);
+      const after = await reader.call(titles, 'GET');
+      expect([after.status, after.headers.get('x-wikitape-unknown'), after.body]).toEqual([before.status, before.headers.get('x-wikitape-unknown'), before.body]);
+    } finally {
+      await s.close();
+    }
+  });
+});
