@@ -29,6 +29,13 @@ function single(headers: Headers, name: string): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
+/** The values of a Cookie header's session cookies (`<prefix>_session`, `<prefix>_BPsession`), set ones only. */
+export function sessionIds(cookieHeader: string | undefined): string[] {
+  const ids: string[] = [];
+  for (const [name, value] of parsePhpCookies(cookieHeader)) if (SESSION_COOKIE.test(name) && value !== '' && value !== 'deleted') ids.push(value);
+  return ids;
+}
+
 /**
  * Who each session the recorder sees belongs to. A login the recorder passes on names its
  * sessions: `action=login` as `<name>@<bot>` for a bot password (its rights are the bot's grants,

@@ -12,9 +12,10 @@ import { parseKeepingKeyOrder } from '../util/ordered-json.js';
 import type { WikiProfile } from '../wiki/profile.js';
 import { CassetteWriter } from './cassette-writer.js';
 import { Forwarder, type ForwardedAnswer } from './forwarder.js';
-import { SessionIdentities, cookiesAfter, type Asking } from './identity.js';
+import { SessionIdentities, cookiesAfter, sessionIds, type Asking } from './identity.js';
 import { answerJson, askCanonical, askSiteInfo, askWhoIs, headersOf } from './own-questions.js';
 import { KEPT_HEADERS, recordingPlan, type RecordingPlan } from './policy.js';
+import { SessionGate } from './session-gate.js';
 import { MAX_ANSWER_BYTES, Upstream } from './upstream.js';
 
 export { MAX_UPSTREAM_BYTES } from './forwarder.js';
@@ -84,6 +85,8 @@ export class Recorder {
   private readonly cassette: CassetteWriter;
   /** Who each session belongs to (never stored: only the user names reach the cassette). */
   private readonly identities: SessionIdentities;
+  /** Keeps the recorder's questions in a session from overlapping the client's (session-gate.ts). */
+  private readonly gate = new SessionGate();
   /** Each user's rights, asked (and recorded) once per recorder: null when the wiki did not say. */
   private readonly userRights = new Map<string, Promise<string[] | null>>();
   private siteInfo: Promise<Partial<WikiProfile>> | null = null;
@@ -94,7 +97,7 @@ export class Recorder {
     // Its own questions are formatversion=2 JSON, which MediaWiki caps ($wgAPIMaxResultSize, 8 MB):
     // read up to 64 MB (or maxBodyBytes, if less) before they are refused.
     this.upstream = new Upstream(options.upstream, { timeoutMs, maxBytes: Math.min(options.maxBodyBytes ?? Infinity, MAX_ANSWER_BYTES) });
-    this.identities = new SessionIdentities((credentials) => askWhoIs(this.upstream, credentials));
+    this.identities = new SessionIdentities((credentials) => this.gate.own(sessionIds(credentials['cookie']), () => askWhoIs(this.upstream, credentials)));
     this.cassette = new CassetteWriter(options.store, options.cassette ?? 'default', options.upstream, {
       ...(options.reRecord ? { reRecord: true } : {}),
       ...(options.onError ? { onError: options.onError } : {}),
@@ -162,7 +165,16 @@ export class Recorder {
   /** Asks the wiki a received request and relays its answer; what the plan says is stored. */
   forward(req: IncomingMessage, res: ServerResponse, r: ReceivedRequest): void {
     const asked = { format: r.params.get('format') ?? 'jsonfm', jsonp: r.params.has('callback') };
-    this.forwarder.forward(req, res, r.body, r.query, asked, (a) => this.answered(r, req.headers, a, asked));
+    // Not beside a question of the recorder's in the same session (session-gate.ts); done once the
+    // wiki has answered it (or the answer failed, or the client went away).
+    void this.gate.client(sessionIds(req.headers.cookie)).then((done) => {
+      res.once('close', done);
+      if (res.closed) return done();
+      this.forwarder.forward(req, res, r.body, r.query, asked, (a) => {
+        done();
+        this.answered(r, req.headers, a, asked);
+      });
+    });
   }
 
   /** Proxies one request (always asking the wiki); resolves to its parameters once the body is read. */
@@ -217,7 +229,7 @@ export class Recorder {
       // The client's answer when it is already the canonical form and the client asked with exactly
       // the credentials the identity is asked with; else the question is asked again with those.
       if (own !== null && askedWith(reqHeaders, who.credentials)) return readLater(own, a.checked).then((body) => ({ status: a.status, headers: a.headers, body }));
-      const asked = await askCanonical(this.upstream, stores, who.credentials);
+      const asked = await this.gate.own(sessionIds(who.credentials['cookie']), () => askCanonical(this.upstream, stores, who.credentials));
       // A question without its secret part is another question: its answer's status and headers are its own.
       return asked && { status: plan.own ? a.status : 200, headers: plan.own ? a.headers : asked.headers, body: asked.body };
     });
@@ -246,7 +258,7 @@ export class Recorder {
     if (!p) {
       const params: ParamMap = new Map([['action', 'query'], ['meta', 'userinfo'], ['uiprop', 'groups|rights']]);
       const credentials = { cookie };
-      const answer = askCanonical(this.upstream, params, credentials).then((a) => a && { status: 200, headers: {}, body: a.body });
+      const answer = this.gate.own(sessionIds(cookie), () => askCanonical(this.upstream, params, credentials)).then((a) => a && { status: 200, headers: {}, body: a.body });
       this.store(params, answer, Promise.resolve({ user, credentials }));
       p = answer.then(
         (a) => {
