@@ -93,6 +93,8 @@ function escapeNonAscii(s: string): string {
 export function phpFloat(x: number): string {
   if (!Number.isFinite(x)) return '0'; // json_encode fails on INF/NAN; never produced by the API
   if (x === 0) return Object.is(x, -0) ? '-0' : '0';
+  // Exponents -4 to 15 (debuginfo's time, on every hot-path answer): String(x), without toExponential.
+  if ((x >= 1e-4 && x < 1e16) || (x <= -1e-4 && x > -1e16)) return String(x);
   const e = x.toExponential();
   const at = e.indexOf('e');
   const exp = parseInt(e.slice(at + 1), 10);
