@@ -93,15 +93,21 @@ function serverPids(child) {
 }
 const GENERATORS = (process.env.BENCH_GENERATORS ?? 'autocannon,pipelined').split(',').filter(Boolean);
 
-/** Loads `url` for `seconds` with a generator: { total answers, per second, errors }. */
-async function load(generator, url, vary, seconds) {
+/** Loads `url` for `seconds` with a generator and `connections`: { total answers, per second, errors }. */
+async function loadOne(generator, url, vary, seconds, connections) {
   const path = new URL(url).pathname;
   let n = 0;
   const next = () => `${path}?action=query&list=logevents&lelimit=${(n % 500) + 1}&requestid=${n++}&format=json`;
-  if (generator === 'pipelined') return pipelined({ url, seconds, connections: CONNECTIONS, ...(vary ? { path: next } : {}) });
+  if (generator === 'pipelined') return pipelined({ url, seconds, connections, ...(vary ? { path: next } : {}) });
   const requests = vary ? [{ method: 'GET', setupRequest: (req) => ({ ...req, path: next() }) }] : undefined;
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: seconds, ...(requests ? { requests } : {}) });
+  const r = await autocannon({ url, connections, duration: seconds, ...(requests ? { requests } : {}) });
   return { total: r.requests.total, perSecond: r.requests.average, errors: r.errors + r.non2xx };
+}
+
+/** Loads every URL at once, the connections shared out among them; the answers summed. */
+async function load(generator, urls, vary, seconds) {
+  const each = await Promise.all(urls.map((u) => loadOne(generator, u, vary, seconds, CONNECTIONS / urls.length)));
+  return each.reduce((a, r) => ({ total: a.total + r.total, perSecond: a.perSecond + r.perSecond, errors: a.errors + r.errors }), { total: 0, perSecond: 0, errors: 0 });
 }
 
 /**
@@ -109,17 +115,17 @@ async function load(generator, url, vary, seconds) {
  * CPU µs of the primary, of the workers together and of the generator, and the share of the
  * window the servers' processes waited for a core.
  */
-async function measure(server, { query, vary }, generator) {
-  const url = `${server.url}?${query}`;
-  const check = await fetch(url);
+async function measure(servers, { query, vary }, generator) {
+  const urls = servers.map((s) => `${s.url}?${query}`);
+  const check = await fetch(urls[0]);
   await check.arrayBuffer();
   const source = check.headers.get('x-wikitape-source');
-  await load(generator, url, vary, 1);
-  const pids = serverPids(server.child);
+  await load(generator, urls, vary, 1);
+  const pids = servers.flatMap((s) => serverPids(s.child));
   const before = pids.map(procTimes);
   const mine = process.cpuUsage();
   const started = process.hrtime.bigint();
-  const r = await load(generator, url, vary, DURATION);
+  const r = await load(generator, urls, vary, DURATION);
   const windowUs = Number(process.hrtime.bigint() - started) / 1e3;
   const used = process.cpuUsage(mine);
   const after = pids.map(procTimes);
@@ -131,7 +137,7 @@ async function measure(server, { query, vary }, generator) {
     rps: r.perSecond,
     errors: r.errors,
     source,
-    primaryUs: known && pids.length > 1 ? per(spent[0].cpu) : null,
+    primaryUs: known && servers.length === 1 && pids.length > 1 ? per(spent[0].cpu) : null,
     serverUs: known ? per(sum(spent, 'cpu')) : null,
     waited: known ? sum(spent, 'waited') / windowUs : null,
     generatorUs: per(used.user + used.system),
@@ -145,34 +151,50 @@ const median = (xs) => {
 };
 const fixed = (x, d = 0) => (x === null ? 'n/a' : x.toFixed(d));
 
+/**
+ * What is compared: one process; `--workers N`; and, as the control, N separate one-process
+ * servers, each on its own port with its share of the connections (no cluster, no shared state):
+ * what N processes get from this machine at all. The workers' CPU per answer against the control's
+ * tells what `--workers` itself costs.
+ */
+const SETUPS = [
+  { key: 'one', label: '1 process', start: async () => [await start(1)] },
+  { key: 'workers', label: `--workers ${WORKERS}`, start: async () => [await start(WORKERS)] },
+  { key: 'apart', label: `${WORKERS} separate processes`, start: () => Promise.all(Array.from({ length: WORKERS }, () => start(1))) },
+];
+
 const rows = [];
 const before = loadavg();
 log(`${cpus().length} cores, load average ${before.map((l) => l.toFixed(2)).join(' ')}; ${DURATION} s per measurement, ${ROUNDS} rounds, generators ${GENERATORS.join(', ')}`);
 for (const c of CASES) {
   for (const generator of GENERATORS) {
-    const got = { 1: [], [WORKERS]: [] };
+    const got = Object.fromEntries(SETUPS.map((x) => [x.key, []]));
     for (let round = 0; round < ROUNDS; round++) {
-      for (const n of [1, WORKERS]) {
-        const s = await start(n);
+      for (const setup of SETUPS) {
+        const servers = await setup.start();
         try {
-          const r = await measure(s, c, generator);
+          const r = await measure(servers, c, generator);
           if (r.source !== c.source) throw new Error(`${c.name}: answered from ${r.source}, not ${c.source}`);
-          if (r.errors > 0) throw new Error(`${c.name}: ${r.errors} errors with ${n} worker(s)`);
-          got[n].push(r);
-          log(`${c.name}, ${generator}: ${n} worker(s) ${Math.round(r.rps)} req/s; CPU µs per answer: server ${fixed(r.serverUs, 1)}${r.primaryUs === null ? '' : ` (primary ${fixed(r.primaryUs, 1)})`}, generator ${fixed(r.generatorUs, 1)}; server waited for a core ${fixed(r.waited === null ? null : r.waited * 100)} % of the time; load ${loadavg()[0].toFixed(2)}`);
+          if (r.errors > 0) throw new Error(`${c.name}: ${r.errors} errors with ${setup.label}`);
+          got[setup.key].push(r);
+          log(`${c.name}, ${generator}: ${setup.label} ${Math.round(r.rps)} req/s; CPU µs per answer: server ${fixed(r.serverUs, 1)}${r.primaryUs === null ? '' : ` (primary ${fixed(r.primaryUs, 1)})`}, generator ${fixed(r.generatorUs, 1)}; servers waited for a core ${fixed(r.waited === null ? null : r.waited * 100)} % of the time; load ${loadavg()[0].toFixed(2)}`);
         } finally {
-          await stop(s.child);
+          for (const s of servers) await stop(s.child);
         }
       }
     }
-    const best = (l) => Math.max(...l.map((r) => r.rps));
-    const m = (n, k) => median(got[n].map((r) => r[k]));
-    rows.push({ case: c.name, generator, one: best(got[1]), many: best(got[WORKERS]), serverOne: m(1, 'serverUs'), serverMany: m(WORKERS, 'serverUs'), primary: m(WORKERS, 'primaryUs'), generatorUs: median([...got[1], ...got[WORKERS]].map((r) => r.generatorUs)), waitOne: m(1, 'waited'), waitMany: m(WORKERS, 'waited') });
+    const best = (k) => Math.max(...got[k].map((r) => r.rps));
+    const m = (k, field) => median(got[k].map((r) => r[field]));
+    const all = Object.values(got).flat();
+    rows.push({ case: c.name, generator, rps: Object.fromEntries(SETUPS.map((x) => [x.key, best(x.key)])), cpu: Object.fromEntries(SETUPS.map((x) => [x.key, m(x.key, 'serverUs')])), wait: Object.fromEntries(SETUPS.map((x) => [x.key, m(x.key, 'waited')])), primary: m('workers', 'primaryUs'), generatorUs: median(all.map((r) => r.generatorUs)) });
   }
 }
 const after = loadavg();
-console.log(`| case | generator | 1 worker (req/s) | ${WORKERS} workers (req/s) | ratio | server CPU µs per answer, 1 → ${WORKERS} workers | of which the primary | generator CPU µs per answer | servers waited for a core, 1 → ${WORKERS} |`);
-console.log('|---|---|---|---|---|---|---|---|---|');
 const pct = (x) => (x === null ? 'n/a' : `${Math.round(x * 100)} %`);
-for (const r of rows) console.log(`| ${r.case} | ${r.generator} | ${Math.round(r.one)} | ${Math.round(r.many)} | ${(r.many / r.one).toFixed(2)}× | ${fixed(r.serverOne)} → ${fixed(r.serverMany)} | ${fixed(r.primary, 1)} | ${fixed(r.generatorUs)} | ${pct(r.waitOne)} → ${pct(r.waitMany)} |`);
-console.log(`\n${cpus().length} cores; load average (1, 5, 15 min) before ${before.map((l) => l.toFixed(2)).join(' ')}, after ${after.map((l) => l.toFixed(2)).join(' ')}; req/s: best of ${ROUNDS} rounds of ${DURATION} s; CPU and waits: medians; ${CONNECTIONS} connections, the generators in the bench's own process, on the same cores. "Waited for a core": run-queue time of the servers' main threads, summed, as a share of the window (2 workers that each waited half the time: 100 %).`);
+console.log(`| case | generator | 1 process (req/s) | --workers ${WORKERS} (req/s) | ratio | ${WORKERS} separate processes (req/s) | ratio | server CPU µs per answer: 1 / workers / separate | of which the primary | generator CPU µs per answer | servers waited for a core: 1 / workers / separate |`);
+console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+for (const r of rows) {
+  const keys = SETUPS.map((x) => x.key);
+  console.log(`| ${r.case} | ${r.generator} | ${Math.round(r.rps.one)} | ${Math.round(r.rps.workers)} | ${(r.rps.workers / r.rps.one).toFixed(2)}× | ${Math.round(r.rps.apart)} | ${(r.rps.apart / r.rps.one).toFixed(2)}× | ${keys.map((k) => fixed(r.cpu[k])).join(' / ')} | ${fixed(r.primary, 1)} | ${fixed(r.generatorUs)} | ${keys.map((k) => pct(r.wait[k])).join(' / ')} |`);
+}
+console.log(`\n${cpus().length} cores; load average (1, 5, 15 min) before ${before.map((l) => l.toFixed(2)).join(' ')}, after ${after.map((l) => l.toFixed(2)).join(' ')}; req/s: best of ${ROUNDS} rounds of ${DURATION} s; CPU and waits: medians; ${CONNECTIONS} connections in all, the generators in the bench's own process, on the same cores. "Waited for a core": run-queue time of the servers' main threads, summed, as a share of the window (2 processes that each waited half the time: 100 %).`);
