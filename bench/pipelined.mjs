@@ -3,6 +3,8 @@
 // (the status line and Content-Length; the body is skipped, never decoded or copied). autocannon
 // parses every answer with a full HTTP parser, which on a 2-core machine takes a large share of the
 // cores the servers are measured on; this one costs a fraction of that (bench/RESULTS.md).
+// Answers must carry Content-Length (wikitape's and the bare server's do): a chunked one would be
+// misread, and the next answer counted as an error.
 import { connect } from 'node:net';
 
 const HEAD_END = Buffer.from('\r\n\r\n');
