@@ -56,14 +56,6 @@ function answerHit(engine: ReplayEngine, req: IncomingMessage, res: ServerRespon
 
 const EMPTY = Buffer.alloc(0);
 
-/** The Date header of the last second asked for (the hot path answers thousands a second). */
-let lastDate = { second: NaN, text: '' };
-function httpDate(ms: number): string {
-  const second = Math.floor(ms / 1000);
-  if (second !== lastDate.second) lastDate = { second, text: toHttpDate(ms) };
-  return lastDate.text;
-}
-
 /** Answers a GET from its hit template; false when the template cannot print this request. */
 function answerFromTemplate(engine: ReplayEngine, req: IncomingMessage, res: ServerResponse, log?: WikitapeOptions['onRequest']): boolean {
   const startedAt = process.hrtime.bigint();
@@ -75,7 +67,7 @@ function answerFromTemplate(engine: ReplayEngine, req: IncomingMessage, res: Ser
   const at = t.at ?? now;
   const values = fillHoles(t, startedAt, at);
   if (!values) return false;
-  res.writeHead(t.status, ['Date', httpDate(at), ...t.headers, 'Content-Length', String(templateLength(t, values))]);
+  res.writeHead(t.status, ['Date', toHttpDate(at), ...t.headers, 'Content-Length', String(templateLength(t, values))]);
   // The first chunk is text: Node sends it in one piece with the status line and headers.
   const chunks = templateChunks(t, values);
   const last = chunks.length - 1;

@@ -62,23 +62,12 @@ function uEscape(c: string): string {
 
 const HEX_DIGITS = Buffer.from('0123456789abcdef');
 
-/**
- * Every non-ASCII UTF-16 unit as `\uXXXX`, written into one buffer of the exact size: a text of
- * a million Cyrillic letters made a string of two million pieces when built by concatenation
- * (some 80 MB until flattened); this costs the answer's size once.
- */
-function escapeNonAscii(s: string): string {
-  let wide = 0;
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) wide++;
-  if (wide === 0) return s;
-  const out = Buffer.allocUnsafe(s.length + 5 * wide);
-  let o = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c <= 0x7f) {
-      out[o++] = c;
-      continue;
-    }
+const NON_ASCII_RUNS_G = /[^\x00-\x7f]+/g;
+
+/** Writes each UTF-16 unit of a non-ASCII run as `\uXXXX` at `o`; returns where it ends. */
+function writeEscapes(out: Buffer, o: number, run: string): number {
+  for (let i = 0; i < run.length; i++) {
+    const c = run.charCodeAt(i);
     out[o++] = 0x5c; // \
     out[o++] = 0x75; // u
     out[o++] = HEX_DIGITS[c >> 12]!;
@@ -86,13 +75,40 @@ function escapeNonAscii(s: string): string {
     out[o++] = HEX_DIGITS[(c >> 4) & 15]!;
     out[o++] = HEX_DIGITS[c & 15]!;
   }
-  return out.toString('latin1');
+  return o;
+}
+
+/**
+ * Every non-ASCII UTF-16 unit as `\uXXXX`, written into one buffer of the exact size: a text of
+ * a million Cyrillic letters made a string of two million pieces when built by concatenation
+ * (some 80 MB until flattened); this costs the answer's size once. The runs are found by a regular
+ * expression and the ASCII between them copied as it is (a loop over every character cost a third
+ * more on a computed log page, where it ran on every answer of format=json).
+ */
+function escapeNonAscii(s: string): string {
+  let wide = 0;
+  NON_ASCII_RUNS_G.lastIndex = 0;
+  for (let m = NON_ASCII_RUNS_G.exec(s); m; m = NON_ASCII_RUNS_G.exec(s)) wide += m[0].length;
+  if (wide === 0) return s;
+  const out = Buffer.allocUnsafe(s.length + 5 * wide);
+  let o = 0;
+  let from = 0;
+  NON_ASCII_RUNS_G.lastIndex = 0;
+  for (let m = NON_ASCII_RUNS_G.exec(s); m; m = NON_ASCII_RUNS_G.exec(s)) {
+    if (m.index > from) o += out.write(s.slice(from, m.index), o, 'latin1');
+    o = writeEscapes(out, o, m[0]);
+    from = m.index + m[0].length;
+  }
+  if (from < s.length) o += out.write(s.slice(from), o, 'latin1');
+  return out.toString('latin1', 0, o);
 }
 
 /** A JS number as PHP 8.2 `json_encode` prints the corresponding PHP float. */
 export function phpFloat(x: number): string {
   if (!Number.isFinite(x)) return '0'; // json_encode fails on INF/NAN; never produced by the API
   if (x === 0) return Object.is(x, -0) ? '-0' : '0';
+  // Exponents -4 to 15 (debuginfo's time, on every hot-path answer): String(x), without toExponential.
+  if ((x >= 1e-4 && x < 1e16) || (x <= -1e-4 && x > -1e16)) return String(x);
   const e = x.toExponential();
   const at = e.indexOf('e');
   const exp = parseInt(e.slice(at + 1), 10);

@@ -340,21 +340,39 @@ export function fillHoles(t: HitTemplate, startedAt: bigint, nowMs: number): Hol
   return out;
 }
 
-/** The last figure printed for a heap size: the heap is read at most once a millisecond (debuginfo.ts). */
-interface Figure {
+/**
+ * The last figure printed for a heap size, and the sizes it holds for: the heap is read at most
+ * once a millisecond (debuginfo.ts), so at thousands of answers a second it changes every few
+ * answers, and working the figure out again (PHP's round to two decimals, the language's digits)
+ * was 2–3 % of a hit's CPU.
+ */
+export interface Figure {
   lang: Language | null;
-  bytes: number;
+  /** Sizes strictly between these print the same figure. */
+  low: number;
+  high: number;
   num: string | null;
 }
-const HEAP: Figure = { lang: null, bytes: -1, num: null };
-const PEAK: Figure = { lang: null, bytes: -1, num: null };
+const HEAP = newFigure();
+const PEAK = newFigure();
 
-/** A heap size as debuginfo prints it in megabytes (null outside the range it prints that way). */
-function megabytes(last: Figure, lang: Language, bytes: number): string | null {
-  if (last.lang !== lang || last.bytes !== bytes) {
-    last.num = megabyteParts(lang, bytes)?.num ?? null;
-    last.lang = lang;
-    last.bytes = bytes;
-  }
+/** A figure that holds for no size yet (one per heap figure a template prints; tests make their own). */
+export function newFigure(): Figure {
+  return { lang: null, low: 0, high: 0, num: null };
+}
+const MB = 1048576;
+/** Less than half a hundredth of a megabyte: a size this close to a figure rounds to it, in PHP as in JS. */
+const NEAR = 0.0049 * MB;
+
+/** A heap size as debuginfo prints it in megabytes (null outside the range it prints that way); `last` remembers it. */
+export function megabytes(last: Figure, lang: Language, bytes: number): string | null {
+  if (last.lang === lang && bytes > last.low && bytes < last.high) return last.num;
+  last.num = megabyteParts(lang, bytes)?.num ?? null;
+  last.lang = lang;
+  const figure = (Math.round((bytes / MB) * 100) / 100) * MB;
+  // the sizes that round to the same figure, within the range printed in megabytes (megabyteParts)
+  const near = last.num !== null && Math.abs(bytes - figure) < NEAR;
+  last.low = near ? Math.max(figure - NEAR, MB - 1) : bytes - 1;
+  last.high = near ? Math.min(figure + NEAR, 1000 * MB) : bytes + 1;
   return last.num;
 }

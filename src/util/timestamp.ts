@@ -138,8 +138,12 @@ export function toIso(ms: number): string {
 
 /** An HTTP date (RFC 9110 IMF-fixdate, PHP's gmdate('D, d M Y H:i:s') . ' GMT'): `Thu, 01 Jan 1970 00:00:00 GMT`. */
 export function toHttpDate(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toUTCString();
+  // Every answer has a Date header: the last second's text is kept.
+  const second = Math.floor(ms / 1000);
+  if (second !== lastHttpDate.second) lastHttpDate = { second, text: new Date(second * 1000).toUTCString() };
+  return lastHttpDate.text;
 }
+let lastHttpDate = { second: NaN, text: '' };
 
 /** Whether a string is a TS_MW timestamp (14 digits). */
 export function isMwTimestamp(s: string): boolean {

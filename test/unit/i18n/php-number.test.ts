@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ctypeDigit, phpFloatString, phpFloatVal, phpNumberString, phpRound } from '../../../src/i18n/php-number.js';
+import { ctypeDigit, phpFloatString, phpFloatStringByDigits, phpFloatVal, phpNumberString, phpRound } from '../../../src/i18n/php-number.js';
 
 describe('PHP number conversions', () => {
   it('prints floats with precision 14, exponent form and ties to even as PHP does', () => {
@@ -13,6 +13,18 @@ describe('PHP number conversions', () => {
     expect(phpFloatString(-0)).toBe('-0');
     expect(phpNumberString(12345)).toBe('12345');
     expect(phpNumberString(1.5)).toBe('1.5');
+  });
+
+  it('takes its shortcut only where it prints what the exact expansion prints', () => {
+    // a fixed sequence (no wall clock, no Math.random): every magnitude, short and long digit strings
+    let seed = 12345;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const values = [1e-4, 9.999e-5, 1e14, 99999999999999.98, 1e13, 0.1 + 0.2, 5.83, 12345678901234.5, 1200, 0.00012];
+    for (let i = 0; i < 20_000; i++) {
+      const v = (next() - 0.5) * 10 ** Math.floor(next() * 40 - 20);
+      values.push(v, Math.round(v * 100) / 100, Number(v.toPrecision(1 + Math.floor(next() * 16))));
+    }
+    for (const v of values) expect(phpFloatString(v)).toBe(phpFloatStringByDigits(v));
   });
 
   it('reads strings as (float) and ctype_digit do', () => {

@@ -47,6 +47,14 @@ describe('encodeJson: PHP 8.2 json_encode as ApiFormatJson uses it', () => {
     );
   });
 
+  it('escapes every non-ASCII unit of a long mixed text, in runs and alone, at the start and the end', () => {
+    const pieces = ['Москва', 'a', ' / ', 'é', '😀', '\uffff', 'x'.repeat(300), 'ü\u2028', '', '"q"'];
+    const parts = Array.from({ length: 2000 }, (_, i) => pieces[(i * 7) % pieces.length]!);
+    const text = ['Ж', ...parts, 'ß'].join('');
+    const escaped = JSON.stringify(text).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    expect(encodeJson(text, ASCII)).toBe(escaped);
+  });
+
   it('JSON_HEX_TAG|JSON_HEX_AMP for inline scripts', () => {
     // php: json_encode(["a"=>"<&>é"], JSON_UNESCAPED_SLASHES|JSON_UNESCAPED_UNICODE|JSON_HEX_TAG|JSON_HEX_AMP)
     expect(encodeJson({ a: '<&>é' }, { ascii: false, pretty: false, hexTagAmp: true })).toBe('{"a":"\\u003C\\u0026\\u003Eé"}');
