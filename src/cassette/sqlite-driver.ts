@@ -73,8 +73,9 @@ export function sqliteDriver(): SqliteDriver {
 
 /**
  * Why this process cannot open a database, or null: better-sqlite3 asked for on Node 24 (it can
- * abort the process, see above), or node:sqlite where the line has none usable (Node 20; 22 before
- * 22.16: no flagless module or no `setReturnArrays`).
+ * abort the process, see above), or node:sqlite where the line has none usable (Node 20 has none;
+ * an early 22 has it behind a flag, or without `setReturnArrays` and `isTransaction`, which came
+ * with 24.0 and were brought to 22 later: 22.23 has them).
  */
 export function databasesUnavailable(): string | null {
   let driver: SqliteDriver;
@@ -86,13 +87,25 @@ export function databasesUnavailable(): string | null {
   if (driver === 'better-sqlite3' && major() >= 24) {
     return `${CHOICE}=better-sqlite3 is refused on Node.js ${process.version}: better-sqlite3 12 can abort a Node.js 24 process when the garbage collector frees its statements (leave ${CHOICE} unset to use node:sqlite)`;
   }
-  if (driver === 'node:sqlite' && typeof nodeSqlite()?.StatementSync.prototype.setReturnArrays !== 'function') {
-    return `${CHOICE}=node:sqlite needs Node.js 22.16 or later (this is ${process.version}); leave it unset to use better-sqlite3`;
+  if (driver === 'node:sqlite' && !nodeSqliteUsable()) {
+    return `${CHOICE}=node:sqlite needs a Node.js whose node:sqlite has setReturnArrays and isTransaction (24, or a recent 22: 22.23 has them; this is ${process.version}); leave it unset to use better-sqlite3`;
   }
   return null;
 }
 
 const require = createRequire(import.meta.url);
+
+let usable: boolean | undefined;
+/** Whether this line has a node:sqlite with what NodeDatabase uses (found out once, on a database in memory). */
+function nodeSqliteUsable(): boolean {
+  if (usable !== undefined) return usable;
+  const sqlite = nodeSqlite();
+  if (!sqlite || typeof sqlite.StatementSync.prototype.setReturnArrays !== 'function') return (usable = false);
+  const probe = new sqlite.DatabaseSync(':memory:', { timeout: 0 });
+  usable = typeof probe.isTransaction === 'boolean';
+  probe.close();
+  return usable;
+}
 
 /**
  * Opens (or, without `fileMustExist`, makes) a database file through the process's driver, with
@@ -137,7 +150,7 @@ interface NodeSqliteStatement {
   run(...params: BindValue[]): RunResult;
 }
 
-/** node:sqlite, or undefined where the line has none without a flag (Node 20, 22 before 22.13). */
+/** node:sqlite, or undefined where the line has none without a flag (Node 20, an early 22). */
 function nodeSqlite(): NodeSqlite | undefined {
   return process.getBuiltinModule('node:sqlite') as NodeSqlite | undefined;
 }

@@ -318,7 +318,7 @@ describe('the SQLite driver a database cassette is opened with', () => {
 
   it.runIf(!NODE_SQLITE)('refuses node:sqlite where the line has none', async () => {
     await withDriver('node:sqlite', async () => {
-      await expect(convertCassette(BUNDLED, join(tmpdir(), 'wikitape-never.sqlite'), LIST_ENTITIES)).rejects.toThrow(/cannot be made: WIKITAPE_SQLITE_DRIVER=node:sqlite needs Node\.js 22\.16 or later/);
+      await expect(convertCassette(BUNDLED, join(tmpdir(), 'wikitape-never.sqlite'), LIST_ENTITIES)).rejects.toThrow(/cannot be made: WIKITAPE_SQLITE_DRIVER=node:sqlite needs a Node\.js whose node:sqlite has setReturnArrays and isTransaction/);
     });
   });
 
