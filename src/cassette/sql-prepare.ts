@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from './sqlite-driver.js';
 import { addUserIds, prepareEntity } from '../api/entity-passes.js';
 import type { ListEntity } from '../api/list-module.js';
 import { parseKeepingKeyOrder, stringifyKeepingKeyOrder } from '../util/ordered-json.js';

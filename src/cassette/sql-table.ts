@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database, Statement } from './sqlite-driver.js';
 import { parseKeepingKeyOrder, stringifyKeepingKeyOrder } from '../util/ordered-json.js';
 import { idOfFields } from '../wiki/entity-table.js';
 import { PAGE_SHAPE } from '../wiki/model.js';

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { parseKeepingKeyOrder, stringifyKeepingKeyOrder } from '../util/ordered-json.js';
 import type { Cassette, Interaction } from './format.js';
 import { SqlEntityTable, entityRow, indexColumns, kindSchema, putEntity, tableName, type KindShape } from './sql-table.js';
@@ -7,6 +6,7 @@ import { CassetteError } from './store.js';
 import { PREPARED, prepareTables, readColumn } from './sql-prepare.js';
 import type { ListEntity } from '../api/list-module.js';
 import { summariesOf, type AnswerSummary } from './walk-summary.js';
+import { databasesUnavailable, openDatabase, type Database, type Statement } from './sqlite-driver.js';
 
 /**
  * A database cassette (`<name>.sqlite`, docs/decisions/0018-database-cassettes.md): the same
@@ -44,19 +44,6 @@ interface Row {
   extra: string | null;
 }
 
-/**
- * Why database cassettes cannot be used in this process, or null. better-sqlite3 12 (the line
- * that runs on Node 20; 13 needs Node 22) wraps its objects in the raw node::ObjectWrap, whose
- * destructor on Node 24 asks for the current Environment: a statement freed by the garbage
- * collector where there is none aborts the whole process (`Assertion failed: (env) != nullptr`
- * in node::RemoveEnvironmentCleanupHook, seen here in a test worker). A replay server must not
- * abort, so on Node 24 no database object is made at all: opening one says this instead.
- */
-export const DATABASES_UNAVAILABLE: string | null =
-  Number(process.versions.node.split('.')[0]) >= 24
-    ? `database cassettes need Node.js 20 or 22 for now (this is ${process.version}): better-sqlite3 12 can abort a Node.js 24 process when the garbage collector frees its statements; open it with Node.js 20 or 22, or convert it to JSON there (wikitape cassettes convert)`
-    : null;
-
 /** One open database cassette. */
 export class SqliteCassette {
   readonly db: Database;
@@ -73,10 +60,11 @@ export class SqliteCassette {
     create = false,
   ) {
     this.shapes = new Map(shapes.map((s) => [s.kind, s]));
-    if (DATABASES_UNAVAILABLE !== null) throw new CassetteError(`cassette file ${file} cannot be ${create ? 'made' : 'read'}: ${DATABASES_UNAVAILABLE}`);
+    const unavailable = databasesUnavailable();
+    if (unavailable !== null) throw new CassetteError(`cassette file ${file} cannot be ${create ? 'made' : 'read'}: ${unavailable}`);
     if (!create && !existsSync(file)) throw new CassetteError(`cassette file ${file} cannot be read: it does not exist`);
     try {
-      this.db = new BetterSqlite3(file, { fileMustExist: !create });
+      this.db = openDatabase(file, { fileMustExist: !create });
       this.db.pragma('journal_mode = WAL');
       if (create) this.db.exec(SCHEMA.join(';'));
       const has = this.db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('members', 'interactions')").pluck().get();

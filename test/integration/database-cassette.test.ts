@@ -1,14 +1,17 @@
 import { copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import request from 'supertest';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { convertCassette } from '../../src/cassette/convert.js';
 import { CassetteError, FileCassetteStore } from '../../src/cassette/store.js';
 import { KEY_RULES, KNOWLEDGE_ENTITIES, LIST_ENTITIES, MODULES } from '../../src/modules/index.js';
-import { DATABASES_UNAVAILABLE, SqliteCassette } from '../../src/cassette/store-sqlite.js';
+import { SqliteCassette } from '../../src/cassette/store-sqlite.js';
 import { prepareDatabaseFile } from '../../src/replay/prepare-database.js';
+import { databasesUnavailable, type SqliteDriver } from '../../src/cassette/sqlite-driver.js';
 import { cliTest, runCli } from '../support/cli.js';
 import { SqlEntityTable, tableShapes } from '../../src/cassette/sql-table.js';
 import { listCassettes, listKeys, pruneCassettes, verifyCassettes } from '../../src/cassette/commands.js';
@@ -114,16 +117,26 @@ async function answersReadingNoKindWhole(dir: string): Promise<string[]> {
   }
 }
 
-// On Node 24 no database object may be made (store-sqlite.ts DATABASES_UNAVAILABLE): what a user sees there is checked instead.
-describe.runIf(DATABASES_UNAVAILABLE !== null)('database cassettes on Node.js 24', () => {
-  it('a database cassette is refused with what to do, before any database object is made', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'wikitape-sqlite24-'));
-    await expect(convertCassette(BUNDLED, join(dir, 'bundled.sqlite'), LIST_ENTITIES)).rejects.toThrow(/need Node\.js 20 or 22.*wikitape cassettes convert/);
-    expect(() => new SqliteCassette(join(dir, 'none.sqlite'), [], true)).toThrow(/cannot be made: database cassettes need Node\.js 20 or 22/);
-  });
-});
+const CHOICE = 'WIKITAPE_SQLITE_DRIVER';
 
-describe.skipIf(DATABASES_UNAVAILABLE !== null)(`database cassettes (.sqlite)${DATABASES_UNAVAILABLE ? ' (skipped on Node.js 24: better-sqlite3 12 can abort it)' : ''}`, () => {
+/** `use` with databases opened through `driver` (src/cassette/sqlite-driver.ts), the choice restored after. */
+async function withDriver<T>(driver: SqliteDriver, use: () => Promise<T> | T): Promise<T> {
+  const before = process.env[CHOICE];
+  process.env[CHOICE] = driver;
+  try {
+    return await use();
+  } finally {
+    if (before === undefined) delete process.env[CHOICE];
+    else process.env[CHOICE] = before;
+  }
+}
+
+/** Whether this line runs node:sqlite (not Node 20), and whether it runs both drivers (Node 22: node:sqlite without a flag). */
+const NODE_24 = Number(process.versions.node.split('.')[0]) >= 24;
+const NODE_SQLITE = (await withDriver('node:sqlite', databasesUnavailable)) === null;
+const BOTH_DRIVERS = NODE_SQLITE && (await withDriver('better-sqlite3', databasesUnavailable)) === null;
+
+describe('database cassettes (.sqlite)', () => {
   let root: string;
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'wikitape-sqlite-'));
@@ -267,5 +280,52 @@ describe.skipIf(DATABASES_UNAVAILABLE !== null)(`database cassettes (.sqlite)${D
     expect(res.text).toContain('broken.sqlite');
     expect(res.text).not.toMatch(/\n\s+at /);
     expect(() => new FileCassetteStore(dir).databaseOf('broken')).toThrow(CassetteError);
+  });
+
+  // A database written on one Node line is read on another: Node 22 runs both drivers, so both ways are checked in one process.
+  describe.runIf(BOTH_DRIVERS)('written through one SQLite driver, read through the other', () => {
+    it.each([
+      ['better-sqlite3', 'node:sqlite'],
+      ['node:sqlite', 'better-sqlite3'],
+    ] as const)('a database %s wrote and prepared is replayed and converted back through %s as the JSON file', async (writer, reader) => {
+      const dir = join(root, `by-${writer.replace(':', '-')}`);
+      await mkdir(dir);
+      await withDriver(writer, async () => {
+        await convertCassette(BUNDLED, join(dir, 'bundled.sqlite'), LIST_ENTITIES);
+        expect(prepareDatabaseFile(join(dir, 'bundled.sqlite'), LIST_ENTITIES, KNOWLEDGE_ENTITIES)).toBe(true);
+      });
+      const json = await answers(join(root, 'json'));
+      expect(await withDriver(reader, () => answersReadingNoKindWhole(dir))).toEqual(json);
+      await withDriver(reader, () => convertCassette(join(dir, 'bundled.sqlite'), join(dir, 'back.json'), LIST_ENTITIES));
+      expect((await readFile(join(dir, 'back.json'))).equals(await readFile(BUNDLED))).toBe(true);
+    });
+  });
+});
+
+describe('the SQLite driver a database cassette is opened with', () => {
+  it.runIf(NODE_24)('ran the database tests above on Node 24 without loading better-sqlite3 (it can abort a Node 24 process)', () => {
+    expect(Object.keys(createRequire(import.meta.url).cache).filter((f) => f.includes(`${sep}better-sqlite3${sep}`))).toEqual([]);
+  });
+
+  it.runIf(NODE_24)('refuses better-sqlite3 on Node 24 before any database object is made', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-sqlite24-'));
+    const file = join(dir, 'none.sqlite');
+    await withDriver('better-sqlite3', () => {
+      expect(() => new SqliteCassette(file, [], true)).toThrow(/cannot be made: WIKITAPE_SQLITE_DRIVER=better-sqlite3 is refused on Node\.js v24.*abort.*leave WIKITAPE_SQLITE_DRIVER unset/);
+    });
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it.runIf(!NODE_SQLITE)('refuses node:sqlite where the line has none', async () => {
+    await withDriver('node:sqlite', async () => {
+      await expect(convertCassette(BUNDLED, join(tmpdir(), 'wikitape-never.sqlite'), LIST_ENTITIES)).rejects.toThrow(/cannot be made: WIKITAPE_SQLITE_DRIVER=node:sqlite needs a Node\.js whose node:sqlite has setReturnArrays and isTransaction/);
+    });
+  });
+
+  it('refuses a driver it does not know, as a cassette error naming the file', async () => {
+    await withDriver('sqlite3' as SqliteDriver, () => {
+      expect(() => new SqliteCassette(join(tmpdir(), 'wikitape-never.sqlite'), [], true)).toThrow(CassetteError);
+      expect(() => new SqliteCassette(join(tmpdir(), 'wikitape-never.sqlite'), [], true)).toThrow(/wikitape-never\.sqlite cannot be made: WIKITAPE_SQLITE_DRIVER=sqlite3 names no SQLite driver/);
+    });
   });
 });
