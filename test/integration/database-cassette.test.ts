@@ -264,6 +264,23 @@ describe.skipIf(DATABASES_UNAVAILABLE !== null)(`database cassettes (.sqlite)${D
     expect(a.find((x) => x.startsWith('action=query&list=logevents&letitle=Eta\n'))).toMatch(/"title":"Eta"/);
   });
 
+  it('reads one index range twice at once, and again after a read stopped early (its statements are reused)', () => {
+    withDatabase(join(root, 'edb', 'bundled.sqlite'), (db) => {
+      const table = db.table('logevents');
+      const ids = (it: Iterable<object>) => [...it].map((e) => (e as { logid: number }).logid);
+      const all = ids(table.range('order', {}, true));
+      expect(all.length).toBeGreaterThan(5);
+      // Two reads of the same query text interleaved, and one stopped after its first row.
+      const a = table.range('order', {}, true)[Symbol.iterator]();
+      const firstA = a.next().value as { logid: number };
+      expect(ids(table.range('order', {}, true))).toEqual(all);
+      a.return?.();
+      expect(firstA.logid).toBe(all[0]);
+      expect(ids(table.range('order', {}, true))).toEqual(all);
+      expect(ids(table.range('order', {}, false))).toEqual([...all].reverse());
+    });
+  });
+
   it('appends a recording, and a second recorder of the database is refused', async () => {
     const dir = join(root, 'db');
     const store = new FileCassetteStore(dir, { entities: LIST_ENTITIES });
