@@ -6,14 +6,16 @@
 //   first computed   the first answer not recorded (a deep continuation: works out knowledge)
 //   deep p50         list=logevents&lelimit=500 from three quarters down, 20 distinct questions
 //   type+user p50    list=logevents&letype=…&leuser=…, 20 distinct questions
-//   extlinks p50     prop=extlinks of 50 titles, 20 distinct questions (fixtures: they hold pages)
+//   extlinks p50     prop=extlinks of 50 titles of pages the wiki holds, 20 distinct questions, and
+//                    where the answers came from (a database with its log walk alone holds no
+//                    extlinks recording: its links are unknown, the answer a wikitape-miss)
 //   hit / bare       req/s of an exact cassette hit (one recorded walk page, 500 rows) against a bare
 //                    node:http server writing the same bytes, in the same run (autocannon, 10
 //                    connections, SCALE_HIT_SECONDS each, default 3)
 // min / median / max of SCALE_RUNS starts (default 3; 1 for sizes of 1M and more).
 // `snapshot` rows time `wikitape snapshot` of a fixture server of N log events (SCALE_SNAPSHOT
 // sizes, default 10k,100k), stopped after SCALE_SNAPSHOT_TIMEOUT seconds (default 600).
-// Environment: SCALE_SIZES (default 10k,100k; e.g. 10k,100k,1m), SCALE_DIST (the build to
+// Environment: SCALE_SIZES (default 10k,100k; e.g. 10k,100k,1m,10m), SCALE_DIST (the build to
 // measure, default dist/), SCALE_ONLY=cassette|database|fixture|snapshot. The database rows hold
 // the issue's wiki: N log events, N/10 pages × 5 links, N/10 blocks, N/100 protected titles.
 import { spawn } from 'node:child_process';
@@ -45,8 +47,9 @@ async function main() {
     if (!ONLY || ONLY === 'cassette') rows.push(await measure(`cassette, ${fmt(n)} log events`, 'cassettes', await cassetteOf(n), n, runs, false));
     if (!ONLY || ONLY === 'database') {
       const wiki = `${fmt(n)} log events + ${fmt(n / 10)} pages × 5 links + ${fmt(n / 10)} blocks + ${fmt(n / 100)} protected titles`;
-      rows.push(await measure(`database cassette, ${wiki}`, 'cassettes', await databaseOf(n, true), n, runs, true));
-      rows.push(await measure(`database cassette, entities only (no recording), ${wiki}`, 'cassettes', await databaseOf(n, false), n, runs, true, false));
+      rows.push(await measure(`database cassette, ${wiki}`, 'cassettes', await databaseOf(n, true), n, runs, n / 10));
+      // (10M and more: the walk's row alone, ~17 GB on disk; SCALE_ENTITIES=1 writes and measures the other too)
+      if (n < 1e7 || process.env.SCALE_ENTITIES) rows.push(await measure(`database cassette, entities only (no recording), ${wiki}`, 'cassettes', await databaseOf(n, false), n, runs, n / 10, false));
     }
     if (!ONLY || ONLY === 'fixture') rows.push(await measure(`fixture, ${fmt(n)} log events + ${fmt(n)} pages × 5 links + ${fmt(n)} blocks`, 'fixture', fixtureOf(n), n, runs, true));
   }
@@ -128,29 +131,32 @@ function get(url) {
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** The questions of one run: each list distinct, so no template of an earlier answer serves it. */
+/** The questions of one run: each list distinct, so no template of an earlier answer serves it. `withPages`: true, or how many pages the wiki has (the titles asked are pages it holds). */
 function questions(url, n, withPages) {
+  const pages = typeof withPages === 'number' ? withPages : n;
   const q = (s) => `${url}?action=query&format=json&${s}`;
   const deep = Array.from({ length: 20 }, (_, i) => q(`list=logevents&lelimit=500&lecontinue=${encodeURIComponent(logContinue(Math.floor(n / 4) + 7 * i + 3))}`));
   const types = ['delete', 'protect', 'move', 'block', 'upload'];
   const filtered = Array.from({ length: 20 }, (_, i) => q(`list=logevents&letype=${types[i % types.length]}&leuser=User${(i * 7) % USERS}`));
-  const titles = (i) => Array.from({ length: 50 }, (_, k) => `Page ${1 + ((i * 7919 + k * 104729) % n)}`).join('|');
+  const titles = (i) => Array.from({ length: 50 }, (_, k) => `Page ${1 + ((i * 7919 + k * 104729) % pages)}`).join('|');
   const links = withPages ? Array.from({ length: 20 }, (_, i) => q(`prop=extlinks&ellimit=max&titles=${encodeURIComponent(titles(i))}`)) : [];
   return { deep, filtered, links };
 }
 
-async function p50(urls) {
+/** The median time of the answers to `urls`; `sources` (a Set) gets where they came from (X-Wikitape-Source: a miss is timed too, and said). */
+async function p50(urls, sources = new Set()) {
   const ms = [];
   for (const u of urls) {
     const r = await get(u);
     if (r.status !== 200) throw new Error(`${u}: HTTP ${r.status}`);
     ms.push(r.ms);
+    sources.add(r.headers['x-wikitape-source']);
   }
   return median(ms);
 }
 
 async function measure(name, kind, path, n, runs, withPages, hits = kind === 'cassettes') {
-  const m = { name, start: [], rss: [], first: [], deep: [], filtered: [], links: [], hit: null };
+  const m = { name, start: [], rss: [], first: [], deep: [], filtered: [], links: [], linkSources: new Set(), hit: null };
   process.stdout.write(`${name}:`);
   for (let run = 0; run < runs; run++) {
     let s;
@@ -167,7 +173,7 @@ async function measure(name, kind, path, n, runs, withPages, hits = kind === 'ca
       m.first.push((await get(qs.deep[0])).ms);
       m.deep.push(await p50(qs.deep.slice(1)));
       m.filtered.push(await p50(qs.filtered));
-      if (withPages) m.links.push(await p50(qs.links));
+      if (withPages) m.links.push(await p50(qs.links, m.linkSources));
       if (run === 0 && hits) m.hit = await hitRatio(s.url);
     } finally {
       await stop(s.child);
@@ -208,7 +214,7 @@ function printTable(rows) {
       continue;
     }
     const hit = r.hit ? `${(r.hit.wikitape / r.hit.bare).toFixed(2)} (${Math.round(r.hit.wikitape)} / ${Math.round(r.hit.bare)} req/s, ${r.hit.kb.toFixed(0)} KB)` : '—';
-    process.stdout.write(`| ${r.name} | ${mmm(r.start, 's', 2)} | ${mmm(r.rss, 'MB', 0)} | ${mmm(r.first, 'ms', 0)} | ${mmm(r.deep, 'ms', 1)} | ${mmm(r.filtered, 'ms', 1)} | ${mmm(r.links, 'ms', 1)} | ${hit} |\n`);
+    process.stdout.write(`| ${r.name} | ${mmm(r.start, 's', 2)} | ${mmm(r.rss, 'MB', 0)} | ${mmm(r.first, 'ms', 0)} | ${mmm(r.deep, 'ms', 1)} | ${mmm(r.filtered, 'ms', 1)} | ${mmm(r.links, 'ms', 1)}${r.links.length ? ` (${[...r.linkSources].join(', ')})` : ''} | ${hit} |\n`);
   }
   process.stdout.write('(min / median / max of the runs)\n\n');
 }

@@ -236,8 +236,12 @@ export class ReplayEngine {
     const answer = this.handle({ method: 'GET', url, headers, body: EMPTY, startedAt: process.hrtime.bigint() }, { marks: MARKS, now });
     // An answer that starts a session (a login token) is its client's alone: never printed twice.
     if (answer.headers.some(([k]) => k.toLowerCase() === 'set-cookie')) return null;
-    // A miss is answered (and logged, with its near misses) by the app each time.
-    if (answer.source === 'miss') return null;
+    // A miss is answered (and logged, with its near misses) by the app each time: with the answer
+    // worked out here (printed without marks), not worked out again (see takeMiss).
+    if (answer.source === 'miss') {
+      this.lastMiss = { url, headers, answer };
+      return null;
+    }
     const t = makeTemplate(answer, { key: answer.key, usage: answer.usage, userLang: answer.userLang, source: answer.source, second: answer.clocked ? second : null, at: answer.at ?? null, shared: isFrozenBytes });
     const size = t.ownBytes + cacheKey.length;
     // Kept for questions a suite repeats: not for huge one-off URLs or answers (a stream of distinct
@@ -250,6 +254,22 @@ export class ReplayEngine {
     this.templateKeys.push(cacheKey);
     this.templateBytes += size;
     return t;
+  }
+
+  /** The miss `template` worked out last, for the app's handling of that same request (takeMiss). */
+  private lastMiss: { url: string; headers: IncomingHttpHeaders; answer: Answer } | null = null;
+
+  /**
+   * The miss `template` just worked out for this very request (its headers object, its URL), taken
+   * once: the app answers a miss after the template declined it, and a miss costs as much as any
+   * computed answer (more: it names its near misses), so it is not worked out twice.
+   */
+  private takeMiss(req: HttpRequest, opts: { marks?: DebugMarks; now?: number; identity?: string | null; faults?: readonly ArmedFault[] }): Answer | null {
+    const m = this.lastMiss;
+    if (m === null) return null;
+    this.lastMiss = null;
+    const plain = opts.marks === undefined && opts.now === undefined && opts.identity === undefined && (opts.faults?.length ?? 0) === 0;
+    return plain && req.method === 'GET' && req.body.length === 0 && req.headers === m.headers && req.url === m.url ? m.answer : null;
   }
 
   private dropTemplate(cacheKey: string): void {
@@ -307,7 +327,7 @@ export class ReplayEngine {
     const answer = this.handle({ method: 'GET', url: `${this.profile.scriptPath}/api.php?${q}`, headers, body: EMPTY, startedAt: process.hrtime.bigint() }, session === null && identity !== null ? { identity } : {});
     const header = (name: string) => answer.headers.find(([k]) => k.toLowerCase() === name)?.[1] ?? null;
     const unknown = header('x-wikitape-unknown');
-    const near = answer.nearMisses ?? (answer.source === 'cassette' || !this.cassettes ? [] : nearMisses(answer.key, this.cassettes.interactions.keys()));
+    const near = answer.nearMisses ?? (answer.source === 'cassette' || !this.cassettes ? [] : nearMisses(answer.key, this.cassettes.interactions));
     return {
       key: answer.key,
       source: answer.source,
@@ -324,6 +344,8 @@ export class ReplayEngine {
    * time to answer at (default: read it).
    */
   handle(req: HttpRequest, opts: { marks?: DebugMarks; now?: number; identity?: string | null; faults?: readonly ArmedFault[] } = {}): Answer {
+    const taken = this.takeMiss(req, opts);
+    if (taken) return taken;
     const { marks } = opts;
     const { query, get, post, params, lossy } = requestParams(req.method, req.url, req.headers['content-type'], req.body);
     const clockNow = opts.now ?? this.now();
@@ -374,7 +396,7 @@ export class ReplayEngine {
     const unknown = [...outcome.unknown, ...printerUnknown(params, this.profile, outcome), ...(view ? [] : visibilityUnknown(session?.caller, outcome.modules))];
     const miss = this.onMiss === 'error' && refusing(outcome, unknown).length > 0;
     // A miss names the recordings closest to the question, and how each differs.
-    const near = miss && this.cassettes ? nearMisses(key, this.cassettes.interactions.keys()) : [];
+    const near = miss && this.cassettes ? nearMisses(key, this.cassettes.interactions) : [];
     if (miss) {
       const params = [redactQuery(key), this.cassettes?.upstream ?? 'URL', unknown.join(', '), describeNearMisses(near)];
       const message = near.length > 0 ? apiMessage('wikitape-miss', 'wikitape-miss-near', params, { nearmisses: near }) : apiMessage('wikitape-miss', 'wikitape-miss', params);
@@ -386,7 +408,8 @@ export class ReplayEngine {
     const source: Source = miss ? 'miss' : computed ? 'synthesized' : 'builtin';
     const usage = source === 'synthesized' ? usageOf(params) : null;
     if (usage) this.noteUsage(usage);
-    const rendered = render({ profile: this.profile, model, assocLists: ASSOC_LISTS, knows, outcome, http, now, ...(marks ? { marks } : {}), ...sessionOf(session) });
+    // A miss is never a template: printed as the app sends it (template keeps it for the app).
+    const rendered = render({ profile: this.profile, model, assocLists: ASSOC_LISTS, knows, outcome, http, now, ...(marks && !miss ? { marks } : {}), ...sessionOf(session) });
     if (unknown.length > 0) rendered.headers.push(['X-Wikitape-Unknown', unknown.join(', ')]);
     // The key is what logs and onRequest show of the question: secrets never reach them.
     return { ...rendered, source, key: redactQuery(key), usage, userLang: outcome.userLang, clocked: true, ...(near.length > 0 ? { nearMisses: near } : {}), ...(walked !== null ? { at: walked } : {}) };

@@ -44,12 +44,20 @@ function pagingOf(list: ListModule): string[] {
   return [limit, cont, dir, prop].filter((r): r is string => r !== null).map((r) => list.prefix + r);
 }
 
+/** The parameters a page of a walk of a list may have, made once per list (a walk of 1M log events has 2,000 pages). */
+const WALK_PARAMS = new WeakMap<ListModule, ReadonlySet<string>>();
+function walkParams(list: ListModule): ReadonlySet<string> {
+  let allowed = WALK_PARAMS.get(list);
+  if (!allowed) WALK_PARAMS.set(list, (allowed = new Set([...NEUTRAL, ...pagingOf(list), ...list.walk.scopeParams.map((p) => list.prefix + p)])));
+  return allowed;
+}
+
 /** The list and part an interaction can be a page of a complete walk of (unfiltered, successful), or null. */
 function walkOf(i: Interaction, lists: readonly ListModule[]): { list: ListModule; scope: string } | null {
   const list = soleList(i.request, lists);
   if (!list || i.status !== 200 || i.headers['mediawiki-api-error']) return null;
-  const allowed = new Set([...NEUTRAL, ...pagingOf(list), ...list.walk.scopeParams.map((p) => list.prefix + p)]);
-  if (Object.keys(i.request).some((k) => !allowed.has(k))) return null;
+  const allowed = walkParams(list);
+  for (const k in i.request) if (!allowed.has(k)) return null;
   const scope = list.walk.scope(i.request);
   return scope === null ? null : { list, scope };
 }
@@ -97,14 +105,16 @@ export function computeCoverage(interactions: Iterable<Interaction>, lists: read
   return covered;
 }
 
-/** The parts of each list the recordings walked completely (Knowledge.walks). */
-export function completeWalks(interactions: Iterable<Interaction>, lists: readonly ListModule[]): Map<string, Set<string>> {
-  return new Map([...computeCoverage(interactions, lists)].map(([name, parts]) => [name, new Set(parts.keys())]));
-}
-
-/** When each part of each list was walked completely (Knowledge.walkTimes): the latest recordedAt of its walk's pages. */
-export function walkTimes(interactions: Iterable<Interaction>, lists: readonly ListModule[]): Map<string, Map<string, string>> {
-  return new Map([...computeCoverage(interactions, lists)].map(([name, parts]) => [name, new Map([...parts].map(([scope, c]) => [scope, c.recordedAt]))]));
+/**
+ * The parts of each list the recordings walked completely (Knowledge.walks), and when each was
+ * walked (Knowledge.walkTimes: the latest recordedAt of its walk's pages), from one pass over them.
+ */
+export function completeWalks(interactions: Iterable<Interaction>, lists: readonly ListModule[]): { walks: Map<string, Set<string>>; walkTimes: Map<string, Map<string, string>> } {
+  const coverage = computeCoverage(interactions, lists);
+  return {
+    walks: new Map([...coverage].map(([name, parts]) => [name, new Set(parts.keys())])),
+    walkTimes: new Map([...coverage].map(([name, parts]) => [name, new Map([...parts].map(([scope, c]) => [scope, c.recordedAt]))])),
+  };
 }
 
 /**

@@ -77,6 +77,8 @@ export class SqlEntityTable<E extends object> implements EntityTable<E> {
   private readonly byId: Statement;
   private readonly counted: Statement;
   private held: number | null = null;
+  /** Prepared range statements not being read, by query text (range). */
+  private readonly idle = new Map<string, Statement[]>();
 
   constructor(
     private readonly db: Database,
@@ -124,8 +126,17 @@ export class SqlEntityTable<E extends object> implements EntityTable<E> {
     for (const b of range.to ?? []) bound(b.slice(0, cols.length), '<=');
     const dir = descending ? ' DESC' : '';
     const sql = `SELECT ${this.column} FROM ${this.table}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${[...cols, 'seq'].map((c) => c + dir).join(', ')}`;
-    // A statement of its own: one left half-read (a caller that stopped) keeps nothing else busy.
-    for (const data of this.db.prepare(sql).pluck().iterate(...args)) yield parseKeepingKeyOrder(data as string) as E;
+    // A statement no other read is in the middle of (one left half-read keeps nothing else busy),
+    // prepared once per query text: compiling it again for each of 50 titles cost more than the reads.
+    const idle = this.idle.get(sql) ?? [];
+    this.idle.set(sql, idle);
+    const statement = idle.pop() ?? this.db.prepare(sql).pluck();
+    try {
+      for (const data of statement.iterate(...args)) yield parseKeepingKeyOrder(data as string) as E;
+    } finally {
+      // Back once its read is over (done, or stopped by its caller); one never finished is not reused.
+      idle.push(statement);
+    }
   }
 
   /**

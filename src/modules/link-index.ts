@@ -72,6 +72,21 @@ const IPV4 = new RegExp(`^(?:${IPV4_PART}\\.){3}${IPV4_PART}$|^(?:${IPV4_PART}\\
  * for IPv4, `V6.…` for IPv6, else the labels reversed: `www.example.com` → `com.example.www.`.
  */
 export function reverseHost(host: string): string {
+  let h = reversed.get(host);
+  if (h === undefined) {
+    // Bounded: a wiki's links name many hosts, but a page's few, and pages share them (a 50 titles'
+    // answer of 250 links worked out each host once per link: an eighth of its time).
+    if (reversed.size >= REVERSED_HOSTS) reversed.clear();
+    reversed.set(host, (h = indexifyHost(host)));
+  }
+  return h;
+}
+
+/** reverseHost's memo, and how many hosts it holds at most. */
+const reversed = new Map<string, string>();
+const REVERSED_HOSTS = 10_000;
+
+function indexifyHost(host: string): string {
   const bytes = rawurldecodeBytes(host);
   let text: string | null;
   try {

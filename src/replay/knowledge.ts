@@ -2,7 +2,7 @@ import type { Interaction } from '../cassette/format.js';
 import type { ListEntity, ListModule } from '../api/list-module.js';
 import { addUserIds, inferKnown } from '../api/entity-passes.js';
 import { entitiesOf, type Knowledge, type WikiModel } from '../wiki/model.js';
-import { completeLinkPages, completeWalks, walkTimes } from '../cassette/coverage.js';
+import { completeLinkPages, completeWalks } from '../cassette/coverage.js';
 import { learnLinkIds } from './link-ids.js';
 import { recordedMeta } from './recorded-meta.js';
 
@@ -26,8 +26,7 @@ export function buildKnowledge(model: WikiModel, lists: readonly ListModule[], r
   if (links.length > 0 && !fromStore.has(model)) learnLinkIds(model, () => links);
   prepareEntities(model, lists);
   const knows: Knowledge = {
-    walks: completeWalks(recorded, lists),
-    walkTimes: walkTimes(recorded, lists),
+    ...completeWalks(recorded, lists),
     completeLinks: completeLinkPages(recorded),
     missingTitles: new Set(model.missing.map((m) => `${m.ns}|${m.title}`)),
     completeNamespaces: new Set(),

@@ -62,15 +62,68 @@ function differ(asked: ReturnType<typeof parse>, recorded: ReturnType<typeof par
   return { differences, distance };
 }
 
+/**
+ * The recorded keys, or a table of them (an InteractionTable: its `size` and `keys()`). Keys are
+ * only ever added to a table (a recorder's), so its size says whether the groups made of it
+ * (groupsOf) still hold.
+ */
+export type RecordedKeys = readonly string[] | { readonly size: number; keys(): Iterable<string> };
+
+/** Recorded keys asked by one identity, of one action, picking the same modules (MODULE_PARAMS with their values). */
+interface Group {
+  identity: string;
+  action: string | undefined;
+  modules: Map<string, string>;
+  keys: string[];
+}
+
+/** The groups of each set of recorded keys, made once per set (and again when a recorder added keys). */
+const grouped = new WeakMap<object, { size: number; groups: Group[] }>();
+
+/**
+ * A miss costs what the recordings near it cost, not what all do: a difference in a module
+ * parameter weighs MODULE_WEIGHT, so a group whose modules differ from the question's by more than
+ * FARTHEST allows is skipped whole (a `prop=extlinks` question is never compared with the 2,000
+ * pages of a `list=logevents` walk, one by one).
+ */
+function groupsOf(recorded: RecordedKeys): Group[] {
+  const size = Array.isArray(recorded) ? recorded.length : (recorded as { size: number }).size;
+  const held = grouped.get(recorded);
+  if (held && held.size === size) return held.groups;
+  const bySignature = new Map<string, Group>();
+  for (const key of Array.isArray(recorded) ? recorded : (recorded as { keys(): Iterable<string> }).keys()) {
+    const { identity, params } = parse(redactQuery(key));
+    const modules = new Map([...params].filter(([name]) => MODULE_PARAMS.has(name)).sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+    const action = params.get('action');
+    const signature = JSON.stringify([identity, action ?? null, [...modules]]);
+    let g = bySignature.get(signature);
+    if (!g) bySignature.set(signature, (g = { identity, action, modules, keys: [] }));
+    g.keys.push(key);
+  }
+  const groups = [...bySignature.values()];
+  grouped.set(recorded, { size, groups });
+  return groups;
+}
+
+/** The least distance any key of a group can be from a question: its module parameters' differences alone. */
+function moduleDistance(asked: ReturnType<typeof parse>, g: Group): number {
+  let d = 0;
+  for (const name of MODULE_PARAMS) if (asked.params.get(name) !== g.modules.get(name)) d += MODULE_WEIGHT;
+  return d;
+}
+
 /** The recordings nearest to `question` (a canonical key), nearest first, none farther than FARTHEST. */
-export function nearMisses(question: string, recorded: Iterable<string>): NearMiss[] {
+export function nearMisses(question: string, recorded: RecordedKeys): NearMiss[] {
   const asked = parse(redactQuery(question));
   const found: (NearMiss & { distance: number })[] = [];
-  for (const key of recorded) {
-    const shown = redactQuery(key);
-    const d = differ(asked, parse(shown));
-    if (d === null || d.distance === 0 || d.distance > FARTHEST) continue;
-    found.push({ key: shown, ...d });
+  for (const g of groupsOf(recorded)) {
+    if (g.identity !== asked.identity || g.action !== asked.params.get('action') || moduleDistance(asked, g) > FARTHEST) continue;
+    for (const key of g.keys) {
+      const shown = redactQuery(key);
+      const d = differ(asked, parse(shown));
+      if (d === null || d.distance === 0 || d.distance > FARTHEST) continue;
+      found.push({ key: shown, ...d });
+    }
   }
   found.sort((a, b) => a.distance - b.distance || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return found.slice(0, SHOWN).map(({ key, differences }) => ({ key, differences }));

@@ -15,6 +15,9 @@ import { databasesUnavailable, type SqliteDriver } from '../../src/cassette/sqli
 import { cliTest, runCli } from '../support/cli.js';
 import { SqlEntityTable, tableShapes } from '../../src/cassette/sql-table.js';
 import { listCassettes, listKeys, pruneCassettes, verifyCassettes } from '../../src/cassette/commands.js';
+import { startServer } from '../../src/server.js';
+import { ReplayEngine } from '../../src/engine.js';
+import type { RequestLogEntry } from '../../src/options.js';
 import { CassetteWriter } from '../../src/record/cassette-writer.js';
 
 /**
@@ -63,6 +66,8 @@ const QUESTIONS = [
   'action=query&list=protectedtitles&ptprop=user|userid|level|comment&ptlimit=10',
   'action=query&prop=extlinks&titles=Alpha 2|Beta 3|Delta 5&ellimit=max',
   'action=query&prop=extlinks&titles=Alpha 2&ellimit=2',
+  // The same page lookups again, after reads that stopped at their first row (the statements are reused).
+  'action=query&prop=extlinks&titles=Delta|Alpha|Beta|Alpha|Nowhere at all&ellimit=4',
   'action=query&prop=info&titles=Alpha 2|Nowhere at all',
   'action=query&meta=siteinfo',
   'action=query&list=nosuchlist',
@@ -223,6 +228,43 @@ describe('database cassettes (.sqlite)', () => {
     });
   });
 
+  it('answers a miss through the server once, with the same answer and near misses from the database as from the JSON file', async () => {
+    const q = '/wiki/api.php?action=query&prop=info&titles=Alpha%7CNowhere%20at%20all&format=json&formatversion=2';
+    const warm = '/wiki/api.php?action=query&list=logevents&lelimit=3&format=json&formatversion=2';
+    /** The miss's answer, what the log said of it, and how often it was worked out, against a server that answers it as builtin. */
+    const ask = async (dir: string) => {
+      // Each computed answer asks for the knowledge once (engine.ts handle).
+      const reads = vi.spyOn(ReplayEngine.prototype, 'knows');
+      const count = async (onMiss: 'error' | 'builtin') => {
+        const log: RequestLogEntry[] = [];
+        const s = await startServer({ cassettes: dir, onMiss, onRequest: (e) => log.push(e) });
+        try {
+          await fetch(`${s.url}${warm.slice('/wiki/api.php'.length)}`);
+          const before = reads.mock.calls.length;
+          const text = await (await fetch(`${s.url}${q.slice('/wiki/api.php'.length)}`)).text();
+          return { text: withoutDebuginfo(text), log: log.at(-1), reads: reads.mock.calls.length - before };
+        } finally {
+          await s.close();
+        }
+      };
+      try {
+        return { miss: await count('error'), builtin: await count('builtin') };
+      } finally {
+        reads.mockRestore();
+      }
+    };
+    const [fromJson, fromDb] = [await ask(join(root, 'json')), await ask(join(root, 'db'))];
+    expect(fromDb.miss.text).toBe(fromJson.miss.text);
+    expect(fromDb.miss.text).toContain('"code":"wikitape-miss"');
+    expect(fromDb.miss.log).toMatchObject({ source: 'miss', nearMisses: fromJson.miss.log!.nearMisses });
+    expect(fromDb.miss.log!.nearMisses!.length).toBeGreaterThan(0);
+    // The hot path tried the miss for a template and the app answered it: worked out once, as a computed answer is.
+    for (const { miss, builtin } of [fromJson, fromDb]) {
+      expect(builtin.reads).toBe(1);
+      expect(miss.reads).toBe(builtin.reads);
+    }
+  });
+
   it('replays a database whose entities are not prepared (converted without the lists) as the JSON file too', async () => {
     expect(await answers(join(root, 'raw'))).toEqual(await answers(join(root, 'json')));
   });
@@ -233,6 +275,23 @@ describe('database cassettes (.sqlite)', () => {
     // The filtered lists found rows (the index ranges are not empty by mistake).
     expect(a.find((x) => x.startsWith('action=query&list=logevents&leuser=Admin&lelimit=4\n'))).toMatch(/"logid"/);
     expect(a.find((x) => x.startsWith('action=query&list=logevents&letitle=Eta\n'))).toMatch(/"title":"Eta"/);
+  });
+
+  it('reads one index range twice at once, and again after a read stopped early (its statements are reused)', () => {
+    withDatabase(join(root, 'edb', 'bundled.sqlite'), (db) => {
+      const table = db.table('logevents');
+      const ids = (it: Iterable<object>) => [...it].map((e) => (e as { logid: number }).logid);
+      const all = ids(table.range('order', {}, true));
+      expect(all.length).toBeGreaterThan(5);
+      // Two reads of the same query text interleaved, and one stopped after its first row.
+      const a = table.range('order', {}, true)[Symbol.iterator]();
+      const firstA = a.next().value as { logid: number };
+      expect(ids(table.range('order', {}, true))).toEqual(all);
+      a.return?.();
+      expect(firstA.logid).toBe(all[0]);
+      expect(ids(table.range('order', {}, true))).toEqual(all);
+      expect(ids(table.range('order', {}, false))).toEqual([...all].reverse());
+    });
   });
 
   it('appends a recording, and a second recorder of the database is refused', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Interaction } from '../../../src/cassette/format.js';
-import { computeCoverage, isCovered } from '../../../src/cassette/coverage.js';
+import { completeWalks, computeCoverage, isCovered } from '../../../src/cassette/coverage.js';
 import { parseUrlEncoded } from '../../../src/request/params.js';
 import { MODULES } from '../../../src/modules/index.js';
 
@@ -20,6 +20,13 @@ const walk = [page(base, 'A|2'), page({ ...base, lecontinue: 'A|2' }, 'B|1'), pa
 describe('the coverage rule', () => {
   it('covers a list when a walk runs from the first page to a page without continue', () => {
     expect([...computeCoverage(walk, LISTS).keys()]).toEqual(['logevents']);
+  });
+
+  it('gives the walked parts and their times from one pass over the recordings', () => {
+    const once = (function* () {
+      yield* walk;
+    })();
+    expect(completeWalks(once, LISTS)).toEqual({ walks: new Map([['logevents', new Set([''])]]), walkTimes: new Map([['logevents', new Map([['', '2024-01-01T00:00:00Z']])]]) });
   });
 
   it('does not cover a list whose walk has a gap or stops early', () => {
