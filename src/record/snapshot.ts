@@ -1,7 +1,7 @@
 import type { JsonObject } from '../api/result.js';
 import { FileCassetteStore } from '../cassette/store.js';
 import { canonicalKey } from '../request/canonical.js';
-import { KEY_RULES, LIST_ENTITIES, MODULES } from '../modules/index.js';
+import { KEY_RULES, KNOWLEDGE_ENTITIES, LIST_ENTITIES, MODULES } from '../modules/index.js';
 import { PAGES, type Page } from '../wiki/model.js';
 import { Recorder } from './recorder.js';
 import { SpacedWrites } from './spaced-writes.js';
@@ -94,7 +94,7 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotProgre
   const name = options.cassette ?? 'snapshot';
   // Written in bounded batches (a tenth of the time at most), not whole after every answer.
   const spaced = new SpacedWrites(9);
-  const store = spaced.wrap(new FileCassetteStore(cassettes, { entities: LIST_ENTITIES, ...(options.store ? { format: options.store } : {}) }));
+  const store = spaced.wrap(new FileCassetteStore(cassettes, { entities: LIST_ENTITIES, knowledge: KNOWLEDGE_ENTITIES, ...(options.store ? { format: options.store } : {}) }));
   const db = await store.open(name, options.upstream);
   const recorded = new Map(db.data.interactions.map((i) => [i.key, i.body]));
   // The recorder in this process: each question goes straight to the wiki and into the cassette.
@@ -166,6 +166,14 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotProgre
     } finally {
       recorder.close();
     }
+  }
+  // Its writes kept a database cassette prepared (cassette/sql-prepare.ts) unless it was not when
+  // the snapshot began (made by an older wikitape, say): prepared now, once, at what the data costs.
+  const database = store.databaseOf?.(name) ?? null;
+  try {
+    if (database && !database.prepared()) database.prepare();
+  } finally {
+    database?.close();
   }
   return progress;
 }
