@@ -146,18 +146,26 @@ export class PrepareStep {
       for (const text of [data, was?.data]) if (text !== undefined) pages.add((parseKeepingKeyOrder(text) as Page).pageid);
     }
     if (pages.size === 0) return [];
-    const named = this.links.map((i) => ({ i, ids: [...linkPageIds([i])] }));
-    const out = new Set<Interaction>();
-    for (let grew = true; grew; ) {
-      grew = false;
-      for (const { i, ids } of named) {
-        if (out.has(i) || !ids.some((id) => pages.has(id))) continue;
-        out.add(i);
-        for (const id of ids) pages.add(id);
-        grew = true;
+    // The answers naming each page, then a walk from the pages given (each answer's pages once).
+    const naming = new Map<number, Interaction[]>();
+    for (const i of this.links) {
+      for (const id of pagesOf(i)) {
+        const list = naming.get(id);
+        if (list) list.push(i);
+        else naming.set(id, [i]);
       }
     }
-    return [...out];
+    const out = new Set<Interaction>();
+    const todo = [...pages];
+    for (let id = todo.pop(); id !== undefined; id = todo.pop()) {
+      for (const i of naming.get(id) ?? []) {
+        if (out.has(i)) continue;
+        out.add(i);
+        for (const other of pagesOf(i)) if (!pages.has(other) && pages.add(other)) todo.push(other);
+      }
+    }
+    // (in the document's order, as replay's learning reads them)
+    return this.links.filter((i) => out.has(i));
   }
 
   /** Adds what the step counted to `known_counts` (a list no entity has any longer goes). */
@@ -173,6 +181,14 @@ export class PrepareStep {
   private dataOf(kind: string, seq: number): string | undefined {
     return this.db.prepare(`SELECT data FROM ${tableName(kind)} WHERE seq = ?`).pluck().get(seq) as string | undefined;
   }
+}
+
+/** The pages learning link ids reads for one answer (linkPageIds), worked out once per answer object. */
+const named = new WeakMap<Interaction, number[]>();
+function pagesOf(i: Interaction): number[] {
+  let ids = named.get(i);
+  if (!ids) named.set(i, (ids = [...linkPageIds([i])]));
+  return ids;
 }
 
 /** The names an entity (its recorded text) shows with their ids; null when it shows one name with two. */
