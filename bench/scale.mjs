@@ -254,7 +254,7 @@ async function measureSnapshotOf(n, runs) {
     mkdirSync(out, { recursive: true });
     const t = performance.now();
     try {
-      const child = spawn(process.execPath, [join(DIST, 'cli.js'), 'snapshot', '--upstream', up.url, '--cassettes', out, '--store', 'sqlite'], { stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(process.execPath, ['--max-old-space-size=16384', join(DIST, 'cli.js'), 'snapshot', '--upstream', up.url, '--cassettes', out, '--store', 'sqlite'], { stdio: ['ignore', 'ignore', 'pipe'] });
       let err = '';
       child.stderr.on('data', (d) => (err += d));
       const code = await new Promise((res) => child.once('exit', (c, sig) => res(sig ?? c)));
@@ -264,7 +264,7 @@ async function measureSnapshotOf(n, runs) {
     }
     writeFileSync(timeFile, `${((performance.now() - t) / 1000).toFixed(1)} s (load ${loadavg()[0].toFixed(1)})`);
   }
-  const took = readFileSync(timeFile, 'utf8');
+  const took = readFileSync(timeFile, 'utf8').trim();
   process.stdout.write(`snapshot --store sqlite of the ${fmt(n)} database: ${took}\n`);
   return measure(`snapshot (--store sqlite, ${took}) of a wikitape server serving the ${fmt(n)} database cassette`, 'cassettes', out, n, runs, true);
 }
