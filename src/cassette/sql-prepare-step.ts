@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { addUserIds } from '../api/entity-passes.js';
 import type { ListEntity } from '../api/list-module.js';
 import { parseKeepingKeyOrder } from '../util/ordered-json.js';
@@ -35,6 +35,8 @@ export class PrepareStep {
   private readonly written: Interaction[] = [];
   private readonly links: Interaction[] = [];
   private followable = true;
+  /** Statements by their text, made once per step (a write may rewrite thousands of rows). */
+  private readonly statements = new Map<string, Statement>();
 
   private constructor(
     private readonly db: Database,
@@ -52,7 +54,7 @@ export class PrepareStep {
   rewriting(kind: string, seq: number): void {
     let rows = this.was.get(kind);
     if (!rows) this.was.set(kind, (rows = new Map()));
-    if (!rows.has(seq)) rows.set(seq, (this.db.prepare(`SELECT data, known FROM ${tableName(kind)} WHERE seq = ?`).get(seq) as Was | undefined) ?? null);
+    if (!rows.has(seq)) rows.set(seq, (this.sql(`SELECT data, known FROM ${tableName(kind)} WHERE seq = ?`).get(seq) as Was | undefined) ?? null);
   }
 
   /** Each interaction the document holds (`stored`: the write stores it now). */
@@ -179,7 +181,13 @@ export class PrepareStep {
   }
 
   private dataOf(kind: string, seq: number): string | undefined {
-    return this.db.prepare(`SELECT data FROM ${tableName(kind)} WHERE seq = ?`).pluck().get(seq) as string | undefined;
+    return this.sql(`SELECT data FROM ${tableName(kind)} WHERE seq = ?`).pluck().get(seq) as string | undefined;
+  }
+
+  private sql(text: string): Statement {
+    let s = this.statements.get(text);
+    if (!s) this.statements.set(text, (s = this.db.prepare(text)));
+    return s;
   }
 }
 

@@ -68,16 +68,19 @@ async function listLinks(walk: (params: Record<string, string>, pick: (b: JsonOb
 }
 
 /**
- * A question asked again once when the connection failed: a kept-alive connection the wiki closed
- * while the snapshot was busy (writing its cassette) fails the next question on it (undici's
- * UND_ERR_SOCKET). A GET asks nothing twice that matters; a wiki that is really gone fails again.
+ * A question asked again (up to twice) when the connection failed: a kept-alive connection the
+ * wiki closed while the snapshot was busy (writing its cassette, which blocks for seconds on a big
+ * database) fails the next question on it (undici's UND_ERR_SOCKET), and the pool may hold more
+ * than one such connection. A GET asks nothing twice that matters; a wiki that is really gone
+ * fails each time.
  */
-async function askAgain<T>(ask: () => Promise<T>): Promise<T> {
-  try {
-    return await ask();
-  } catch (e) {
-    if (!(e instanceof UpstreamError) || e.kind !== 'unreachable') throw e;
-    return ask();
+async function askAgain<T>(ask: () => Promise<T>, tries = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ask();
+    } catch (e) {
+      if (!(e instanceof UpstreamError) || e.kind !== 'unreachable' || attempt >= tries) throw e;
+    }
   }
 }
 
