@@ -335,4 +335,18 @@ describe.skipIf(DATABASES_UNAVAILABLE !== null)(`database cassettes (.sqlite)${D
     withDatabase(join(root, 'snap-sqlite', 'snap.sqlite'), (db) => expect(db.prepared()).toBe(true));
     expect(timeless(await answersReadingNoKindWhole(join(root, 'snap-sqlite')))).toEqual(timeless(await answers(join(root, 'snap-json'))));
   });
+
+  it('leaves a database unprepared when a recording shows a name with another id than it keeps, and answers as the JSON file', { timeout: 60_000 }, async () => {
+    const [first, second] = await twoSessions();
+    // A log event showing Admin with an id other than the blocks' `byid` (which one wins depends on the sightings' order).
+    const renamed: Interaction = { key: 'action=query&format=json&formatversion=2&leprop=ids|user|userid&list=logevents&lestart=2001-01-01T00:00:00Z', request: { action: 'query', list: 'logevents', leprop: 'ids|user|userid', lestart: '2001-01-01T00:00:00Z', format: 'json', formatversion: '2' }, status: 200, headers: {}, body: { batchcomplete: true, query: { logevents: [{ logid: 900001, pageid: 0, logpage: 0, user: 'Admin', userid: 77 }] } }, recordedAt: '2026-01-01T00:00:00Z' };
+    for (const format of ['json', 'sqlite'] as const) {
+      const store = new FileCassetteStore(join(root, `mixed-${format}`), { entities: LIST_ENTITIES, knowledge: KNOWLEDGE_ENTITIES, format });
+      await record(store, 'mixed', [...first, ...second]);
+      if (format === 'sqlite') withDatabase(join(root, 'mixed-sqlite', 'mixed.sqlite'), (db) => expect(db.prepared()).toBe(true));
+      await record(store, 'mixed', [renamed]);
+    }
+    withDatabase(join(root, 'mixed-sqlite', 'mixed.sqlite'), (db) => expect(db.prepared()).toBe(false));
+    expect(timeless(await answers(join(root, 'mixed-sqlite')))).toEqual(timeless(await answers(join(root, 'mixed-json'))));
+  });
 });
