@@ -16,10 +16,12 @@
 // `snapshot` rows time `wikitape snapshot` of a fixture server of N log events (SCALE_SNAPSHOT
 // sizes, default 10k,100k), stopped after SCALE_SNAPSHOT_TIMEOUT seconds (default 600).
 // Environment: SCALE_SIZES (default 10k,100k; e.g. 10k,100k,1m,10m), SCALE_DIST (the build to
-// measure, default dist/), SCALE_ONLY=cassette|database|fixture|snapshot. The database rows hold
-// the issue's wiki: N log events, N/10 pages × 5 links, N/10 blocks, N/100 protected titles.
+// measure, default dist/), SCALE_ONLY=cassette|database|dbsnapshot|fixture|snapshot. The database rows hold
+// the issue's wiki: N log events, N/10 pages × 5 links, N/10 blocks, N/100 protected titles; the
+// `dbsnapshot` row is that wiki as `wikitape snapshot --store sqlite` records it from a wikitape
+// server serving the database row's cassette (the snapshot timed once, kept under SCALE_DIR).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -51,6 +53,8 @@ async function main() {
       // (10M and more: the walk's row alone, ~17 GB on disk; SCALE_ENTITIES=1 writes and measures the other too)
       if (n < 1e7 || process.env.SCALE_ENTITIES) rows.push(await measure(`database cassette, entities only (no recording), ${wiki}`, 'cassettes', await databaseOf(n, false), n, runs, n / 10, false));
     }
+    // The database wiki again, as `wikitape snapshot --store sqlite` records it from a wikitape server serving it.
+    if (!ONLY || ONLY === 'dbsnapshot') rows.push(await measureSnapshotOf(n, runs));
     if (!ONLY || ONLY === 'fixture') rows.push(await measure(`fixture, ${fmt(n)} log events + ${fmt(n)} pages × 5 links + ${fmt(n)} blocks`, 'fixture', fixtureOf(n), n, runs, true));
   }
   printTable(rows);
@@ -242,13 +246,42 @@ async function timeSnapshot(n) {
   }
 }
 
-/** The child: one wikitape server (`node bench/scale.mjs serve cassettes|fixture PATH`). */
-async function serve(kind, path) {
+/**
+ * A row for `wikitape snapshot --store sqlite` of a wikitape server serving databaseOf(n, true):
+ * the snapshot timed (kept, with its time, for the next run), then replayed as the other rows are.
+ */
+async function measureSnapshotOf(n, runs) {
+  const out = join(DIR, `dbsnapshot-${fmt(n)}`);
+  const timeFile = join(out, 'snapshot-seconds.txt');
+  if (!existsSync(timeFile)) {
+    // (on-miss builtin: the database's recordings walk the log alone, so the other lists are answered flagged)
+    const up = await start([fileURLToPath(import.meta.url), 'serve', 'cassettes', await databaseOf(n, true), 'builtin']);
+    rmSync(out, { recursive: true, force: true });
+    mkdirSync(out, { recursive: true });
+    const t = performance.now();
+    try {
+      const child = spawn(process.execPath, ['--max-old-space-size=16384', join(DIST, 'cli.js'), 'snapshot', '--upstream', up.url, '--cassettes', out, '--store', 'sqlite'], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let err = '';
+      child.stderr.on('data', (d) => (err += d));
+      const code = await new Promise((res) => child.once('exit', (c, sig) => res(sig ?? c)));
+      if (code !== 0) return { name: `database snapshot of ${fmt(n)}`, fails: `snapshot ${code}: ${err.trim().slice(-300)}` };
+    } finally {
+      await stop(up.child);
+    }
+    writeFileSync(timeFile, `${((performance.now() - t) / 1000).toFixed(1)} s (load ${loadavg()[0].toFixed(1)})`);
+  }
+  const took = readFileSync(timeFile, 'utf8').trim();
+  process.stdout.write(`snapshot --store sqlite of the ${fmt(n)} database: ${took}\n`);
+  return measure(`snapshot (--store sqlite, ${took}) of a wikitape server serving the ${fmt(n)} database cassette`, 'cassettes', out, n, runs, n / 10);
+}
+
+/** The child: one wikitape server (`node bench/scale.mjs serve cassettes|fixture PATH [ON_MISS]`). */
+async function serve(kind, path, onMiss) {
   const { startServer } = await import(`${DIST}/index.js`);
-  const s = await startServer(kind === 'cassettes' ? { cassettes: path, clock: 'real' } : { fixtures: [path], clock: 'real' });
+  const s = await startServer({ ...(kind === 'cassettes' ? { cassettes: path } : { fixtures: [path] }), clock: 'real', ...(onMiss ? { onMiss } : {}) });
   process.on('message', () => process.send(process.memoryUsage().rss));
   process.stdout.write(`${s.url}\n`);
 }
 
-if (process.argv[2] === 'serve') await serve(process.argv[3], process.argv[4]);
+if (process.argv[2] === 'serve') await serve(process.argv[3], process.argv[4], process.argv[5]);
 else await main();

@@ -9,7 +9,7 @@ import { DEFAULTS, replaySources, type Source, type WikitapeOptions } from './op
 import { readBody, requestParams } from './request/body.js';
 import type { ParamMap } from './request/params.js';
 import { canonicalKey } from './request/canonical.js';
-import { KEY_RULES, LIST_ENTITIES, MODULES } from './modules/index.js';
+import { KEY_RULES, KNOWLEDGE_ENTITIES, LIST_ENTITIES, MODULES } from './modules/index.js';
 import { redactQuery } from './util/secrets.js';
 import { shortList } from './util/short-list.js';
 import { sendBody } from './output/send.js';
@@ -445,7 +445,7 @@ function createRecordApp(options: WikitapeOptions): { app: express.Express; stat
   // --mode new: what the cassette already holds is answered from it (recordOne); only the rest is asked.
   const recorder = new Recorder({
     upstream: target.href,
-    store: new FileCassetteStore(options.cassettes ?? DEFAULTS.cassettes, { entities: LIST_ENTITIES, ...(options.store ? { format: options.store } : {}) }),
+    store: new FileCassetteStore(options.cassettes ?? DEFAULTS.cassettes, { entities: LIST_ENTITIES, knowledge: KNOWLEDGE_ENTITIES, ...(options.store ? { format: options.store } : {}) }),
     cassette,
     ...(mode === 'all' ? { reRecord: true } : {}),
     ...(options.upstreamTimeoutMs ? { timeoutMs: options.upstreamTimeoutMs } : {}),

@@ -12,10 +12,41 @@ import type { ListEntity } from './list-module.js';
  * step 2 entity by entity give what the whole-model passes give.
  */
 
-/** Adds the names an entity shows with their ids to `ids` (its list's `users`). */
-export function addUserIds(entity: ListEntity<object>, e: object, ids: Map<string, number>): void {
+/**
+ * Adds the names an entity shows with their ids to `ids` (its list's `users`); a name shown before
+ * with another id (a renamed account's) goes into `mixed` too, when given: which id it has then
+ * depends on which sighting is the last.
+ */
+export function addUserIds(entity: ListEntity<object>, e: object, ids: Map<string, number>, mixed?: Set<string>): void {
   if (!entity.users) return;
-  for (const [name, id] of entity.users(e)) if (typeof name === 'string' && typeof id === 'number') ids.set(name, id);
+  for (const [name, id] of entity.users(e)) {
+    if (typeof name !== 'string' || typeof id !== 'number') continue;
+    if (mixed && ids.has(name) && ids.get(name) !== id) mixed.add(name);
+    ids.set(name, id);
+  }
+}
+
+/**
+ * Users' ids as derive reads them (ListEntity.derive asks `get` and `has` alone), from `lookup`,
+ * noting each name asked for that has no id (`missed`): an entity that asked for one would derive
+ * more once some recording shows that name's id (a database cassette's writer prepares it again
+ * then: cassette/sql-prepare-step.ts).
+ */
+export class WatchedIds extends Map<string, number> {
+  readonly missed = new Set<string>();
+  constructor(private readonly lookup: (name: string) => number | undefined) {
+    super();
+  }
+
+  override get(name: string): number | undefined {
+    const id = this.lookup(name);
+    if (id === undefined) this.missed.add(name);
+    return id;
+  }
+
+  override has(name: string): boolean {
+    return this.get(name) !== undefined;
+  }
 }
 
 /** `known` of an entity recorded before it was kept: the props whose fields it has (none declared: left alone). */

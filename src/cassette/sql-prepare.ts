@@ -1,6 +1,9 @@
 import type { Database } from './sqlite-driver.js';
-import { addUserIds, prepareEntity } from '../api/entity-passes.js';
+import { WatchedIds, addUserIds, prepareEntity } from '../api/entity-passes.js';
 import type { ListEntity } from '../api/list-module.js';
+import type { Page } from '../wiki/model.js';
+import type { Interaction } from './format.js';
+import { learnLinkIdsOf, linkPageIds } from './link-ids.js';
 import { parseKeepingKeyOrder, stringifyKeepingKeyOrder } from '../util/ordered-json.js';
 import { KNOWN_COUNTS, entityRow, indexColumns, tableName, type KindShape } from './sql-table.js';
 
@@ -13,39 +16,66 @@ import { KNOWN_COUNTS, entityRow, indexColumns, tableName, type KindShape } from
  * its `known` and index columns as the prepared entity has them (replay's reads), and each kind's
  * counts of `known` lists are kept (`known_counts`: what SqlEntityTable.knownCounts answers).
  *
- * The database says it is prepared by its `user_version` (PREPARED); every write of the document
- * clears it (store-sqlite.ts), so a recording added later makes replay work the entities out in
- * memory again rather than read stale preparations.
+ * The database says it is prepared by its `user_version` (PREPARED). What a later write needs to
+ * prepare only what it changed (sql-prepare-step.ts) is kept too: users' ids by name
+ * (`prepared_ids`, with whether a name was shown with several) and which entities asked for the
+ * id of a name no entity showed (`prepared_waiting`: they derive more once one does). A write that
+ * cannot be followed so (a database prepared without them, a recording removed) clears the mark,
+ * and replay then works the entities out in memory rather than read stale preparations.
  */
 export const PREPARED = 1;
+
+/** The tables a later write reads to prepare what it changed (see above). */
+const STATE = [
+  'CREATE TABLE IF NOT EXISTS prepared_ids (name TEXT PRIMARY KEY, id INTEGER NOT NULL, mixed INTEGER NOT NULL) WITHOUT ROWID',
+  'CREATE TABLE IF NOT EXISTS prepared_waiting (kind TEXT NOT NULL, seq INTEGER NOT NULL, name TEXT NOT NULL, PRIMARY KEY (kind, seq, name)) WITHOUT ROWID',
+  'CREATE INDEX IF NOT EXISTS prepared_waiting_name ON prepared_waiting (name)',
+];
+
+/** Whether a database keeps what a later write needs to prepare only what it changed. */
+export function keepsPrepareState(db: Database): boolean {
+  return db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('prepared_ids', 'prepared_waiting')").pluck().get() === 2;
+}
 
 /** Rows read and rewritten per transaction. */
 const BATCH = 10_000;
 
 /**
  * Prepares the tabled kinds of `db` for `entities` (the list modules' entities, in the lists'
- * order, as replay passes them to its knowledge), and stores the entities of `also` (by kind) as
- * prepared, in place of those of their ids. Returns whether it did: a list kind the database keeps
- * outside a table (a hand-made member) leaves it unprepared.
+ * order, as replay passes them to its knowledge), the pages with the links' ids its recorded
+ * extlinks answers (`links`) teach included. Returns whether it did: a list kind the database
+ * keeps outside a table (a hand-made member) leaves it unprepared.
  */
-export function prepareTables(db: Database, shapes: ReadonlyMap<string, KindShape>, tabled: readonly string[], untabled: (kind: string) => boolean, entities: readonly ListEntity<object>[], also: ReadonlyMap<string, readonly object[]>): boolean {
+export function prepareTables(db: Database, shapes: ReadonlyMap<string, KindShape>, tabled: readonly string[], untabled: (kind: string) => boolean, entities: readonly ListEntity<object>[], links: readonly Interaction[]): boolean {
   if (entities.some((e) => untabled(e.kind))) return false;
   const kinds = new Set(tabled);
   const ids = new Map<string, number>();
+  const mixed = new Set<string>();
   for (const entity of entities) {
     if (!entity.users || !kinds.has(entity.kind)) continue;
-    for (const rows of batches(db, entity.kind, 'data')) for (const { data } of rows) addUserIds(entity, parseKeepingKeyOrder(data) as object, ids);
+    for (const rows of batches(db, entity.kind, 'data')) for (const { data } of rows) addUserIds(entity, parseKeepingKeyOrder(data) as object, ids, mixed);
   }
   db.transaction(() => {
+    for (const sql of STATE) db.exec(sql);
+    db.prepare('DELETE FROM prepared_waiting').run();
+    db.prepare('DELETE FROM prepared_ids').run();
+    const put = db.prepare('INSERT INTO prepared_ids (name, id, mixed) VALUES (?, ?, ?)');
+    for (const [name, id] of ids) put.run(name, id, mixed.has(name) ? 1 : 0);
+    const lookup = (name: string) => ids.get(name);
     for (const kind of kinds) {
       const ofKind = entities.filter((e) => e.kind === kind);
       const shape = shapes.get(kind);
       if (!shape) continue;
       addPreparedColumn(db, kind);
-      db.prepare(`UPDATE ${tableName(kind)} SET prepared = NULL`).run();
-      if (ofKind.length > 0 && ofKind.some((e) => e.derive || Object.keys(e.propFields).length > 0)) prepareKind(db, shape, ofKind, ids);
-      // What else its writer worked out of some (pages' links' ids learned from the recordings), by id.
-      for (const e of also.get(kind) ?? []) prepareOne(db, shape, ofKind, ids, e);
+      // (only rows that hold one: a fresh database's 10M rows rewritten for nothing cost minutes and gigabytes of WAL)
+      db.prepare(`UPDATE ${tableName(kind)} SET prepared = NULL WHERE prepared IS NOT NULL`).run();
+      if (ofKind.length > 0 && ofKind.some((e) => e.derive || Object.keys(e.propFields).length > 0)) prepareKind(db, shape, ofKind, lookup);
+    }
+    // The pages whose links' ids the recorded extlinks answers teach, prepared again with them.
+    const pages = shapes.get('pages');
+    if (pages && kinds.has('pages')) {
+      const prepared = preparer(db, pages, entities.filter((e) => e.kind === 'pages'), lookup);
+      for (const { seq, data, page } of learnedPages(db, links).values()) prepared(seq, page, data);
     }
     countKnown(db, [...kinds]);
     db.pragma(`user_version = ${PREPARED}`);
@@ -54,19 +84,60 @@ export function prepareTables(db: Database, shapes: ReadonlyMap<string, KindShap
 }
 
 /** Rewrites the rows of a kind whose entity preparing changes. */
-function prepareKind(db: Database, shape: KindShape, ofKind: readonly ListEntity<object>[], ids: ReadonlyMap<string, number>): void {
-  const cols = indexColumns(shape);
-  const set = db.prepare(`UPDATE ${tableName(shape.kind)} SET prepared = ?, id = ?, known = ?${cols.map((c) => `, x_${c.name} = ?`).join('')} WHERE seq = ?`);
+function prepareKind(db: Database, shape: KindShape, ofKind: readonly ListEntity<object>[], lookup: (name: string) => number | undefined): void {
+  const prepared = preparer(db, shape, ofKind, lookup);
   for (const rows of batches(db, shape.kind, 'data')) {
-    for (const { seq, data } of rows) {
-      const e = parseKeepingKeyOrder(data) as object;
-      prepareEntity(ofKind, e, ids);
-      const text = stringifyKeepingKeyOrder(e);
-      if (text === data) continue;
-      const [, id, known, , ...index] = entityRow(shape, cols, seq, e);
-      set.run(text, id, known, ...index, seq);
-    }
+    for (const { seq, data } of rows) prepared(seq, parseKeepingKeyOrder(data) as object, data);
   }
+}
+
+/**
+ * Prepares one entity of a kind (`e`, changed in place; `data`: its row's recorded text) and
+ * stores it in its row (`seq`): its prepared text when that differs, its `known` and index columns
+ * as prepared, and the names whose ids it asked for in vain. Returns its `known` column before and after.
+ */
+export function preparer(db: Database, shape: KindShape, ofKind: readonly ListEntity<object>[], lookup: (name: string) => number | undefined): (seq: number, e: object, data: string) => [string | null, string | null] {
+  const cols = indexColumns(shape);
+  const t = tableName(shape.kind);
+  const was = db.prepare(`SELECT known FROM ${t} WHERE seq = ?`).pluck();
+  const set = db.prepare(`UPDATE ${t} SET prepared = ?, id = ?, known = ?${cols.map((c) => `, x_${c.name} = ?`).join('')} WHERE seq = ?`);
+  const unwait = db.prepare('DELETE FROM prepared_waiting WHERE kind = ? AND seq = ?');
+  const wait = db.prepare('INSERT OR IGNORE INTO prepared_waiting (kind, seq, name) VALUES (?, ?, ?)');
+  return (seq, e, data) => {
+    const before = was.get(seq) as string | null;
+    const ids = new WatchedIds(lookup);
+    prepareEntity(ofKind, e, ids);
+    const text = stringifyKeepingKeyOrder(e);
+    const [, id, known, , ...index] = entityRow(shape, cols, seq, e);
+    set.run(text === data ? null : text, id, known, ...index, seq);
+    unwait.run(shape.kind, seq);
+    for (const name of ids.missed) wait.run(shape.kind, seq, name);
+    return [before, known as string | null];
+  };
+}
+
+/** A page's row (its place and recorded text) and the page with the link ids learned. */
+export interface LearnedPage {
+  seq: number;
+  data: string;
+  page: Page;
+}
+
+/**
+ * The pages learning link ids from `links` (recorded `prop=extlinks` answers) reads, as recorded,
+ * with the ids learned (link-ids.ts), by page id, each with its row; none when no page is kept.
+ */
+export function learnedPages(db: Database, links: readonly Interaction[]): Map<number, LearnedPage> {
+  const out = new Map<number, LearnedPage>();
+  const t = tableName('pages');
+  if (links.length === 0 || db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?").pluck().get(t) !== 1) return out;
+  const read = db.prepare(`SELECT seq, data FROM ${t} WHERE id = ? ORDER BY seq LIMIT 1`);
+  for (const id of linkPageIds(links)) {
+    const row = read.get(String(id)) as { seq: number; data: string } | undefined;
+    if (row) out.set(id, { ...row, page: parseKeepingKeyOrder(row.data) as Page });
+  }
+  learnLinkIdsOf(new Map([...out].map(([id, { page }]) => [id, page])), () => links);
+  return out;
 }
 
 /** Counts each kind's distinct `known` lists once (SqlEntityTable.knownCounts of a prepared database). */
@@ -74,14 +145,6 @@ function countKnown(db: Database, kinds: readonly string[]): void {
   db.exec(`CREATE TABLE IF NOT EXISTS ${KNOWN_COUNTS} (kind TEXT NOT NULL, known TEXT NOT NULL, n INTEGER NOT NULL)`);
   db.prepare(`DELETE FROM ${KNOWN_COUNTS}`).run();
   for (const kind of kinds) db.prepare(`INSERT INTO ${KNOWN_COUNTS} (kind, known, n) SELECT ?, known, count(*) FROM ${tableName(kind)} WHERE known IS NOT NULL GROUP BY known`).run(kind);
-}
-
-/** Stores one prepared entity of a kind in the rows of its id. */
-function prepareOne(db: Database, shape: KindShape, ofKind: readonly ListEntity<object>[], ids: ReadonlyMap<string, number>, e: object): void {
-  prepareEntity(ofKind, e, ids);
-  const cols = indexColumns(shape);
-  const [, id, known, , ...index] = entityRow(shape, cols, 0, e);
-  db.prepare(`UPDATE ${tableName(shape.kind)} SET prepared = ?, known = ?${cols.map((c) => `, x_${c.name} = ?`).join('')} WHERE id = ?`).run(stringifyKeepingKeyOrder(e), known, ...index, id);
 }
 
 /** A kind's rows in their order, BATCH at a time (each batch read whole: a write may follow it). */
@@ -97,7 +160,7 @@ function* batches(db: Database, kind: string, column: string): Iterable<{ seq: n
 }
 
 /** Adds the `prepared` column to a kind's table made before it had one. */
-function addPreparedColumn(db: Database, kind: string): void {
+export function addPreparedColumn(db: Database, kind: string): void {
   const has = (db.prepare(`SELECT count(*) FROM pragma_table_info('${tableName(kind)}') WHERE name = 'prepared'`).pluck().get() as number) > 0;
   if (!has) db.exec(`ALTER TABLE ${tableName(kind)} ADD COLUMN prepared TEXT`);
 }

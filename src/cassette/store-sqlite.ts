@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { parseKeepingKeyOrder, stringifyKeepingKeyOrder } from '../util/ordered-json.js';
-import type { Cassette, Interaction } from './format.js';
+import { isUserKey, type Cassette, type Interaction } from './format.js';
 import { SqlEntityTable, entityRow, indexColumns, kindSchema, putEntity, tableName, type KindShape } from './sql-table.js';
 import { CassetteError } from './store.js';
 import { PREPARED, prepareTables, readColumn } from './sql-prepare.js';
+import { PrepareStep } from './sql-prepare-step.js';
 import type { ListEntity } from '../api/list-module.js';
 import { summariesOf, type AnswerSummary } from './walk-summary.js';
 import { databasesUnavailable, openDatabase, type Database, type Statement } from './sqlite-driver.js';
@@ -53,11 +54,16 @@ export class SqliteCassette {
   private byKey: Statement | null = null;
   private written: { interactions: Map<string, Interaction>; entities: Map<string, readonly object[]> } | null = null;
 
-  /** Opens (or, with `create`, makes) the database file; one that is no cassette is a CassetteError naming it. */
+  /**
+   * Opens (or, with `create`, makes) the database file; one that is no cassette is a CassetteError
+   * naming it. With `knowledge` (the list modules' entities, in the lists' order), its writes keep
+   * it prepared (see write).
+   */
   constructor(
     readonly file: string,
     shapes: readonly KindShape[],
     create = false,
+    private readonly knowledge: readonly ListEntity<object>[] = [],
   ) {
     this.shapes = new Map(shapes.map((s) => [s.kind, s]));
     const unavailable = databasesUnavailable();
@@ -147,13 +153,24 @@ export class SqliteCassette {
 
   /**
    * Prepares its entities for the list modules' `entities` (in the lists' order), when every list
-   * kind it holds is in a table, with the entities of `also` stored as its writer worked them out;
-   * whether it did (replay/prepare-database.ts, after convert and the scale bench's writer).
+   * kind it holds is in a table, with the links' ids its recorded `prop=extlinks` answers teach;
+   * whether it did (cassette/sql-prepare.ts). Replay learns link ids from what readers were shown;
+   * whether a logged-in recording shows what readers see depends on its user's rights, known at
+   * replay only: a database holding a logged-in extlinks recording is left unprepared (replay works
+   * it all out, as for a JSON cassette).
    */
-  prepare(entities: readonly ListEntity<object>[], also: ReadonlyMap<string, readonly object[]> = new Map()): boolean {
+  prepare(entities: readonly ListEntity<object>[] = this.knowledge): boolean {
+    const links: Interaction[] = [];
+    for (const key of this.keys()) {
+      if (!/(?:^|&)prop=/.test(key)) continue;
+      const i = this.interaction(key);
+      if (i?.request['prop'] !== 'extlinks') continue;
+      if (isUserKey(key)) return false;
+      links.push(i);
+    }
     const members = this.member('entities');
     const loose = (kind: string) => typeof members === 'object' && members !== null && Array.isArray((members as Record<string, unknown>)[kind]) && ((members as Record<string, unknown[]>)[kind]!.length > 0);
-    const done = prepareTables(this.db, this.shapes, this.tabled(), loose, entities, also);
+    const done = prepareTables(this.db, this.shapes, this.tabled(), loose, entities, links);
     this.tables.clear();
     return done;
   }
@@ -180,11 +197,18 @@ export class SqliteCassette {
    * Stores a cassette document in one transaction: its other members whole (small), and of its
    * interactions and entities only those that are not the objects the last read or write held
    * (a recording adds or replaces a few): what a recording costs, not what the cassette does.
+   * Opened with the lists' entities (`knowledge`), it keeps the database prepared
+   * (sql-prepare.ts): a new one is prepared after its first write (it holds that write alone), a
+   * prepared one prepares what the write changed (sql-prepare-step.ts); else, and when `prepare`
+   * is false, the write leaves it unprepared.
    */
-  write(c: Cassette, keep = true): void {
+  write(c: Cassette, keep = true, prepare = true): void {
     const before = this.written;
+    const follow = prepare && this.knowledge.length > 0;
+    const fresh = follow && this.member('meta') === undefined;
     this.db.transaction(() => {
-      // What was prepared may no longer follow from the entities (sql-prepare.ts).
+      const step = follow && before && !this.knowledge.some((e) => !this.shapes.has(e.kind) && (c.entities[e.kind]?.length ?? 0) > 0) ? PrepareStep.of(this.db, this.shapes, this.knowledge) : null;
+      // What was prepared may no longer follow from the entities, until the step says it does.
       this.db.pragma('user_version = 0');
       this.db.exec(SUMMARY_TABLE);
       this.db.prepare('DELETE FROM walk_summaries').run();
@@ -200,16 +224,24 @@ export class SqliteCassette {
       const now = new Set<string>();
       for (const i of c.interactions) {
         now.add(i.key);
-        if (before?.interactions.get(i.key) !== i) put.run(...toRow(i));
+        const stored = before?.interactions.get(i.key) !== i;
+        if (stored) put.run(...toRow(i));
+        step?.holds(i, stored);
       }
       // What the document no longer holds (cassettes prune) goes.
       const drop = this.db.prepare('DELETE FROM interactions WHERE key = ?');
-      for (const key of before?.interactions.keys() ?? []) if (!now.has(key)) drop.run(key);
-      for (const [kind, list] of Object.entries(c.entities)) if (this.shapes.has(kind) && Array.isArray(list)) this.writeKind(kind, list, before?.entities.get(kind) ?? []);
+      for (const key of before?.interactions.keys() ?? []) {
+        if (now.has(key)) continue;
+        drop.run(key);
+        step?.removes();
+      }
+      for (const [kind, list] of Object.entries(c.entities)) if (this.shapes.has(kind) && Array.isArray(list)) this.writeKind(kind, list, before?.entities.get(kind) ?? [], step);
+      step?.finish();
     })();
-    // Its tables read as the database is now (no longer prepared).
+    // Its tables read as the database is now.
     this.tables.clear();
     if (keep) this.remember(c);
+    if (fresh) this.prepare();
   }
 
   /**
@@ -227,7 +259,7 @@ export class SqliteCassette {
     })();
     const doc: Record<string, unknown> = {};
     for (const name of order) doc[name] = name === 'interactions' ? passing : (rest as unknown as Record<string, unknown>)[name];
-    this.write(doc as unknown as Cassette, false);
+    this.write(doc as unknown as Cassette, false, false);
     const put = this.db.prepare('INSERT OR REPLACE INTO walk_summaries (key, json) VALUES (?, ?)');
     this.db.transaction(() => {
       for (const s of summaries) put.run(s.key, stringifyKeepingKeyOrder(s));
@@ -291,16 +323,21 @@ export class SqliteCassette {
   }
 
   /** Writes the entities of a kind that changed place or object since `before` (seq: their place in the list). */
-  private writeKind(kind: string, list: readonly object[], before: readonly object[]): void {
+  private writeKind(kind: string, list: readonly object[], before: readonly object[], step: PrepareStep | null): void {
     const shape = this.shapeOf(kind);
     for (const sql of kindSchema(shape)) this.db.exec(sql);
     const cols = indexColumns(shape);
     const t = tableName(kind);
     const put = putEntity(this.db, shape, cols);
     list.forEach((e, seq) => {
-      if (before[seq] !== e) put.run(...entityRow(shape, cols, seq, e));
+      if (before[seq] === e) return;
+      step?.rewriting(kind, seq);
+      put.run(...entityRow(shape, cols, seq, e));
     });
-    if (before.length > list.length) this.db.prepare(`DELETE FROM ${t} WHERE seq >= ?`).run(list.length);
+    if (before.length > list.length) {
+      this.db.prepare(`DELETE FROM ${t} WHERE seq >= ?`).run(list.length);
+      step?.removes();
+    }
     this.tables.delete(kind);
   }
 

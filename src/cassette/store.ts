@@ -10,6 +10,7 @@ import { summariesOf } from './walk-summary.js';
 import { tooLongForJson } from '../wiki/fixtures.js';
 import { SqliteCassette } from './store-sqlite.js';
 import { tableShapes } from './sql-table.js';
+import type { ListEntity } from '../api/list-module.js';
 
 /** Error for a cassette name or file that cannot be used; says what to do. */
 export class CassetteError extends Error {
@@ -62,6 +63,12 @@ interface StoreOptions {
    * field. A kind not listed is added when first harvested. Default none.
    */
   entities?: readonly EntityShape[];
+  /**
+   * The list modules' entities in the lists' order (modules/index.ts KNOWLEDGE_ENTITIES): a
+   * database cassette written through the store is then kept prepared as it is written
+   * (SqliteCassette.write). Default none: a write leaves a database unprepared.
+   */
+  knowledge?: readonly ListEntity<object>[];
 }
 
 /** Cassettes as pretty JSON files `<dir>/<name>.json`, written atomically by lowdb (temp file + rename). */
@@ -69,9 +76,11 @@ export class FileCassetteStore implements CassetteStore {
   readonly dir: string;
   private readonly entities: readonly EntityShape[];
   private readonly format: CassetteFormat;
+  private readonly knowledge: readonly ListEntity<object>[];
   constructor(dir: string, options: StoreOptions = {}) {
     this.dir = resolve(dir);
     this.entities = options.entities ?? [];
+    this.knowledge = options.knowledge ?? [];
     this.format = options.format ?? 'json';
   }
 
@@ -99,7 +108,7 @@ export class FileCassetteStore implements CassetteStore {
     const file = this.databaseFile(name);
     const made = !existsSync(file) && !existsSync(this.fileOf(name)) && this.format === 'sqlite';
     if (!made && !existsSync(file)) return null;
-    return new SqliteCassette(file, tableShapes(this.entities), made);
+    return new SqliteCassette(file, tableShapes(this.entities), made, this.knowledge);
   }
 
   /** The file of a cassette (the name checked: it never leaves the folder). */

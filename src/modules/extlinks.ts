@@ -9,6 +9,7 @@ import type { SortKey } from '../api/list-module.js';
 import { badContinue, compareKeys } from './list-support.js';
 import { SLASHLESS_PROTOCOLS, decodeURIComponentSafe, index60, makeIndexes, reconstructUrl } from './link-index.js';
 import { linkQuery, rowOf143 } from './link-query.js';
+import { idBounds } from '../wiki/link-bounds.js';
 import { apiClass, escapeClose, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
 
 /** $wgUrlProtocols of a default install, cut at `:` (ApiQueryExternalLinks' `elprotocol`). */
@@ -25,19 +26,6 @@ interface Row {
   index: string;
   /** Whether it is 1.39's https row of a protocol-relative link (see ExtLink.httpsId). */
   own: boolean;
-}
-
-/**
- * Bounds on each link's el_id: ids of one page's links grow with their recorded order in 1.43
- * (ORDER BY el_id), and are distinct integers, so a known id bounds its neighbours'.
- */
-export function idBounds(page: Page, modern: boolean): { lo: number; hi: number }[] {
-  const links = page.extlinks;
-  const out = links.map((l) => (l.id > 0 ? { lo: l.id, hi: l.id } : { lo: l.idMin ?? 1, hi: l.idMax ?? Number.MAX_SAFE_INTEGER }));
-  if (!modern) return out;
-  for (let i = 1; i < out.length; i++) out[i]!.lo = Math.max(out[i]!.lo, out[i - 1]!.lo + 1);
-  for (let i = out.length - 2; i >= 0; i--) out[i]!.hi = Math.min(out[i]!.hi, out[i + 1]!.hi - 1);
-  return out;
 }
 
 /** prop=extlinks (ApiQueryExternalLinks). */

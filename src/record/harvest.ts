@@ -89,11 +89,10 @@ function harvestPages(into: Harvest, pages: JsonObject[]): void {
         into.pages.push(page);
       }
       const held = new Set(page.extlinks.map((l) => l.url));
-      for (const url of links) {
-        if (held.has(url)) continue;
-        held.add(url);
-        page.extlinks.push({ id: 0, url });
-      }
+      const added = links.filter((url) => !held.has(url) && held.add(url));
+      // A page is changed by a new object, never in place: a database cassette's writer stores the
+      // entities that are not the objects it stored last (cassette/store-sqlite.ts write).
+      if (added.length > 0) into.pages[at.get(String(page.pageid))!] = { ...page, extlinks: [...page.extlinks, ...added.map((url) => ({ id: 0, url }))] };
     } else if (p['missing'] === true && typeof p['title'] === 'string') {
       const m = { ns: Number(p['ns']), title: p['title'] };
       const at = positionsOf(into.missing, MISSING_ID);

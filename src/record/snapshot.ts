@@ -1,7 +1,7 @@
 import type { JsonObject } from '../api/result.js';
 import { FileCassetteStore } from '../cassette/store.js';
 import { canonicalKey } from '../request/canonical.js';
-import { KEY_RULES, LIST_ENTITIES, MODULES } from '../modules/index.js';
+import { KEY_RULES, KNOWLEDGE_ENTITIES, LIST_ENTITIES, MODULES } from '../modules/index.js';
 import { PAGES, type Page } from '../wiki/model.js';
 import { Recorder } from './recorder.js';
 import { SpacedWrites } from './spaced-writes.js';
@@ -68,16 +68,19 @@ async function listLinks(walk: (params: Record<string, string>, pick: (b: JsonOb
 }
 
 /**
- * A question asked again once when the connection failed: a kept-alive connection the wiki closed
- * while the snapshot was busy (writing its cassette) fails the next question on it (undici's
- * UND_ERR_SOCKET). A GET asks nothing twice that matters; a wiki that is really gone fails again.
+ * A question asked again (up to twice) when the connection failed: a kept-alive connection the
+ * wiki closed while the snapshot was busy (writing its cassette, which blocks for seconds on a big
+ * database) fails the next question on it (undici's UND_ERR_SOCKET), and the pool may hold more
+ * than one such connection. A GET asks nothing twice that matters; a wiki that is really gone
+ * fails each time.
  */
-async function askAgain<T>(ask: () => Promise<T>): Promise<T> {
-  try {
-    return await ask();
-  } catch (e) {
-    if (!(e instanceof UpstreamError) || e.kind !== 'unreachable') throw e;
-    return ask();
+async function askAgain<T>(ask: () => Promise<T>, tries = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ask();
+    } catch (e) {
+      if (!(e instanceof UpstreamError) || e.kind !== 'unreachable' || attempt >= tries) throw e;
+    }
   }
 }
 
@@ -94,7 +97,7 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotProgre
   const name = options.cassette ?? 'snapshot';
   // Written in bounded batches (a tenth of the time at most), not whole after every answer.
   const spaced = new SpacedWrites(9);
-  const store = spaced.wrap(new FileCassetteStore(cassettes, { entities: LIST_ENTITIES, ...(options.store ? { format: options.store } : {}) }));
+  const store = spaced.wrap(new FileCassetteStore(cassettes, { entities: LIST_ENTITIES, knowledge: KNOWLEDGE_ENTITIES, ...(options.store ? { format: options.store } : {}) }));
   const db = await store.open(name, options.upstream);
   const recorded = new Map(db.data.interactions.map((i) => [i.key, i.body]));
   // The recorder in this process: each question goes straight to the wiki and into the cassette.
@@ -166,6 +169,14 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotProgre
     } finally {
       recorder.close();
     }
+  }
+  // Its writes kept a database cassette prepared (cassette/sql-prepare.ts) unless it was not when
+  // the snapshot began (made by an older wikitape, say): prepared now, once, at what the data costs.
+  const database = store.databaseOf?.(name) ?? null;
+  try {
+    if (database && !database.prepared()) database.prepare();
+  } finally {
+    database?.close();
   }
   return progress;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FileCassetteStore } from '../../src/cassette/store.js';
-import { idBounds } from '../../src/modules/extlinks.js';
+import { idBounds } from '../../src/wiki/link-bounds.js';
 import { LIST_ENTITIES, MODULES } from '../../src/modules/index.js';
 import { snapshot } from '../../src/record/snapshot.js';
 import { loadCassettes } from '../../src/replay/cassette-index.js';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { snapshot } from '../../src/record/snapshot.js';
 import { startServer } from '../../src/server.js';
 import { FileCassetteStore } from '../../src/cassette/store.js';
-import { idBounds } from '../../src/modules/extlinks.js';
+import { idBounds } from '../../src/wiki/link-bounds.js';
 import { LIST_ENTITIES, MODULES } from '../../src/modules/index.js';
 import { loadCassettes } from '../../src/replay/cassette-index.js';
 import { learnLinkIds } from '../../src/replay/link-ids.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Interaction } from '../../../src/cassette/format.js';
-import { idBounds } from '../../../src/modules/extlinks.js';
+import { idBounds } from '../../../src/wiki/link-bounds.js';
 import { learnLinkIds } from '../../../src/replay/link-ids.js';
 import { emptyModel, type Page } from '../../../src/wiki/model.js';
 
