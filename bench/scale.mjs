@@ -225,7 +225,7 @@ function printTable(rows) {
 
 /** `wikitape snapshot` of a fixture server of n log events, timed. */
 async function timeSnapshot(n) {
-  const up = await start([fileURLToPath(import.meta.url), 'serve', 'fixture', fixtureOf(n, true)]);
+  const up = await start([fileURLToPath(import.meta.url), 'serve', 'fixture', fixtureOf(n, true), 'builtin']);
   const out = join(DIR, `snapshot-${fmt(n)}`);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });

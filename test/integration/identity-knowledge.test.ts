@@ -46,17 +46,22 @@ beforeAll(async () => {
     interaction(blocks, { query: { blocks: [block(2, 'Secret', true), block(1, 'Vandal', false)] } }, 'Admin'),
     interaction({ meta: 'userinfo', uiprop: 'groups|rights' }, { query: { userinfo: { id: 1, name: 'Admin', groups: ['*', 'user', 'sysop'], rights: ['read', 'deletelogentry', 'deletedhistory', 'hideuser', 'apihighlimits'] } } }, 'Admin'),
   ];
-  // Record mode harvests readers' answers only.
+  dir = await cassetteDir(interactions, [anonymous, anonymousBlocks]);
+});
+
+/** A folder holding one cassette of these interactions, its entities harvested from `readers` (record mode harvests readers' answers only). */
+async function cassetteDir(interactions: Interaction[], readers: Interaction[]): Promise<string> {
   const entities = emptyHarvest();
-  for (const i of [anonymous, anonymousBlocks]) harvest(entities, i.body, i.request);
+  for (const i of readers) harvest(entities, i.body, i.request);
   const cassette: Cassette = {
     meta: { format: 1, upstream: 'http://wiki.test/w/api.php', recordedAt: '2024-03-01T00:00:00Z', profile: { version: '1.43.9', language: 'en', scriptPath: '/w', server: 'http://wiki.test', debugInfo: false } },
     interactions: interactions.sort((a, b) => (a.key < b.key ? -1 : 1)),
     entities,
   };
-  dir = await mkdtemp(join(tmpdir(), 'wikitape-identity-knowledge-'));
-  await writeFile(join(dir, 'rec.json'), JSON.stringify(cassette));
-});
+  const d = await mkdtemp(join(tmpdir(), 'wikitape-identity-knowledge-'));
+  await writeFile(join(d, 'rec.json'), JSON.stringify(cassette));
+  return d;
+}
 
 describe('knowledge per identity', () => {
   it("a logged-in identity's complete walk makes its own computed answers exact; readers keep theirs", async () => {
@@ -120,16 +125,7 @@ describe("an identity's view leaves readers' knowledge as it was", () => {
       interaction({ list: 'logevents', lelimit: 'max', leprop: LEPROP }, { query: { logevents: [byProtector, event(1)] } }, 'Admin', ADMIN_WALKED),
       interaction({ meta: 'userinfo', uiprop: 'groups|rights' }, { query: { userinfo: { id: 1, name: 'Admin', groups: ['*', 'user', 'sysop'], rights: ['read', 'deletelogentry', 'deletedhistory', 'hideuser', 'apihighlimits'] } } }, 'Admin'),
     ];
-    const entities = emptyHarvest();
-    for (const i of [anonymous, titles]) harvest(entities, i.body, i.request);
-    const cassette: Cassette = {
-      meta: { format: 1, upstream: 'http://wiki.test/w/api.php', recordedAt: '2024-03-01T00:00:00Z', profile: { version: '1.43.9', language: 'en', scriptPath: '/w', server: 'http://wiki.test', debugInfo: false } },
-      interactions: interactions.sort((a, b) => (a.key < b.key ? -1 : 1)),
-      entities,
-    };
-    const d = await mkdtemp(join(tmpdir(), 'wikitape-identity-view-'));
-    await writeFile(join(d, 'rec.json'), JSON.stringify(cassette));
-    return d;
+    return cassetteDir(interactions, [anonymous, titles]);
   }
 
   it("a reader's answer is the same before and after a logged-in identity's view is worked out", async () => {
