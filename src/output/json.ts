@@ -62,12 +62,26 @@ function uEscape(c: string): string {
 
 const HEX_DIGITS = Buffer.from('0123456789abcdef');
 
-const NON_ASCII_RUNS_G = /[^\x00-\x7f]+/g;
-
-/** Writes each UTF-16 unit of a non-ASCII run as `\uXXXX` at `o`; returns where it ends. */
-function writeEscapes(out: Buffer, o: number, run: string): number {
-  for (let i = 0; i < run.length; i++) {
-    const c = run.charCodeAt(i);
+/**
+ * Every non-ASCII UTF-16 unit as `\uXXXX`, written into one buffer of the exact size: a text of
+ * a million Cyrillic letters made a string of two million pieces when built by concatenation
+ * (some 80 MB until flattened); this costs the answer's size once. One loop over the characters,
+ * making nothing per character: finding the non-ASCII runs with a regular expression was a third
+ * faster on a computed log page, but its match strings took a 5.9 MB answer of Cyrillic links
+ * (bench/worst-requests.mjs) over its memory ceiling.
+ */
+function escapeNonAscii(s: string): string {
+  let wide = 0;
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) wide++;
+  if (wide === 0) return s;
+  const out = Buffer.allocUnsafe(s.length + 5 * wide);
+  let o = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c <= 0x7f) {
+      out[o++] = c;
+      continue;
+    }
     out[o++] = 0x5c; // \
     out[o++] = 0x75; // u
     out[o++] = HEX_DIGITS[c >> 12]!;
@@ -75,32 +89,7 @@ function writeEscapes(out: Buffer, o: number, run: string): number {
     out[o++] = HEX_DIGITS[(c >> 4) & 15]!;
     out[o++] = HEX_DIGITS[c & 15]!;
   }
-  return o;
-}
-
-/**
- * Every non-ASCII UTF-16 unit as `\uXXXX`, written into one buffer of the exact size: a text of
- * a million Cyrillic letters made a string of two million pieces when built by concatenation
- * (some 80 MB until flattened); this costs the answer's size once. The runs are found by a regular
- * expression and the ASCII between them copied as it is (a loop over every character cost a third
- * more on a computed log page, where it ran on every answer of format=json).
- */
-function escapeNonAscii(s: string): string {
-  let wide = 0;
-  NON_ASCII_RUNS_G.lastIndex = 0;
-  for (let m = NON_ASCII_RUNS_G.exec(s); m; m = NON_ASCII_RUNS_G.exec(s)) wide += m[0].length;
-  if (wide === 0) return s;
-  const out = Buffer.allocUnsafe(s.length + 5 * wide);
-  let o = 0;
-  let from = 0;
-  NON_ASCII_RUNS_G.lastIndex = 0;
-  for (let m = NON_ASCII_RUNS_G.exec(s); m; m = NON_ASCII_RUNS_G.exec(s)) {
-    if (m.index > from) o += out.write(s.slice(from, m.index), o, 'latin1');
-    o = writeEscapes(out, o, m[0]);
-    from = m.index + m[0].length;
-  }
-  if (from < s.length) o += out.write(s.slice(from), o, 'latin1');
-  return out.toString('latin1', 0, o);
+  return out.toString('latin1');
 }
 
 /** A JS number as PHP 8.2 `json_encode` prints the corresponding PHP float. */
