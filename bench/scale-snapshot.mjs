@@ -22,7 +22,7 @@ import { startServer } from '../dist/server.js';
 import { FileCassetteStore } from '../dist/cassette/store.js';
 import { LIST_ENTITIES, MODULES } from '../dist/modules/index.js';
 import { loadCassettes } from '../dist/replay/cassette-index.js';
-import { learnLinkIds } from '../dist/replay/link-ids.js';
+import { learnLinkIds } from '../dist/cassette/link-ids.js';
 import { idBounds } from '../dist/modules/extlinks.js';
 import { loadFixtures } from '../dist/wiki/fixtures.js';
 import { writeFixture } from './scale-data.mjs';
@@ -53,7 +53,7 @@ const done = await snapshot({
 const seconds = (performance.now() - t0) / 1000;
 await wiki.close();
 
-// Every el_id replay learns from the snapshot (replay/link-ids.ts), against the fixture's own:
+// Every el_id replay learns from the snapshot (cassette/link-ids.ts), against the fixture's own:
 // exact where learned (a wrong one is an error), and how many stayed unknown.
 const lists = MODULES.query.list;
 const index = await loadCassettes(new FileCassetteStore(dir, { entities: LIST_ENTITIES }), lists);

@@ -8,7 +8,7 @@ import { stringifyKeepingKeyOrder } from '../util/ordered-json.js';
  * Knowledge (replay/knowledge.ts) reads of a list answer only where it sits in its walk: its
  * question, whether it succeeded, its `continue` (where the next page starts, or none: the walk
  * ends here), when and as whom it was recorded; of a `prop=extlinks` answer also the pages it
- * showed with their links' URLs (coverage.ts completeLinkPages, replay/link-ids.ts). A summary is
+ * showed with their links' URLs (coverage.ts completeLinkPages, cassette/link-ids.ts). A summary is
  * that interaction with its answer cut down to those parts: the functions that work knowledge out
  * read it as they read the answer, and give the same knowledge (test/unit/cassette/walk-summary.test.ts).
  *

@@ -7,7 +7,7 @@ import type { Page } from '../wiki/model.js';
 import { atLeast } from '../wiki/profile.js';
 import type { SortKey } from '../api/list-module.js';
 import { badContinue, compareKeys } from './list-support.js';
-import { SLASHLESS_PROTOCOLS, decodeURIComponentSafe, index60, makeIndexes, reconstructUrl } from './link-index.js';
+import { SLASHLESS_PROTOCOLS, decodeURIComponentSafe, index60, makeIndexes, reconstructUrl } from '../wiki/link-index.js';
 import { linkQuery, rowOf143 } from './link-query.js';
 import { idBounds } from '../wiki/link-bounds.js';
 import { apiClass, escapeClose, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';

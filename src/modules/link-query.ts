@@ -1,6 +1,6 @@
 import { isValid as isValidIp } from '../util/ip.js';
 import { rawurldecode } from '../util/php-url.js';
-import { reverseHost } from './link-index.js';
+import { reverseHost } from '../wiki/link-index.js';
 
 /**
  * `elquery` as ApiQueryExternalLinks reads it: Parser::normalizeLinkUrl, then

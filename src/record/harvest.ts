@@ -75,7 +75,7 @@ export function harvest(into: Harvest, body: JsonObject, request: Readonly<Recor
   for (const list of lists) if (list.entity.kind === PAGES) harvestList(into, list, q[list.name], request);
 }
 
-/** Pages and their external links, in the order shown (ids come from continuation tokens: replay/link-ids.ts). */
+/** Pages and their external links, in the order shown (ids come from continuation tokens: cassette/link-ids.ts). */
 function harvestPages(into: Harvest, pages: JsonObject[]): void {
   for (const p of pages) {
     if (typeof p['pageid'] === 'number' && p['missing'] !== true) {

@@ -1,5 +1,5 @@
 import type { JsonObject } from '../api/result.js';
-import { index60, makeIndexes } from '../modules/link-index.js';
+import { index60, makeIndexes } from '../wiki/link-index.js';
 
 /** Asks the wiki (through the recorder) and returns its formatversion=2 answer. */
 export type Ask = (params: Record<string, string>) => Promise<JsonObject>;
@@ -30,7 +30,7 @@ export interface LinkedPage {
 }
 
 /**
- * Records what replay needs to know the external links' `el_id`s (replay/link-ids.ts). The API
+ * Records what replay needs to know the external links' `el_id`s (cassette/link-ids.ts). The API
  * shows an id only in `elcontinue`, which names the next link, and a request continuing from it
  * shows that link first; the very first link of a batch is found by searching (a request
  * continuing from id k shows it exactly when its id is at least k). Pages are asked 50 at a time
@@ -74,7 +74,7 @@ export async function recordLinkIds(ask: Ask, pages: readonly LinkedPage[]): Pro
  * the last page: all but its last link, which the next token names and one more request shows).
  * When the answer shows that page alone, its first link is at T, every link it shows is below the
  * next token T', and when T' − T is the number shown the ids between are T, T+1, … with no room
- * for any other (replay/link-ids.ts: idBounds). Otherwise (another page's links came between, or
+ * for any other (cassette/link-ids.ts: idBounds). Otherwise (another page's links came between, or
  * the ids have gaps) the rows of that answer are walked again one by one, each at its own token.
  * About one request a page instead of one a link.
  */

@@ -3,7 +3,7 @@ import type { ListEntity, ListModule } from '../api/list-module.js';
 import { addUserIds, inferKnown } from '../api/entity-passes.js';
 import { entitiesOf, type Knowledge, type WikiModel } from '../wiki/model.js';
 import { completeLinkPages, completeWalks } from '../cassette/coverage.js';
-import { learnLinkIds } from './link-ids.js';
+import { learnLinkIds } from '../cassette/link-ids.js';
 import { recordedMeta } from './recorded-meta.js';
 
 /**

@@ -26,7 +26,7 @@ export function entityKind<E extends object>(name: string): EntityKind<E> {
 export interface ExtLink {
   id: number;
   url: string;
-  /** Bounds on an id not known exactly, from continuation requests (replay/link-ids.ts). */
+  /** Bounds on an id not known exactly, from continuation requests (cassette/link-ids.ts). */
   idMin?: number;
   idMax?: number;
   /** 1.39 stores a protocol-relative link twice (an http and an https row): the https row's id, when a token named it. */

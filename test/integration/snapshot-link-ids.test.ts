@@ -7,13 +7,13 @@ import { idBounds } from '../../src/wiki/link-bounds.js';
 import { LIST_ENTITIES, MODULES } from '../../src/modules/index.js';
 import { snapshot } from '../../src/record/snapshot.js';
 import { loadCassettes } from '../../src/replay/cassette-index.js';
-import { learnLinkIds } from '../../src/replay/link-ids.js';
+import { learnLinkIds } from '../../src/cassette/link-ids.js';
 import { startServer } from '../../src/server.js';
 import { NO_CASSETTES, TEST_CLOCK } from '../support/app.js';
 
 /**
  * `wikitape snapshot` learns external links' el_ids from continuation tokens (record/snapshot-link-ids.ts)
- * and replay reads them back (replay/link-ids.ts). Against a fixture server whose ids are laid out
+ * and replay reads them back (cassette/link-ids.ts). Against a fixture server whose ids are laid out
  * as a wiki's can be (a page's links in one run, runs out of page order, a page with a gap, two
  * pages whose links interleave, pages of one link, more than one batch of fifty pages), every id
  * replay takes for known is the fixture's own, and none is guessed.

@@ -8,7 +8,7 @@ import { FileCassetteStore } from '../../src/cassette/store.js';
 import { idBounds } from '../../src/wiki/link-bounds.js';
 import { LIST_ENTITIES, MODULES } from '../../src/modules/index.js';
 import { loadCassettes } from '../../src/replay/cassette-index.js';
-import { learnLinkIds } from '../../src/replay/link-ids.js';
+import { learnLinkIds } from '../../src/cassette/link-ids.js';
 import { normalize } from '../support/differential.js';
 import { LIVE_VERSIONS, liveWiki } from '../support/live-wiki.js';
 

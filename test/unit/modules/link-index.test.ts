@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { index60, makeIndexes } from '../../../src/modules/link-index.js';
+import { index60, makeIndexes } from '../../../src/wiki/link-index.js';
 
 /** LinkFilter::makeIndexes of MediaWiki 1.39 for each URL (scripts/generate/php/link-index.php). */
 const oracle = JSON.parse(readFileSync(new URL('./link-index-php.json', import.meta.url), 'utf8')) as Record<string, string[]>;

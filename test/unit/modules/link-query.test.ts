@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeIndexes } from '../../../src/modules/link-index.js';
+import { makeIndexes } from '../../../src/wiki/link-index.js';
 import { linkQuery, normalizeLinkUrl, phpParseUrl, rowOf143 } from '../../../src/modules/link-query.js';
 
 /** PHP 8.2's parse_url for these URLs (run with `php -r`). */

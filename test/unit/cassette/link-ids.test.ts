@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Interaction } from '../../../src/cassette/format.js';
 import { idBounds } from '../../../src/wiki/link-bounds.js';
-import { learnLinkIds } from '../../../src/replay/link-ids.js';
+import { learnLinkIds } from '../../../src/cassette/link-ids.js';
 import { emptyModel, type Page } from '../../../src/wiki/model.js';
 
-/** External links' el_ids learned from recorded continuation (replay/link-ids.ts), on 1.43 (tokens are the el_id alone). */
+/** External links' el_ids learned from recorded continuation (cassette/link-ids.ts), on 1.43 (tokens are the el_id alone). */
 function page(pageid: number, urls: string[]): Page {
   return { pageid, ns: 0, title: `P${pageid}`, extlinks: urls.map((url) => ({ id: 0, url })) };
 }
