@@ -16,6 +16,7 @@ import { SessionIdentities, cookiesAfter, sessionIds, type Asking } from './iden
 import { answerJson, askCanonical, askSiteInfo, askWhoIs, headersOf } from './own-questions.js';
 import { KEPT_HEADERS, recordingPlan, type RecordingPlan } from './policy.js';
 import { SessionGate } from './session-gate.js';
+import { sendUpstreamError } from './upstream-error.js';
 import { MAX_ANSWER_BYTES, Upstream } from './upstream.js';
 
 export { MAX_UPSTREAM_BYTES } from './forwarder.js';
@@ -170,10 +171,17 @@ export class Recorder {
     void this.gate.client(sessionIds(req.headers.cookie)).then((done) => {
       res.once('close', done);
       if (res.closed) return done();
-      this.forwarder.forward(req, res, r.body, r.query, asked, (a) => {
+      try {
+        this.forwarder.forward(req, res, r.body, r.query, asked, (a) => {
+          done();
+          this.answered(r, req.headers, a, asked);
+        });
+      } catch (e) {
+        // Said to the client as any failure to reach the wiki is (no rejection left unhandled).
         done();
-        this.answered(r, req.headers, a, asked);
-      });
+        if (!res.headersSent) sendUpstreamError(res, e instanceof Error ? e.message : String(e));
+        else res.destroy();
+      }
     });
   }
 
