@@ -118,37 +118,58 @@ export function completeWalks(interactions: Iterable<Interaction>, lists: readon
 }
 
 /**
+ * The walk of `prop=extlinks` alone an answer is a page of (no protocol or query filter,
+ * successful): its question without `elcontinue` and `continue`, as text; null for any other answer.
+ */
+export function linkWalkOf(i: Interaction): string | null {
+  const r = i.request;
+  if (r['action'] !== 'query' || r['prop'] !== 'extlinks' || r['list'] || r['meta'] || r['generator']) return null;
+  if (r['elprotocol'] || r['elquery'] !== undefined || i.status !== 200 || i.headers['mediawiki-api-error']) return null;
+  const { elcontinue: _e, continue: _c, ...rest } = r;
+  return JSON.stringify(Object.entries(rest).sort());
+}
+
+/**
+ * The pages of one walk of links (its answers: those `linkWalkOf` gives one name) whose links it
+ * holds completely: every page it asked about when it goes from its first answer, following
+ * `elcontinue`, to an answer without one; none otherwise.
+ */
+export function linkWalkPages(answers: Iterable<Interaction>): number[] {
+  const pages = new Map<string, Interaction>();
+  for (const i of answers) pages.set(i.request['elcontinue'] ?? '', i);
+  const seen: number[] = [];
+  let page = pages.get('');
+  for (let steps = 0; page && steps <= pages.size; steps++) {
+    const q = page.body['query'] as { pages?: { pageid?: number }[] } | undefined;
+    for (const p of q?.pages ?? []) if (typeof p.pageid === 'number') seen.push(p.pageid);
+    const next = (page.body['continue'] as Record<string, string> | undefined)?.['elcontinue'];
+    if (next === undefined) return seen;
+    page = pages.get(next);
+  }
+  return [];
+}
+
+/** The recorded answers of each walk of links (linkWalkOf), by its name, in their order. */
+function linkWalks(interactions: Iterable<Interaction>): Map<string, Interaction[]> {
+  const byWalk = new Map<string, Interaction[]>();
+  for (const i of interactions) {
+    const walk = linkWalkOf(i);
+    if (walk === null) continue;
+    const answers = byWalk.get(walk);
+    if (answers) answers.push(i);
+    else byWalk.set(walk, [i]);
+  }
+  return byWalk;
+}
+
+/**
  * Pages whose external links the recordings hold completely: a walk of `prop=extlinks` alone
  * (no protocol or query filter) from its first answer, following `elcontinue`, to an answer
  * without one. Every page such a walk asked about is complete.
  */
 export function completeLinkPages(interactions: Iterable<Interaction>): Set<number> {
-  const byWalk = new Map<string, Map<string, Interaction>>();
-  for (const i of interactions) {
-    const r = i.request;
-    if (r['action'] !== 'query' || r['prop'] !== 'extlinks' || r['list'] || r['meta'] || r['generator']) continue;
-    if (r['elprotocol'] || r['elquery'] !== undefined || i.status !== 200 || i.headers['mediawiki-api-error']) continue;
-    const { elcontinue, continue: _c, ...rest } = r;
-    const walk = JSON.stringify(Object.entries(rest).sort());
-    const pages = byWalk.get(walk) ?? new Map<string, Interaction>();
-    pages.set(elcontinue ?? '', i);
-    byWalk.set(walk, pages);
-  }
   const complete = new Set<number>();
-  for (const pages of byWalk.values()) {
-    const seen: number[] = [];
-    let page = pages.get('');
-    for (let steps = 0; page && steps <= pages.size; steps++) {
-      const q = page.body['query'] as { pages?: { pageid?: number }[] } | undefined;
-      for (const p of q?.pages ?? []) if (typeof p.pageid === 'number') seen.push(p.pageid);
-      const next = (page.body['continue'] as Record<string, string> | undefined)?.['elcontinue'];
-      if (next === undefined) {
-        for (const id of seen) complete.add(id);
-        break;
-      }
-      page = pages.get(next);
-    }
-  }
+  for (const answers of linkWalks(interactions).values()) for (const id of linkWalkPages(answers)) complete.add(id);
   return complete;
 }
 

@@ -6,7 +6,7 @@ import type { Page } from '../wiki/model.js';
 import { isUserKey, type Interaction } from './format.js';
 import { linkPageIds } from './link-ids.js';
 import { KNOWN_COUNTS, tableName, type KindShape } from './sql-table.js';
-import { PREPARED, addPreparedColumn, keepsPrepareState, learnedPages, preparer } from './sql-prepare.js';
+import { PREPARED, addPreparedColumn, keepsPrepareState, learnedPages, preparer, stepLinkWalks } from './sql-prepare.js';
 
 /** A row as it was before a write replaced it (null: the write added it). */
 type Was = { data: string; known: string | null } | null;
@@ -89,6 +89,7 @@ export class PrepareStep {
     const counts = new Map<string, Map<string, number>>();
     for (const [kind, rows] of todo) this.prepareRows(kind, rows, counts);
     this.recount(counts);
+    stepLinkWalks(this.db, this.links, this.written);
     this.db.pragma(`user_version = ${PREPARED}`);
     return true;
   }

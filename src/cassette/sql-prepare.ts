@@ -1,9 +1,11 @@
 import type { Database } from './sqlite-driver.js';
 import { WatchedIds, addUserIds, prepareEntity } from '../api/entity-passes.js';
 import type { ListEntity } from '../api/list-module.js';
-import type { Page } from '../wiki/model.js';
+import { createHash } from 'node:crypto';
+import type { Page, PageIds } from '../wiki/model.js';
 import type { Interaction } from './format.js';
 import { learnLinkIdsOf, linkPageIds } from './link-ids.js';
+import { linkWalkOf, linkWalkPages } from './coverage.js';
 import { parseKeepingKeyOrder, stringifyKeepingKeyOrder } from '../util/ordered-json.js';
 import { KNOWN_COUNTS, entityRow, indexColumns, tableName, type KindShape } from './sql-table.js';
 
@@ -78,6 +80,7 @@ export function prepareTables(db: Database, shapes: ReadonlyMap<string, KindShap
       for (const { seq, data, page } of learnedPages(db, links).values()) prepared(seq, page, data);
     }
     countKnown(db, [...kinds]);
+    storeLinkWalks(db, links);
     db.pragma(`user_version = ${PREPARED}`);
   })();
   return true;
@@ -167,3 +170,93 @@ export function addPreparedColumn(db: Database, kind: string): void {
 
 /** The text replay reads of an entity: prepared, when the database is. */
 export const readColumn = (prepared: boolean) => (prepared ? 'coalesce(prepared, data)' : 'data');
+
+/**
+ * What the recorded walks of links prove, kept when a database is prepared: the pages whose
+ * every link a walk of `prop=extlinks` holds (coverage.ts linkWalkPages), each with the walk
+ * (a hash of its question, linkWalkOf) that proves it. Knowledge asks it page by page
+ * (`storedLinkPages`), so replay neither loads nor works through the walks' answers: a snapshot's
+ * link-id crawl is one answer per page with links (record/snapshot-link-ids.ts), ~100k at 1M log
+ * events. A write that adds or replaces answers of a walk stores that walk again (`stepLinkWalks`).
+ */
+const LINK_WALKS = [
+  'CREATE TABLE IF NOT EXISTS link_walk_pages (pageid INTEGER NOT NULL, walk TEXT NOT NULL, PRIMARY KEY (pageid, walk)) WITHOUT ROWID',
+  'CREATE INDEX IF NOT EXISTS link_walk_pages_walk ON link_walk_pages (walk)',
+];
+
+/** Whether a database keeps its walks of links (see LINK_WALKS): one prepared before it did has none. */
+function keepsLinkWalks(db: Database): boolean {
+  return db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'link_walk_pages'").pluck().get() === 1;
+}
+
+/** The walk of links of an answer (linkWalkOf), worked out once per answer object (a step reads every one the document holds). */
+const walkNames = new WeakMap<Interaction, string | null>();
+function walkNameOf(i: Interaction): string | null {
+  let name = walkNames.get(i);
+  if (name === undefined) walkNames.set(i, (name = linkWalkOf(i)));
+  return name;
+}
+
+/** A walk's name as the table keeps it (its questions name 50 titles: kept short). */
+const walkId = (name: string) => createHash('sha1').update(name).digest('base64url').slice(0, 16);
+
+/**
+ * Stores the pages the walks of links in `links` (every recorded `prop=extlinks` answer the
+ * database holds) prove complete: of the walks named in `only`, each stored again; else of all,
+ * the table made anew.
+ */
+function storeLinkWalks(db: Database, links: readonly Interaction[], only?: ReadonlySet<string>): void {
+  if (!only) {
+    for (const sql of LINK_WALKS) db.exec(sql);
+    db.prepare('DELETE FROM link_walk_pages').run();
+  }
+  const byWalk = new Map<string, Interaction[]>();
+  for (const i of links) {
+    const name = walkNameOf(i);
+    if (name === null || (only && !only.has(name))) continue;
+    const answers = byWalk.get(name);
+    if (answers) answers.push(i);
+    else byWalk.set(name, [i]);
+  }
+  const drop = db.prepare('DELETE FROM link_walk_pages WHERE walk = ?');
+  const put = db.prepare('INSERT OR IGNORE INTO link_walk_pages (pageid, walk) VALUES (?, ?)');
+  for (const name of only ?? byWalk.keys()) {
+    const id = walkId(name);
+    if (only) drop.run(id);
+    for (const pageid of linkWalkPages(byWalk.get(name) ?? [])) put.run(pageid, id);
+  }
+}
+
+/**
+ * A write's part (sql-prepare-step.ts): the walks of links its stored answers (`written`) are
+ * pages of, stored again from every answer the document holds (`links`), when the database keeps
+ * its walks (one prepared before it did is read as before: replay works them out from the answers).
+ */
+export function stepLinkWalks(db: Database, links: readonly Interaction[], written: readonly Interaction[]): void {
+  const only = new Set<string>();
+  for (const i of written) {
+    const name = walkNameOf(i);
+    if (name !== null) only.add(name);
+  }
+  if (only.size > 0 && keepsLinkWalks(db)) storeLinkWalks(db, links, only);
+}
+
+/**
+ * The pages a prepared database's walks of links prove complete (see LINK_WALKS), asked page by
+ * page (Knowledge.completeLinks; what fixtures add is kept beside them); null when the database
+ * is not prepared or keeps no walks.
+ */
+export function storedLinkPages(db: Database): PageIds | null {
+  if (db.pragma('user_version', { simple: true }) !== PREPARED || !keepsLinkWalks(db)) return null;
+  const one = db.prepare('SELECT 1 FROM link_walk_pages WHERE pageid = ? LIMIT 1').pluck();
+  const added = new Set<number>();
+  return {
+    has: (pageid) => added.has(pageid) || one.get(pageid) !== undefined,
+    add: (pageid) => added.add(pageid),
+    *[Symbol.iterator]() {
+      const stored = new Set(db.prepare('SELECT DISTINCT pageid FROM link_walk_pages').pluck().all() as number[]);
+      for (const id of added) stored.add(id);
+      yield* stored;
+    },
+  };
+}

@@ -98,10 +98,15 @@ export class SqliteCassette {
     return Object.entries(entities).filter(([, v]) => isTabled(v)).map(([k]) => k);
   }
 
-  /** Every member but `interactions`, parsed, with the tabled kinds of `entities` left out (replay reads them through tables). */
-  rest(): Omit<Cassette, 'interactions'> {
+  /**
+   * Every member but `interactions` (and those named in `leaveOut`: replay reads `summaries` by key,
+   * walkSummariesOf), parsed, with the tabled kinds of `entities` left out (replay reads them through tables).
+   */
+  rest(leaveOut: readonly string[] = []): Omit<Cassette, 'interactions'> {
     const out: Record<string, unknown> = {};
-    for (const { name, json } of this.db.prepare('SELECT name, json FROM members ORDER BY position').all() as { name: string; json: string | null }[]) {
+    // (a member left out is not read either: a snapshot's `summaries` is tens of megabytes)
+    const members = this.db.prepare('SELECT name, json FROM members WHERE name NOT IN (SELECT value FROM json_each(?)) ORDER BY position').all(JSON.stringify(leaveOut));
+    for (const { name, json } of members as { name: string; json: string | null }[]) {
       if (name === 'interactions' || json === null) continue;
       const v = parseKeepingKeyOrder(json);
       out[name] = name === 'entities' ? Object.fromEntries(Object.entries(v as object).filter(([, x]) => !isTabled(x))) : v;
@@ -276,6 +281,27 @@ export class SqliteCassette {
     if (made.length > 0) return made.map((j) => parseKeepingKeyOrder(j) as AnswerSummary);
     const member = this.member('summaries');
     return Array.isArray(member) ? (member as AnswerSummary[]) : [];
+  }
+
+  /**
+   * The summaries of the walks of those `keys` that have one (what walkSummaries gives, read for
+   * these keys alone: replay reads a database's summaries when knowledge needs them, and not those
+   * of answers a prepared database's tables answer for, its link-id crawl's). From the table by key;
+   * from the `summaries` member picked out by SQLite (json_each), not parsed whole here.
+   */
+  walkSummariesOf(keys: readonly string[]): AnswerSummary[] {
+    if (keys.length === 0) return [];
+    if (this.hasSummaryTable() && this.db.prepare('SELECT 1 FROM walk_summaries LIMIT 1').pluck().get() !== undefined) {
+      const one = this.db.prepare('SELECT json FROM walk_summaries WHERE key = ?').pluck();
+      const out: AnswerSummary[] = [];
+      for (const key of keys) {
+        const json = one.get(key) as string | undefined;
+        if (json !== undefined) out.push(parseKeepingKeyOrder(json) as AnswerSummary);
+      }
+      return out;
+    }
+    const picked = this.db.prepare("SELECT s.value FROM members m, json_each(m.json) s WHERE m.name = 'summaries' AND json_type(m.json) = 'array' AND json_extract(s.value, '$.key') IN (SELECT value FROM json_each(?))").pluck();
+    return (picked.all(JSON.stringify(keys)) as string[]).map((j) => parseKeepingKeyOrder(j) as AnswerSummary);
   }
 
   private hasSummaryTable(): boolean {

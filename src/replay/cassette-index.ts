@@ -1,10 +1,11 @@
 import { closeSync, openSync } from 'node:fs';
-import type { Cassette, Interaction } from '../cassette/format.js';
+import { interactionProblem, type Cassette, type Interaction } from '../cassette/format.js';
 import { readInteraction, scanCassette, type ScannedInteraction } from '../cassette/scan.js';
 import { summarize, summarized, type AnswerSummary } from '../cassette/walk-summary.js';
 import { CassetteError, notACassette, type CassetteStore } from '../cassette/store.js';
 import { entityId, mergeSighting, ownKinds, type ListModule } from '../api/list-module.js';
-import { PAGES, emptyModel, entitiesOf, entityKind, mergePage, storedModel, type StoredEntities, type WikiModel } from '../wiki/model.js';
+import { PAGES, emptyModel, entitiesOf, entityKind, mergePage, storedModel, type PageIds, type StoredEntities, type WikiModel } from '../wiki/model.js';
+import { storedLinkPages } from '../cassette/sql-prepare.js';
 import type { SqliteCassette } from '../cassette/store-sqlite.js';
 import type { WikiProfile } from '../wiki/profile.js';
 
@@ -23,6 +24,8 @@ class InteractionTable {
   private readonly summaries = new Map<string, AnswerSummary>();
   private readonly fds: number[] = [];
   private readonly dbs: SqliteCassette[] = [];
+  /** Keys whose summary was asked of their database (readDatabaseSummaries). */
+  private readonly asked = new Set<string>();
   constructor(readonly keep = 1000) {}
 
   get size(): number {
@@ -47,11 +50,6 @@ class InteractionTable {
   /** Keeps a summary its cassette wrote for an interaction held (checked by its caller against the answer's stored length). */
   addSummary(s: AnswerSummary): void {
     this.summaries.set(s.key, s);
-  }
-  /** Whether the interaction of a key is the one a database holds (the first cassette wins). */
-  heldBy(key: string, db: SqliteCassette): boolean {
-    const e = this.byKey.get(key);
-    return e !== undefined && 'db' in e && e.db === db;
   }
   /** Adds a database cassette's interactions (their keys; each read by key when asked for). */
   addDatabase(db: SqliteCassette): number {
@@ -97,6 +95,7 @@ class InteractionTable {
    * interaction when knowledge reads more of it (meta answers). Both give the same knowledge.
    */
   *teaching(only: (key: string) => boolean): IterableIterator<Interaction> {
+    this.readDatabaseSummaries(only);
     for (const [key, e] of this.byKey) {
       if (!only(key)) continue;
       const held = this.summaries.get(key);
@@ -112,6 +111,24 @@ class InteractionTable {
       const s = summarized(i.request) ? summarize(i) : null;
       if (s) this.summaries.set(key, s);
       yield s ?? i;
+    }
+  }
+
+  /**
+   * Reads the summaries a database keeps of the interactions it holds whose key passes `only`
+   * (each key asked once): at start none is read, so that a walk no question needs (a snapshot's
+   * link-id crawl, which a prepared database's tables answer for) is never loaded.
+   */
+  private readDatabaseSummaries(only: (key: string) => boolean): void {
+    for (const db of this.dbs) {
+      const keys = new Set<string>();
+      for (const [key, e] of this.byKey) {
+        if (!('db' in e) || e.db !== db || this.summaries.has(key) || this.asked.has(key) || !only(key)) continue;
+        keys.add(key);
+        this.asked.add(key);
+      }
+      // (written by the store alone: one that is no interaction is left, and its answer read instead)
+      for (const s of db.walkSummariesOf([...keys])) if (interactionProblem(s) === null && keys.has(s.key)) this.summaries.set(s.key, s);
     }
   }
 
@@ -155,6 +172,12 @@ export interface CassetteIndex {
    * makes no pass over them (entitiesPrepared).
    */
   prepared: boolean;
+  /**
+   * The pages whose links the walks of a lone prepared database prove complete, asked page by page
+   * (cassette/sql-prepare.ts storedLinkPages); null: knowledge works them out from the recorded
+   * answers (replay-model.ts knowledgeOf). Each call gives a set of its own (fixtures add to it).
+   */
+  linkPages: (() => PageIds) | null;
 }
 
 /** Where an entity is in the model, and when the cassette it came from was recorded. */
@@ -201,7 +224,7 @@ function entityKinds(lists: readonly ListModule[]): { kind: string; idFields: re
  * sightings in several cassettes merge).
  */
 export async function loadCassettes(store: CassetteStore, lists: readonly ListModule[]): Promise<CassetteIndex> {
-  const index: CassetteIndex = { interactions: new InteractionTable(), model: emptyModel(), profile: {}, recordedAt: null, upstream: null, files: [], prepared: false };
+  const index: CassetteIndex = { interactions: new InteractionTable(), model: emptyModel(), profile: {}, recordedAt: null, upstream: null, files: [], prepared: false, linkPages: null };
   const kinds = entityKinds(lists);
   const seen = new Map(kinds.map((k) => [k.kind, new Map<string, Held>()]));
   const into = (kind: string): object[] => {
@@ -220,16 +243,16 @@ export async function loadCassettes(store: CassetteStore, lists: readonly ListMo
       // A database cassette: its interactions read by key; its entities through its tables when it
       // is the only cassette (else read whole and merged below, as a JSON cassette's are).
       index.files.push({ file: database.file, interactions: index.interactions.addDatabase(database) });
-      c = database.rest();
+      // (its walks' summaries are read by key when knowledge needs them: InteractionTable.teaching)
+      c = database.rest(['summaries']);
       // What replay reads at once is checked at once (a database made but never written has no members yet).
       const tabled = Object.fromEntries(database.tabled().map((k) => [k, []]));
       const problem = c.meta === undefined ? null : notACassette({ ...c, entities: { ...c.entities, ...tabled }, interactions: [] }, ownKinds(lists));
       if (problem) throw new CassetteError(`cassette file ${database.file} is not a cassette: ${problem}`);
-      // Its walks' summaries, written by the store alone (with each write of the document, and by convert): used as they are.
-      for (const sum of database.walkSummaries()) if (index.interactions.heldBy(sum.key, database)) index.interactions.addSummary(sum);
       if (names.length === 1) {
         index.model = storedModel(databaseEntities(database));
         index.prepared = database.prepared();
+        index.linkPages = storedLinkPages(database.db) && (() => storedLinkPages(database.db)!);
       }
       else c = { ...c, entities: { ...c.entities, ...Object.fromEntries(database.tabled().map((k) => [k, database.all(k)])) } as Cassette['entities'] };
     }

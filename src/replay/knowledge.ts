@@ -1,7 +1,7 @@
 import type { Interaction } from '../cassette/format.js';
 import type { ListEntity, ListModule } from '../api/list-module.js';
 import { addUserIds, inferKnown } from '../api/entity-passes.js';
-import { entitiesOf, type Knowledge, type WikiModel } from '../wiki/model.js';
+import { entitiesOf, type Knowledge, type PageIds, type WikiModel } from '../wiki/model.js';
 import { completeLinkPages, completeWalks } from '../cassette/coverage.js';
 import { learnLinkIds } from '../cassette/link-ids.js';
 import { recordedMeta } from './recorded-meta.js';
@@ -15,9 +15,10 @@ import { recordedMeta } from './recorded-meta.js';
  *   from the fields present: ListEntity.propFields);
  * - what those imply (ListEntity.derive): a user's id from any answer that showed it, a block's
  *   range from its target, a sitewide block's empty restrictions, an IP's user id 0.
- * Everything else stays unknown, and answers that need it say so.
+ * Everything else stays unknown, and answers that need it say so. `linkPages`: the pages whose
+ * links are complete, when a store kept them (cassette/sql-prepare.ts storedLinkPages).
  */
-export function buildKnowledge(model: WikiModel, lists: readonly ListModule[], read: () => Iterable<Interaction>): Knowledge {
+export function buildKnowledge(model: WikiModel, lists: readonly ListModule[], read: () => Iterable<Interaction>, linkPages?: PageIds): Knowledge {
   // Each recorded list and extlinks answer as its walk summary gives it (cassette/walk-summary.ts): the same knowledge as the answer.
   const recorded = [...read()];
   const links = recorded.filter((i) => i.request['prop'] === 'extlinks');
@@ -27,7 +28,8 @@ export function buildKnowledge(model: WikiModel, lists: readonly ListModule[], r
   prepareEntities(model, lists);
   const knows: Knowledge = {
     ...completeWalks(recorded, lists),
-    completeLinks: completeLinkPages(recorded),
+    // (a prepared database's, kept when it was written: its walks of links are then not read)
+    completeLinks: linkPages ?? completeLinkPages(recorded),
     missingTitles: new Set(model.missing.map((m) => `${m.ns}|${m.title}`)),
     completeNamespaces: new Set(),
     completeRedirects: new Set(),

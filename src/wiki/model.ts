@@ -220,6 +220,12 @@ export interface WikiModel {
   interwikimap?: InterwikiEntry[];
 }
 
+/** Page ids asked one by one (a Set is one); iterating gives them all (the test suite's checks). */
+export interface PageIds extends Iterable<number> {
+  has(pageid: number): boolean;
+  add(pageid: number): unknown;
+}
+
 /**
  * Knowledge, not defaults: what recordings proved. An answer that needs anything else says so
  * (`X-Wikitape-Unknown`) instead of inventing it. Worked out where the engine is built
@@ -238,8 +244,11 @@ export interface Knowledge {
    * (docs/decisions/0015-a-clock-per-recording.md). Parts fixtures complete have none.
    */
   walkTimes: Map<string, Map<string, string>>;
-  /** Pages whose every external link is in the model (a complete walk of their links), by page id. */
-  completeLinks: Set<number>;
+  /**
+   * Pages whose every external link is in the model (a complete walk of their links), by page id:
+   * a set, or what a prepared database keeps of its walks, asked page by page (cassette/sql-prepare.ts).
+   */
+  completeLinks: PageIds;
   /** Titles recordings showed to be missing (`<ns>|<prefixed title>`; see WikiModel.missing). */
   missingTitles: Set<string>;
   /** Namespaces whose every page the model holds (a complete `list=allpages` walk): other titles are missing. */
