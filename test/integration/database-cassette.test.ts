@@ -87,10 +87,10 @@ function withoutDebuginfo(text: string): string {
 }
 
 /** Asks every question (and the next page of each that continues) and gives the answers as text. */
-async function answers(dir: string): Promise<string[]> {
+async function answers(dir: string, questions: readonly string[] = QUESTIONS): Promise<string[]> {
   const app = createApp({ cassettes: dir, onMiss: 'builtin' });
   const out: string[] = [];
-  for (const q of QUESTIONS) {
+  for (const q of questions) {
     const res = await request(app).get(`/wiki/api.php?${q}&format=json&formatversion=2`);
     out.push(`${q}\n${res.status} ${res.headers['x-wikitape-unknown'] ?? ''}\n${withoutDebuginfo(res.text)}`);
     const cont = (JSON.parse(res.text || '{}') as { continue?: Record<string, string> }).continue;
@@ -114,10 +114,10 @@ function withDatabase(file: string, use: (db: SqliteCassette) => void): void {
 }
 
 /** `answers`, checking that replay read no stored kind whole (a prepared database's knowledge reads through its tables). */
-async function answersReadingNoKindWhole(dir: string): Promise<string[]> {
+async function answersReadingNoKindWhole(dir: string, questions: readonly string[] = QUESTIONS): Promise<string[]> {
   const whole = vi.spyOn(SqliteCassette.prototype, 'entities');
   try {
-    const out = await answers(dir);
+    const out = await answers(dir, questions);
     expect(whole).not.toHaveBeenCalled();
     return out;
   } finally {
@@ -405,6 +405,52 @@ describe('database cassettes (.sqlite)', () => {
     for (const format of ['json', 'sqlite'] as const) await record(new FileCassetteStore(join(root, `snap-${format}`), { entities: LIST_ENTITIES, knowledge: KNOWLEDGE_ENTITIES }), 'snap', [...first.slice(0, 40), ...second]);
     withDatabase(join(root, 'snap-sqlite', 'snap.sqlite'), (db) => expect(db.prepared()).toBe(true));
     expect(timeless(await answersReadingNoKindWhole(join(root, 'snap-sqlite')))).toEqual(timeless(await answers(join(root, 'snap-json'))));
+  });
+
+  it("replays a snapshot's database reading none of its link-id crawl's summaries, at start or for its computed answers, and answers as the JSON snapshot", { timeout: 120_000 }, async () => {
+    const wiki = await startServer({ cassettes: join(root, 'json'), onMiss: 'builtin', clock: '2024-03-10T00:00:00Z' });
+    try {
+      for (const format of ['json', 'sqlite'] as const) await snapshot({ upstream: wiki.url, cassettes: join(root, `crawl-${format}`), cassette: 'crawl', store: format });
+    } finally {
+      await wiki.close();
+    }
+    const file = join(root, 'crawl-sqlite', 'crawl.sqlite');
+    const stored = (db: SqliteCassette) => db.db.prepare('SELECT pageid, walk FROM link_walk_pages ORDER BY pageid, walk').all();
+    let kept: unknown[] = [];
+    withDatabase(file, (db) => {
+      expect(db.prepared()).toBe(true);
+      // Snapshot-shaped: the link-id crawl (record/snapshot-link-ids.ts) is most of its answers, one per link, continued by `elcontinue`.
+      expect(db.db.prepare("SELECT count(*) FROM interactions WHERE key LIKE '%elcontinue=%' AND key LIKE '%prop=extlinks%'").pluck().get()).toBeGreaterThan(20);
+      kept = stored(db);
+      expect(kept.length).toBeGreaterThan(5);
+      db.db.exec(`VACUUM INTO '${join(root, 'crawl-whole.sqlite')}'`);
+    });
+    // What its writes' steps kept of its walks of links is what preparing it whole keeps.
+    await mkdir(join(root, 'crawl-whole'));
+    await copyFile(join(root, 'crawl-whole.sqlite'), join(root, 'crawl-whole', 'crawl.sqlite'));
+    expect(prepareDatabaseFile(join(root, 'crawl-whole', 'crawl.sqlite'), LIST_ENTITIES, KNOWLEDGE_ENTITIES)).toBe(true);
+    withDatabase(join(root, 'crawl-whole', 'crawl.sqlite'), (db) => expect(stored(db)).toEqual(kept));
+    // Every summary replay reads of the database, by whether it is a crawl answer's.
+    const read = { crawl: 0, other: 0 };
+    const count = (summaries: Interaction[]) => {
+      for (const s of summaries) read[s.request['prop'] === 'extlinks' ? 'crawl' : 'other']++;
+      return summaries;
+    };
+    const byKey = SqliteCassette.prototype.walkSummariesOf;
+    const all = SqliteCassette.prototype.walkSummaries;
+    const spies = [vi.spyOn(SqliteCassette.prototype, 'walkSummariesOf').mockImplementation(function (this: SqliteCassette, keys) { return count(byKey.call(this, keys)); }), vi.spyOn(SqliteCassette.prototype, 'walkSummaries').mockImplementation(function (this: SqliteCassette) { return count(all.call(this)); })];
+    try {
+      const ready = await startServer({ cassettes: join(root, 'crawl-sqlite'), onMiss: 'builtin' });
+      await ready.close();
+      expect(read).toEqual({ crawl: 0, other: 0 });
+      const crawl = [...QUESTIONS, 'action=query&prop=extlinks&titles=Alpha|Beta|Gamma|Delta|Epsilon|Zeta|Eta&ellimit=max', 'action=query&prop=extlinks&titles=Alpha&ellimit=1&elcontinue=2'];
+      expect(timeless(await answersReadingNoKindWhole(join(root, 'crawl-sqlite'), crawl))).toEqual(timeless(await answers(join(root, 'crawl-json'), crawl)));
+      // The list walks' summaries were read (knowledge was worked out), the crawl's none.
+      expect(read.crawl).toBe(0);
+      expect(read.other).toBeGreaterThan(0);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
   });
 
   it('leaves a database unprepared when a recording shows a name with another id than it keeps, and answers as the JSON file', { timeout: 60_000 }, async () => {
