@@ -28,6 +28,7 @@ import { printRecorded } from './replay/render-recorded.js';
 import { AccountBook, OfflineSessions, recordedIdentities, type IdentityFacts } from './replay/sessions.js';
 import { seesMoreThanReaders } from './api/session.js';
 import { isUserKey } from './cassette/format.js';
+import { identityKeys } from './cassette/sql-prepare.js';
 import { FaultPlan, FaultSpecError, type ArmedFault } from './faults/spec.js';
 import { transportFaults } from './faults/transport.js';
 
@@ -52,7 +53,8 @@ export async function loadEngine(options: WikitapeOptions, only?: readonly strin
   // to the model (users' ids would follow from those too: replay/knowledge.ts prepareEntities).
   if (cassettes.prepared && !options.model && !holdsEntities(fixtures.model)) entitiesPrepared(model);
   let identities: Map<string, IdentityFacts> | undefined;
-  const recorded = () => (identities ??= recordedIdentities(cassettes.interactions.keys(), (k) => cassettes.interactions.get(k)));
+  // (of a database, the keys that can name an identity alone: a snapshot's link-id crawl is most of its keys)
+  const recorded = () => (identities ??= recordedIdentities(cassettes.interactions.keys((db) => identityKeys(db.db)), (k) => cassettes.interactions.get(k)));
   // A user who sees the lists as readers do (no VISIBILITY_RIGHTS, as recorded) teaches replay as readers' answers do.
   const readerView = (key: string) => !isUserKey(key) || !seesMoreThanReaders(recorded().get(decodeURIComponent(key.slice(key.indexOf(' @') + 2)))?.rights ?? null);
   const learn = cassettes.interactions.size > 0 ? knowledgeOf(model, lists, cassettes, fixtures.model, readerView) : null;

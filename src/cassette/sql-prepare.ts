@@ -81,6 +81,8 @@ export function prepareTables(db: Database, shapes: ReadonlyMap<string, KindShap
     }
     countKnown(db, [...kinds]);
     storeLinkWalks(db, links);
+    db.exec(`CREATE INDEX IF NOT EXISTS interactions_knowledge ON interactions (key) WHERE ${KNOWLEDGE_KEYS}`);
+    db.exec(`CREATE INDEX IF NOT EXISTS interactions_identities ON interactions (key) WHERE ${IDENTITY_KEYS}`);
     db.pragma(`user_version = ${PREPARED}`);
   })();
   return true;
@@ -259,4 +261,35 @@ export function storedLinkPages(db: Database): PageIds | null {
       yield* stored;
     },
   };
+}
+
+/**
+ * The keys of the answers knowledge reads of a prepared database that keeps its walks of links
+ * (replay/replay-model.ts knowledgeOf): lists, meta, and props other than `prop=extlinks` alone
+ * (whose walks `link_walk_pages` answers for), at least: the caller picks among them. Keys are
+ * canonical (request/canonical.ts): parameters joined by `&`, values encoded (a multi-value's `|`
+ * too), an identity after ` @`. Preparing makes a partial index of them, kept by SQLite as
+ * recordings are added, so that reading them reads no other key (a snapshot's link-id crawl).
+ */
+const KNOWLEDGE_KEYS = "(('&' || key) GLOB '*&list=*' OR ('&' || key) GLOB '*&meta=*' OR (('&' || key) GLOB '*&prop=*' AND NOT (('&' || key || '&') GLOB '*&prop=extlinks&*' OR ('&' || key) GLOB '*&prop=extlinks @*')))";
+
+/** The keys of the answers knowledge reads of a prepared database (see KNOWLEDGE_KEYS), in key order. */
+export function knowledgeKeys(db: Database): IterableIterator<string> {
+  return keysWhere(db, KNOWLEDGE_KEYS);
+}
+
+/**
+ * The keys replay reads to know the recorded identities (replay/sessions.ts recordedIdentities):
+ * logged-in ones (` @` and the name) and meta answers (userinfo), at least; through a partial index
+ * in a prepared database, as KNOWLEDGE_KEYS.
+ */
+const IDENTITY_KEYS = "(instr(key, ' @') > 0 OR ('&' || key) GLOB '*&meta=*')";
+
+/** The keys of a database replay reads to know its identities (see IDENTITY_KEYS), in key order. */
+export function identityKeys(db: Database): IterableIterator<string> {
+  return keysWhere(db, IDENTITY_KEYS);
+}
+
+function* keysWhere(db: Database, where: string): IterableIterator<string> {
+  for (const key of db.prepare(`SELECT key FROM interactions WHERE ${where} ORDER BY key`).pluck().iterate()) yield key as string;
 }

@@ -52,6 +52,7 @@ export class SqliteCassette {
   private readonly tables = new Map<string, SqlEntityTable<object>>();
   /** What the last write held, by reference: a write stores what changed since (see write). */
   private byKey: Statement | null = null;
+  private holding: Statement | null = null;
   private written: { interactions: Map<string, Interaction>; entities: Map<string, readonly object[]> } | null = null;
 
   /**
@@ -117,6 +118,12 @@ export class SqliteCassette {
   /** The keys of the recorded interactions, in key order. */
   *keys(): IterableIterator<string> {
     for (const k of this.db.prepare('SELECT key FROM interactions ORDER BY key').pluck().iterate()) yield k as string;
+  }
+
+  /** Whether it holds an interaction of a key (its primary key: one index read). */
+  holds(key: string): boolean {
+    this.holding ??= this.db.prepare('SELECT 1 FROM interactions WHERE key = ?').pluck();
+    return this.holding.get(key) !== undefined;
   }
 
   /** How many interactions it holds. */

@@ -5,6 +5,7 @@ import { emptyHarvest, identityKey, type Harvest } from '../cassette/format.js';
 import { PAGES, addEntities, copyModel, entitiesOf, mergePage, type Knowledge, type WikiModel } from '../wiki/model.js';
 import type { CassetteIndex } from './cassette-index.js';
 import { preparedByStore, buildKnowledge, entitiesPrepared, prepareView } from './knowledge.js';
+import { knowledgeKeys } from '../cassette/sql-prepare.js';
 
 /**
  * What replay answers from, put together where the engine is built (app.ts loadEngine): the
@@ -28,7 +29,8 @@ export function knowledgeOf(model: WikiModel, lists: readonly ListModule[], cass
   const skipLinks = () => linkPages !== null && preparedByStore(model);
   const recorded = () => {
     const skip = skipLinks();
-    return cassettes.interactions.teaching((k) => TEACHING.test(k) && readerView(k) && !(skip && LINKS_ONLY.test(k) && !META.test(k)));
+    // (of such a database, only the keys knowledge reads are read: through an index, cassette/sql-prepare.ts)
+    return cassettes.interactions.teaching((k) => TEACHING.test(k) && readerView(k) && !(skip && LINKS_ONLY.test(k) && !META.test(k)), skip ? (db) => knowledgeKeys(db.db) : undefined);
   };
   return () => {
     // The test suite's check that summaries teach what the answers teach, on every cassette it replays.
