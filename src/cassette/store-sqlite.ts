@@ -27,6 +27,8 @@ const SCHEMA = [
 ];
 /** The walks' summaries `import` made (see SqliteCassette.walkSummaries). */
 const SUMMARY_TABLE = 'CREATE TABLE IF NOT EXISTS walk_summaries (key TEXT PRIMARY KEY, json TEXT NOT NULL) WITHOUT ROWID';
+/** Up to how many summaries walkSummariesOf picks out of the `summaries` member in SQLite (more: the member is parsed whole). */
+const PICKED_SUMMARIES = 1000;
 /** A kind kept in its table, as `entities` marks it. */
 const TABLED = { $table: true } as const;
 const isTabled = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v) && (v as Record<string, unknown>)['$table'] === true;
@@ -306,6 +308,12 @@ export class SqliteCassette {
         if (json !== undefined) out.push(parseKeepingKeyOrder(json) as AnswerSummary);
       }
       return out;
+    }
+    // (many keys, as when knowledge reads every walk: the member parsed once costs less than picking each)
+    if (keys.length > PICKED_SUMMARIES) {
+      const wanted = new Set(keys);
+      const member = this.member('summaries');
+      return Array.isArray(member) ? (member as AnswerSummary[]).filter((s) => wanted.has(s?.key)) : [];
     }
     const picked = this.db.prepare("SELECT s.value FROM members m, json_each(m.json) s WHERE m.name = 'summaries' AND json_type(m.json) = 'array' AND json_extract(s.value, '$.key') IN (SELECT value FROM json_each(?))").pluck();
     return (picked.all(JSON.stringify(keys)) as string[]).map((j) => parseKeepingKeyOrder(j) as AnswerSummary);
