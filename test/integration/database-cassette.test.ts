@@ -464,6 +464,33 @@ describe('database cassettes (.sqlite)', () => {
     }
   });
 
+  it('answers from a folder of a database and a JSON cassette as from the two JSON files, the first cassette holding a key answering it', { timeout: 60_000 }, async () => {
+    // Another recording of the log's questions: each answer marked, so which cassette answered shows.
+    const c = JSON.parse(await readFile(BUNDLED, 'utf8')) as { interactions: Interaction[] };
+    c.interactions = c.interactions.filter((i) => i.key.includes('list=logevents')).map((i) => ({ ...i, body: { ...i.body, warnings: { main: { warnings: 'the other recording' } } } }));
+    const other = `${JSON.stringify(c, null, 2)}\n`;
+    await mkdir(join(root, 'mix'));
+    await writeFile(join(root, 'mix', 'other.json'), other);
+    await convertCassette(join(root, 'mix', 'other.json'), join(root, 'mix', 'other.sqlite'), LIST_ENTITIES);
+    const bundled = { json: BUNDLED, sqlite: join(root, 'db', 'bundled.sqlite') };
+    const others = { json: join(root, 'mix', 'other.json'), sqlite: join(root, 'mix', 'other.sqlite') };
+    /** The answers from a folder of `a` then `b` (cassettes are read in their names' order), each a file copied. */
+    const from = async (dir: string, a: string, b: string) => {
+      await mkdir(join(root, dir));
+      await copyFile(a, join(root, dir, `a${a.slice(a.lastIndexOf('.'))}`));
+      await copyFile(b, join(root, dir, `b${b.slice(b.lastIndexOf('.'))}`));
+      return answers(join(root, dir));
+    };
+    const bundledFirst = await from('mix-jj', bundled.json, others.json);
+    expect(bundledFirst.join('\n')).not.toContain('the other recording');
+    expect(await from('mix-dj', bundled.sqlite, others.json)).toEqual(bundledFirst);
+    expect(await from('mix-jd', bundled.json, others.sqlite)).toEqual(bundledFirst);
+    const otherFirst = await from('mix-jj2', others.json, bundled.json);
+    expect(otherFirst.join('\n')).toContain('the other recording');
+    expect(await from('mix-dj2', others.sqlite, bundled.json)).toEqual(otherFirst);
+    expect(await from('mix-jd2', others.json, bundled.sqlite)).toEqual(otherFirst);
+  });
+
   it('leaves a database unprepared when a recording shows a name with another id than it keeps, and answers as the JSON file', { timeout: 60_000 }, async () => {
     const [first, second] = await twoSessions();
     // A log event showing Admin with an id other than the blocks' `byid` (which one wins depends on the sightings' order).
