@@ -472,7 +472,8 @@ describe('database cassettes (.sqlite)', () => {
     await mkdir(join(root, 'mix'));
     await writeFile(join(root, 'mix', 'other.json'), other);
     await convertCassette(join(root, 'mix', 'other.json'), join(root, 'mix', 'other.sqlite'), LIST_ENTITIES);
-    const bundled = { json: BUNDLED, sqlite: join(root, 'db', 'bundled.sqlite') };
+    await convertCassette(BUNDLED, join(root, 'mix', 'bundled.sqlite'), LIST_ENTITIES);
+    const bundled = { json: BUNDLED, sqlite: join(root, 'mix', 'bundled.sqlite') };
     const others = { json: join(root, 'mix', 'other.json'), sqlite: join(root, 'mix', 'other.sqlite') };
     /** The answers from a folder of `a` then `b` (cassettes are read in their names' order), each a file copied. */
     const from = async (dir: string, a: string, b: string) => {
