@@ -12,7 +12,7 @@ import { InteractionTable } from './interaction-table.js';
 /** A database cassette's tabled kinds as the model reads them (wiki/model.ts StoredEntities). */
 function databaseEntities(db: SqliteCassette): StoredEntities {
   const kinds = new Set(db.tabled());
-  return { has: (kind) => kinds.has(kind), table: (kind) => db.table(kind), all: (kind) => db.entities(kind) };
+  return { has: (kind) => kinds.has(kind), table: (kind) => db.table(kind), all: (kind) => db.entities(kind), containing: (kind, text) => db.table(kind).containing(text) };
 }
 
 /** Every recorded interaction by key, the entities they showed, and the recorded wiki's profile. */

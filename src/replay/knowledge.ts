@@ -80,10 +80,60 @@ export function entitiesPrepared(model: WikiModel): void {
  */
 export function prepareView(view: WikiModel, lists: readonly ListModule[], own: readonly ListModule[]): void {
   for (const list of own) inferKnownAll(view, list);
-  // Users' ids from every kind the view holds, as the identity was shown them or readers were.
-  const ids = userIds(view, lists);
+  // Users' ids from every kind the view holds, as the identity was shown them or readers were:
+  // of a kind its store keeps (a database's, shared with readers), only the names derive asks for.
+  const ids = view.stored?.containing ? new NamedIds(view, lists) : userIds(view, lists);
   for (const list of own) deriveAll(view, list, ids);
   entitiesPrepared(view);
+}
+
+/**
+ * Users' ids by name as `userIds` gives them (the last sighting with an id wins, over the lists'
+ * kinds in the lists' order), worked out per name asked (derive asks `get` and `has` alone): a
+ * kind the model holds in memory is passed over once, one its store keeps is asked for the
+ * entities that show the name (StoredEntities.containing), so that a view does not read readers'
+ * kinds whole (a database's protected titles) for the few names its own entities need.
+ */
+class NamedIds extends Map<string, number> {
+  private readonly inMemory = new Map<number, Map<string, number>>();
+  private readonly known = new Map<string, number | undefined>();
+  constructor(
+    private readonly model: WikiModel,
+    private readonly lists: readonly ListModule[],
+  ) {
+    super();
+  }
+
+  override get(name: string): number | undefined {
+    if (!this.known.has(name)) this.known.set(name, this.lookUp(name));
+    return this.known.get(name);
+  }
+
+  override has(name: string): boolean {
+    return this.get(name) !== undefined;
+  }
+
+  private lookUp(name: string): number | undefined {
+    let id: number | undefined;
+    this.lists.forEach((list, at) => {
+      if (!list.entity.users) return;
+      const entity = list.entity as ListEntity<object>;
+      const kind = list.entity.kind;
+      if (this.model.entities.has(kind) || !this.model.stored?.has(kind)) {
+        let ids = this.inMemory.get(at);
+        if (!ids) {
+          this.inMemory.set(at, (ids = new Map()));
+          for (const e of entitiesOf(this.model, kind)) addUserIds(entity, e, ids);
+        }
+        id = ids.get(name) ?? id;
+        return;
+      }
+      const shown = new Map<string, number>();
+      for (const e of this.model.stored.containing!(kind, JSON.stringify(name))) addUserIds(entity, e, shown);
+      id = shown.get(name) ?? id;
+    });
+    return id;
+  }
 }
 
 /** Whether a model's entities were prepared by its store (entitiesPrepared). */

@@ -151,6 +151,8 @@ export interface StoredEntities {
   table(kind: string): EntityTable<object>;
   /** Every entity of a kind, read whole (for the passes over a whole kind that have no index yet). */
   all(kind: string): object[];
+  /** The entities of a kind whose stored text holds `text`, in their order (a superset of those showing it as a JSON string). */
+  containing?(kind: string, text: string): Iterable<object>;
 }
 
 /**

@@ -1,9 +1,12 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { convertCassette } from '../../src/cassette/convert.js';
+import { SqliteCassette } from '../../src/cassette/store-sqlite.js';
+import { prepareDatabaseFile } from '../../src/replay/prepare-database.js';
 import { emptyHarvest, identityKey, type Cassette, type Interaction } from '../../src/cassette/format.js';
-import { KEY_RULES } from '../../src/modules/index.js';
+import { KEY_RULES, KNOWLEDGE_ENTITIES, LIST_ENTITIES } from '../../src/modules/index.js';
 import { harvest } from '../../src/record/harvest.js';
 import { canonicalKey } from '../../src/request/canonical.js';
 import { startServer } from '../../src/server.js';
@@ -144,6 +147,55 @@ describe("an identity's view leaves readers' knowledge as it was", () => {
       expect([after.status, after.headers.get('x-wikitape-unknown'), after.body]).toEqual([before.status, before.headers.get('x-wikitape-unknown'), before.body]);
     } finally {
       await s.close();
+    }
+  });
+});
+
+describe("a logged-in identity's view of a database cassette", () => {
+  /** Readers' protected titles show Protector's id; the administrator's own log walk shows Protector without it. */
+  async function databaseAndJson(): Promise<{ json: string; db: string }> {
+    const titles = interaction({ list: 'protectedtitles', ptlimit: 'max', ptprop: 'expiry|level|timestamp|user|userid' }, { query: { protectedtitles: [{ ns: 0, title: 'Locked', timestamp: '2024-01-05T00:00:00Z', user: 'Protector', userid: 9, expiry: 'infinity', level: 'sysop' }, { ns: 0, title: 'Shut', timestamp: '2024-01-04T00:00:00Z', user: 'Other', userid: 11, expiry: 'infinity', level: 'sysop' }] } });
+    const readersWalk = interaction({ list: 'logevents', lelimit: 'max', leprop: LEPROP }, { query: { logevents: forReaders } });
+    const { userid: _id, ...withoutId } = event(2, { user: 'Protector' });
+    const adminWalk = interaction({ list: 'logevents', lelimit: 'max', leprop: 'comment|details|ids|tags|timestamp|title|type|user' }, { query: { logevents: [{ ...forAdmin[0] }, withoutId, event(1)] } }, 'Admin', ADMIN_WALKED);
+    const userinfo = interaction({ meta: 'userinfo', uiprop: 'groups|rights' }, { query: { userinfo: { id: 1, name: 'Admin', groups: ['*', 'user', 'sysop'], rights: ['read', 'deletelogentry', 'deletedhistory', 'hideuser', 'apihighlimits'] } } }, 'Admin');
+    const json = await cassetteDir([titles, readersWalk, adminWalk, userinfo], [titles, readersWalk]);
+    const db = await mkdtemp(join(tmpdir(), 'wikitape-identity-db-'));
+    await convertCassette(join(json, 'rec.json'), join(db, 'rec.sqlite'), LIST_ENTITIES);
+    expect(prepareDatabaseFile(join(db, 'rec.sqlite'), LIST_ENTITIES, KNOWLEDGE_ENTITIES)).toBe(true);
+    return { json, db };
+  }
+
+  /** The administrator's and a reader's answers to questions computed from the walks. */
+  async function answersOf(dir: string): Promise<unknown[]> {
+    const s = await startServer({ cassettes: dir, onMiss: 'builtin' });
+    try {
+      const admin = new Client(s.url);
+      await admin.call({ action: 'login', lgname: 'Admin', lgpassword: 'any', lgtoken: await admin.token('login') });
+      const out: unknown[] = [];
+      for (const client of [admin, new Client(s.url)]) {
+        for (const q of [{ leprop: 'user|userid|ids', lelimit: '3' }, { leprop: 'user|userid', lelimit: '1', ledir: 'newer' }] as Record<string, string>[]) {
+          const r = await client.call({ action: 'query', list: 'logevents', formatversion: '2', ...q }, 'GET');
+          out.push([r.status, r.headers.get('x-wikitape-unknown'), r.body]);
+        }
+      }
+      return out;
+    } finally {
+      await s.close();
+    }
+  }
+
+  it("derives its own entities' users' ids from readers' kinds without reading those a database keeps whole, and answers as the JSON cassette", async () => {
+    const { json, db } = await databaseAndJson();
+    const whole = [vi.spyOn(SqliteCassette.prototype, 'entities'), vi.spyOn(SqliteCassette.prototype, 'all')];
+    try {
+      const fromDb = await answersOf(db);
+      for (const spy of whole) expect(spy).not.toHaveBeenCalled();
+      expect(fromDb).toEqual(await answersOf(json));
+      // Protector's id came from readers' protected titles into the administrator's own answer (else this compares nothing derived).
+      expect(JSON.stringify(fromDb[0])).toContain('"user":"Protector","userid":9');
+    } finally {
+      for (const spy of whole) spy.mockRestore();
     }
   });
 });
