@@ -2,13 +2,16 @@
 // wikitape replay server (its own process), timed by the client; the server's CPU time (user +
 // system, /proc/<pid>/stat) and its peak RSS above the idle server (VmHWM, /proc/<pid>/status)
 // are read before and after. Fails (exit 1) when a request takes more than the stated ceiling:
-// CEILING_CPU_MS (default 2000) of CPU or CEILING_MB (default 256) of memory above idle.
+// CEILING_CPU_MS (default 2000) of CPU or CEILING_MB (default 256) of memory above idle; a case
+// with its own `mb` is held to that (the HTML pages of a big answer are written in byte chunks,
+// made in one pass: at 197-261 MB when they were whole strings, they are held to well under).
 //   npm run build && node bench/worst-requests.mjs
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 const CPU_MS = Number(process.env.CEILING_CPU_MS ?? 2000);
 const MB = Number(process.env.CEILING_MB ?? 256);
+const PAGE_MB = Math.min(MB, Number(process.env.CEILING_PAGE_MB ?? 176)); // the HTML pages of the 5.9 MB answer
 const TICK_MS = 10; // USER_HZ 100 (sysconf(_SC_CLK_TCK) on Linux)
 
 const qs = (o) => new URLSearchParams(o).toString();
@@ -34,8 +37,8 @@ const CASES = [
   { name: 'parse summary: /* × 34,000', post: qs({ action: 'parse', summary: '/* '.repeat(34_000), prop: '', format: 'json' }), type: 'application/x-www-form-urlencoded' },
   { name: 'parse summary: [[a]] × 200,000 (1.2 MB of links)', post: qs({ action: 'parse', summary: '[[a]]'.repeat(200_000), prop: '', format: 'json' }), type: 'application/x-www-form-urlencoded' },
   { name: 'parse summary: 180,000 distinct links [[a1]][[a2]]… (1.6 MB)', post: qs({ action: 'parse', summary: Array.from({ length: 180_000 }, (_, i) => `[[a${i}]]`).join(''), prop: '', format: 'json' }), type: 'application/x-www-form-urlencoded' },
-  { name: 'parse summary: 150,000 Cyrillic piped links [[Ая1|б]]… (5.9 MB), the HTML page', post: qs({ action: 'parse', summary: cyrillicLinks(150_000), prop: '' }), type: 'application/x-www-form-urlencoded' },
-  { name: 'parse summary: 150,000 Cyrillic piped links, jsonfm', post: qs({ action: 'parse', summary: cyrillicLinks(150_000), prop: '', format: 'jsonfm', formatversion: '2' }), type: 'application/x-www-form-urlencoded' },
+  { name: 'parse summary: 150,000 Cyrillic piped links [[Ая1|б]]… (5.9 MB), the HTML page', mb: PAGE_MB, post: qs({ action: 'parse', summary: cyrillicLinks(150_000), prop: '' }), type: 'application/x-www-form-urlencoded' },
+  { name: 'parse summary: 150,000 Cyrillic piped links, jsonfm', mb: PAGE_MB, post: qs({ action: 'parse', summary: cyrillicLinks(150_000), prop: '', format: 'jsonfm', formatversion: '2' }), type: 'application/x-www-form-urlencoded' },
   { name: 'spamblacklist, 400,000 URLs in the query string (16 MB, over the 1 MB header limit)', get: qs({ action: 'spamblacklist', url: urls(400_000), format: 'json' }) },
   { name: 'spamblacklist, 150,000 URLs (7.5 MB POST)', post: qs({ action: 'spamblacklist', url: urls(150_000), format: 'json' }), type: 'application/x-www-form-urlencoded' },
   { name: 'spamblacklist, 500 URLs (over the 50 an anonymous caller may send)', post: qs({ action: 'spamblacklist', url: urls(500), format: 'json' }), type: 'application/x-www-form-urlencoded' },
@@ -69,9 +72,9 @@ for (const c of CASES.filter((x) => !ONLY || ONLY.test(x.name))) {
   const cpu = after.cpuMs - before.cpuMs;
   const mem = after.hwmMb - before.rssMb;
   const code = /"code":"([^"]+)"/.exec(text)?.[1] ?? (r.status === 200 ? 'answer' : `HTTP ${r.status}`);
-  const over = cpu > CPU_MS || mem > MB;
+  const over = cpu > CPU_MS || mem > (c.mb ?? MB);
   failed ||= over || r.status >= 500;
-  rows.push(`| ${c.name} | ${r.status} ${code} | ${ms.toFixed(0)} ms | ${cpu} ms | ${mem.toFixed(0)} MB |${over ? ' OVER THE CEILING' : ''}`);
+  rows.push(`| ${c.name} | ${r.status} ${code} | ${ms.toFixed(0)} ms | ${cpu} ms | ${mem.toFixed(0)} MB${c.mb ? ` (ceiling ${c.mb} MB)` : ''} |${over ? ' OVER THE CEILING' : ''}`);
 }
 console.log(`| request | answer | time (client) | server CPU | server memory above idle (peak) |\n|---|---|---|---|---|\n${rows.join('\n')}`);
 console.log(`ceiling: ${CPU_MS} ms CPU, ${MB} MB above the idle server, per request`);

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { redactParams } from '../util/secrets.js';
 import { atLeast, type WikiProfile } from '../wiki/profile.js';
 import { contentLanguage, type Language } from '../i18n/language.js';
-import { encodeJson, withFrozenMembers } from './json.js';
+import { encodeJson, encodeJsonChunks, withFrozenMembers } from './json.js';
+import { textBytes } from './text-bytes.js';
 import { pageTexts, specialNames } from './texts.js';
 import { phpUrlDecode, phpUrlencode, wfUrlencode } from '../util/php-url.js';
 
@@ -17,8 +18,11 @@ export interface PrettyPageOptions {
   userLang: Language;
   /** Told `i18n.<code>` when a text of the page cannot be rendered in the user language. */
   unknown?: (what: string) => void;
-  /** The printed text: pretty JSON (or `/**\/cb(...)` JSONP around it). */
-  json: string;
+  /**
+   * The printed text: pretty JSON (or `/**\/cb(...)` JSONP around it), or its bytes already escaped
+   * for the `<pre>` (json.ts's `pre` output: a big answer is never one string).
+   */
+  json: string | { pre: readonly Buffer[] };
   /** Path and query as received (REQUEST_URI). */
   requestUrl: string;
   method: 'GET' | 'POST' | string;
@@ -131,7 +135,9 @@ const DEPRECATION_WARN_139 =
 const DEPRECATION_WARN_143 =
   'mw.log.warn("This page is using the deprecated ResourceLoader module \\"mediawiki.skinning.interface\\".\\n[1.43] The use of the `interface-message-box` feature with SkinModule is deprecated in favor of CodexModule. Please remove this feature.More information can be found at [[mw:Manual:ResourceLoaderSkinModule]]. ");';
 
-const scriptJson = (v: unknown): string => encodeJson(v, { ascii: false, pretty: false, hexTagAmp: true });
+/** ResourceLoader::encodeJsonForScript's flags. */
+const SCRIPT_JSON = { ascii: false, pretty: false, hexTagAmp: true } as const;
+const scriptJson = (v: unknown): string => encodeJson(v, SCRIPT_JSON);
 const scriptJsonPlain = (v: unknown): string => encodeJson(v, { ascii: false, pretty: false });
 
 /**
@@ -154,8 +160,28 @@ function minifiedStatements(statements: readonly string[]): string {
   return out;
 }
 
-/** The whole page, as OutputPage::output prints it. */
-export function renderPrettyPage(opts: PrettyPageOptions): string {
+/** Strings and byte chunks as byte chunks: adjacent strings joined into one, the chunks as they are. */
+function pageChunks(parts: ReadonlyArray<string | readonly Buffer[]>): Buffer[] {
+  const out: Buffer[] = [];
+  let text = '';
+  for (const p of parts) {
+    if (typeof p === 'string') text += p;
+    else {
+      if (text !== '') out.push(Buffer.from(text, 'utf8'));
+      text = '';
+      out.push(...p);
+    }
+  }
+  if (text !== '') out.push(Buffer.from(text, 'utf8'));
+  return out;
+}
+
+/**
+ * The whole page, as OutputPage::output prints it, as byte chunks to write in turn: the printed
+ * text and the debug toolbar's data are never joined into one string (a 17 MB page was a 34 MB
+ * UTF-16 string, then its bytes).
+ */
+export function prettyPageChunks(opts: PrettyPageOptions): Buffer[] {
   const { profile, userLang } = opts;
   const t = pageTexts(profile, userLang, opts.unknown);
   const contentLang = profile.language;
@@ -180,7 +206,7 @@ export function renderPrettyPage(opts: PrettyPageOptions): string {
   if (opts.status !== undefined && opts.status !== 0 && opts.status !== 200) {
     content += `<div class="api-pretty-header api-pretty-status">${t.prettyStatus(opts.status, httpStatusText(opts.status))}</div>`;
   }
-  content += `<pre class="api-pretty-content">${escapePreText(opts.json)}</pre>`;
+  const pre = typeof opts.json === 'string' ? [textBytes(opts.json, { pre: true })] : opts.json.pre;
 
   // --- head (1.43 as the real 1.43.9 prints it: HTML5 void tags, the page in safe mode without
   // the site and user modules, the user language as the view language)
@@ -249,24 +275,30 @@ export function renderPrettyPage(opts: PrettyPageOptions): string {
     `<div class="mw-body" role="main">\n` +
     `\t<h1 id="firstHeading">${escapePreText(t.apiFormatTitle)}</h1>\n` +
     `\t<div class="mw-body-content">\n` +
-    `\t\t<div id="mw-content-text" class="mw-body-content">${content}\n` +
+    `\t\t<div id="mw-content-text" class="mw-body-content">${content}<pre class="api-pretty-content">`;
+  const bodyEnd =
+    `</pre>\n` +
     `<div class="printfooter" data-nosnippet=""${modern && userLang.code !== contentLang ? ` lang="${escAttr(userLang.htmlCode)}" dir="${userLang.dir}"` : ''}>${t.retrievedFrom(footerLink)}</div></div>\n` +
     `\t</div>\n` +
     `</div>\n`;
 
   // --- tail
-  let rlq = '';
-  if (profile.debugInfo && opts.debugInfo) {
-    const log = Array.isArray(opts.debugInfo['log']) ? (opts.debugInfo['log'] as unknown[]) : [];
-    const caller = modern ? 'MediaWiki\\Debug\\MWDebug::getDebugHTML' : 'MWDebug::getDebugHTML';
-    const info = withFrozenMembers({ ...opts.debugInfo, log: [...log, { msg: 'MWDebug output complete', type: 'log', caller }] });
-    rlq += `mw.config.set(${scriptJson({ debugInfo: info })});`;
-  }
-  rlq += modern ? DEPRECATION_WARN_143 : DEPRECATION_WARN_139;
-  rlq += `mw.config.set({"wgBackendResponseTime":${Math.round(opts.backendResponseTimeMs ?? 100)}});`;
-  const tail = `<script>(RLQ=window.RLQ||[]).push(function(){${rlq}});</script>\n</body>\n</html>`;
+  const toolbar = profile.debugInfo && opts.debugInfo ? toolbarData(opts.debugInfo, modern) : null;
+  const rlq = (modern ? DEPRECATION_WARN_143 : DEPRECATION_WARN_139) + `mw.config.set({"wgBackendResponseTime":${Math.round(opts.backendResponseTimeMs ?? 100)}});`;
+  const script = '<script>(RLQ=window.RLQ||[]).push(function(){';
+  const tail = `${rlq}});</script>\n</body>\n</html>`;
+  return pageChunks([head, body, pre, bodyEnd, script, ...(toolbar ? ['mw.config.set(', toolbar, ');'] : []), tail]);
+}
 
-  return head + body + tail;
+/**
+ * The debug toolbar's data (MWDebug::getDebugHTML: the debuginfo with its last log line), as
+ * ResourceLoader's inline script JSON, in byte chunks.
+ */
+function toolbarData(debugInfo: Record<string, unknown>, modern: boolean): Buffer[] {
+  const log = Array.isArray(debugInfo['log']) ? (debugInfo['log'] as unknown[]) : [];
+  const caller = modern ? 'MediaWiki\\Debug\\MWDebug::getDebugHTML' : 'MWDebug::getDebugHTML';
+  const info = withFrozenMembers({ ...debugInfo, log: [...log, { msg: 'MWDebug output complete', type: 'log', caller }] });
+  return encodeJsonChunks(withFrozenMembers({ debugInfo: info }), SCRIPT_JSON);
 }
 
 /**

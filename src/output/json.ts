@@ -24,6 +24,8 @@
  * so encoding a fresh debuginfo does not re-encode ~900 file entries per request.
  */
 
+import { escapePreBytes, textBytes } from './text-bytes.js';
+
 export interface JsonOptions {
   /** Escape non-ASCII as `\uXXXX` (fv1 without utf8, fv2 with ascii). */
   ascii: boolean;
@@ -285,11 +287,32 @@ export function isFrozenBytes(b: Buffer): boolean {
   return frozenBuffers.has(b);
 }
 
-/** Like encodeAt, but appends to `out`: strings for the dynamic parts, Buffers for frozen fragments. */
-function partsAt(value: unknown, opts: JsonOptions, indent: number, out: Array<string | Buffer>): void {
+/**
+ * A plain (not frozen) value's text for the byte output: a string as encodePlain gives it, or,
+ * for a long one or the HTML page's `<pre>`, its bytes written in one pass (text-bytes.ts): the
+ * `\u` escapes, the indentation and the HTML escapes then make no whole-text strings of their own.
+ */
+function plainPart(value: unknown, opts: JsonOptions, indent: number, pre: boolean): string | Buffer {
+  const s = JSON.stringify(value, null, opts.pretty ? 4 : undefined) as string | undefined;
+  if (s === undefined) return pre ? Buffer.from('null') : 'null';
+  if (!pre && s.length < BYTES_FROM) return indentText(postPass(s, opts), opts.pretty ? indent : 0);
+  const fixed = NUM_SUSPECT.test(s) ? s.replace(TOKENS_G, fixNumberToken) : s;
+  return textBytes(fixed, { ascii: opts.ascii, lineSeparators: true, hexTagAmp: opts.hexTagAmp ?? false, indent: opts.pretty ? indent : 0, pre });
+}
+
+/** Plain text this long (UTF-16 units) is written as bytes (plainPart) even outside the HTML page. */
+const BYTES_FROM = 64 * 1024;
+
+/**
+ * Like encodeAt, but appends to `out`: strings for the dynamic parts, Buffers for frozen fragments
+ * and long texts. `pre`: every part is escaped for the HTML page's `<pre>` (strings are escaped
+ * when chunkParts turns them into bytes).
+ */
+function partsAt(value: unknown, opts: JsonOptions, indent: number, out: Array<string | Buffer>, pre: boolean): void {
   if (typeof value === 'object' && value !== null) {
     if (frozen.has(value)) {
-      out.push(frozenBuffer(value, opts, indent));
+      const b = frozenBuffer(value, opts, indent);
+      out.push(pre ? escapePreBytes(b) : b);
       return;
     }
     if (isSplittable(value) && hasFrozen.has(value)) {
@@ -301,42 +324,46 @@ function partsAt(value: unknown, opts: JsonOptions, indent: number, out: Array<s
         const key = encodeKey(k, opts);
         if (opts.pretty) out.push((first ? '{\n' : ',\n') + pad + key + ': ');
         else out.push((first ? '{' : ',') + key + ':');
-        partsAt(v, opts, opts.pretty ? indent + 1 : 0, out);
+        partsAt(v, opts, opts.pretty ? indent + 1 : 0, out, pre);
         first = false;
       }
       out.push(first ? '{}' : opts.pretty ? '\n' + '    '.repeat(indent) + '}' : '}');
       return;
     }
   }
-  out.push(encodePlain(value, opts, indent));
+  out.push(plainPart(value, opts, indent, pre));
 }
 
-function concatParts(parts: Array<string | Buffer>): Buffer {
-  const bufs = chunkParts(parts);
-  return bufs.length === 1 ? bufs[0]! : Buffer.concat(bufs);
-}
-
-/** The parts as byte chunks (adjacent strings joined), without copying the cached fragments. */
-function chunkParts(parts: Array<string | Buffer>): Buffer[] {
+/** The parts as byte chunks (adjacent strings joined), without copying the cached fragments or long texts. */
+function chunkParts(parts: Array<string | Buffer>, pre: boolean): Buffer[] {
   const bufs: Buffer[] = [];
   let pending = '';
+  const flush = () => {
+    if (pending) bufs.push(pre ? textBytes(pending, { pre }) : Buffer.from(pending, 'utf8'));
+    pending = '';
+  };
   for (const p of parts) {
     if (typeof p === 'string') pending += p;
     else {
-      if (pending) bufs.push(Buffer.from(pending, 'utf8'));
-      pending = '';
+      flush();
       bufs.push(p);
     }
   }
-  if (pending) bufs.push(Buffer.from(pending, 'utf8'));
+  flush();
   return bufs;
+}
+
+/** `encodeJson` as UTF-8 byte chunks, reusing cached bytes for frozen fragments. */
+export function encodeJsonChunks(value: unknown, opts: JsonOptions): Buffer[] {
+  const parts: Array<string | Buffer> = [];
+  partsAt(value, opts, opts.pretty ? (opts.indent ?? 0) : 0, parts, false);
+  return chunkParts(parts, false);
 }
 
 /** `encodeJson` as UTF-8 bytes, reusing cached bytes for frozen fragments. */
 export function encodeJsonBytes(value: unknown, opts: JsonOptions): Buffer {
-  const parts: Array<string | Buffer> = [];
-  partsAt(value, opts, opts.pretty ? (opts.indent ?? 0) : 0, parts);
-  return concatParts(parts);
+  const bufs = encodeJsonChunks(value, opts);
+  return bufs.length === 1 ? bufs[0]! : Buffer.concat(bufs);
 }
 
 /**
@@ -351,25 +378,32 @@ export function encodeJsonTailBytes(body: Buffer | string, key: string, value: u
 
 /**
  * `encodeJsonTailBytes` as a list of byte chunks to write in turn: the prebuilt body and the
- * cached fragments (debuginfo's includes) are not copied, only the dynamic part is new.
+ * cached fragments (debuginfo's includes) are not copied, only the dynamic part is new. `pre`:
+ * the text as the HTML page's `<pre>` holds it (escapePreText's escapes), made in the same pass.
  */
-export function encodeJsonTailChunks(body: Buffer | string, key: string, value: unknown, opts: JsonOptions): Buffer[] {
-  const b = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+export function encodeJsonTailChunks(body: Buffer | string, key: string, value: unknown, opts: JsonOptions, pre = false): Buffer[] {
+  const b = jsonBytes(body, pre);
   const keyJson = encodeKey(key, opts);
   const parts: Array<string | Buffer> = [];
   const empty = b.length === 2 && b[0] === 0x7b && b[1] === 0x7d;
   if (opts.pretty) {
     if (empty) parts.push(`{\n    ${keyJson}: `);
     else parts.push(b.subarray(0, b.length - 2), `,\n    ${keyJson}: `);
-    partsAt(value, opts, 1, parts);
+    partsAt(value, opts, 1, parts, pre);
     parts.push('\n}');
   } else {
     if (empty) parts.push(`{${keyJson}:`);
     else parts.push(b.subarray(0, b.length - 1), `,${keyJson}:`);
-    partsAt(value, opts, 0, parts);
+    partsAt(value, opts, 0, parts, pre);
     parts.push('}');
   }
-  return chunkParts(parts);
+  return chunkParts(parts, pre);
+}
+
+/** Encoded JSON text as bytes, escaped for the HTML page's `<pre>` when `pre`. */
+export function jsonBytes(json: Buffer | string, pre: boolean): Buffer {
+  if (typeof json !== 'string') return pre ? escapePreBytes(json) : json;
+  return pre ? textBytes(json, { pre }) : Buffer.from(json, 'utf8');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -380,7 +414,7 @@ export function jsonpCallbackName(raw: string): string {
   return raw.replace(/[^\][.'"_A-Za-z0-9]/g, '');
 }
 
-/** `/**\/<callback>(<json>)` — the comment guards against content sniffing (T70187). */
-export function wrapJsonp(name: string, json: string): string {
-  return `/**/${name}(${json})`;
+/** What JSONP writes before and after the JSON: `/**\/<callback>(<json>)` — the comment guards against content sniffing (T70187). */
+export function jsonpEnds(name: string): readonly [string, string] {
+  return [`/**/${name}(`, ')'];
 }

@@ -15,8 +15,8 @@ import { titleContext } from '../wiki/site-tables.js';
 import { cacheHeaders, formatHeaders, mergePhpHeaders, type HeaderList } from './headers.js';
 import { corsHeaders } from './cors.js';
 import { parsePhpCookies, sessionCookies, type SessionOutcome } from './session.js';
-import { renderPrettyPage, renderWrappedPage } from './html-page.js';
-import { encodeJson, encodeJsonTailBytes, encodeJsonTailChunks, jsonpCallbackName, wrapJsonp, type JsonOptions } from './json.js';
+import { prettyPageChunks, renderWrappedPage } from './html-page.js';
+import { encodeJson, encodeJsonTailChunks, jsonBytes, jsonpCallbackName, jsonpEnds, type JsonOptions } from './json.js';
 import { encodeWithOrder } from './ordered.js';
 import { stripKeyMarks } from '../util/ordered-json.js';
 
@@ -142,25 +142,28 @@ function printBody(input: RenderInput, session: SessionOutcome, html: boolean): 
   const { printer } = outcome;
   const fv = printer.formatversion;
   const opts: JsonOptions = { ascii: fv === 1 ? !printer.utf8 : printer.ascii, pretty: html };
-  let json = encodedData(input, opts);
+  const json = encodedData(input, opts);
   // An error has no debuginfo; the HTML page's debug toolbar shows the request all the same.
   const debugInfo = profile.debugInfo && (!outcome.isError || html) ? debugInfoFor(input, session) : undefined;
-  if (debugInfo && !outcome.isError) {
-    const tail = debugInfoForFormatVersion(debugInfo, fv);
-    // Plain JSON is written in chunks (nothing copied); JSONP and the HTML page need the text.
-    if (printer.callback === null && !html) return encodeJsonTailChunks(json, 'debuginfo', tail, opts);
-    json = encodeJsonTailBytes(json, 'debuginfo', tail, opts);
+  const tail = debugInfo && !outcome.isError ? debugInfoForFormatVersion(debugInfo, fv) : undefined;
+  // The wrapped page is JSON around the escaped text: it needs the text as a string.
+  const pre = html && !printer.wrappedhtml;
+  // Written in chunks (nothing copied, no whole-answer string): the JSON, JSONP around it, the page's `<pre>`.
+  let chunks = tail ? encodeJsonTailChunks(json, 'debuginfo', tail, opts, pre) : null;
+  if (printer.callback !== null) {
+    const [open, close] = jsonpEnds(jsonpCallbackName(printer.callback));
+    chunks = [jsonBytes(open, pre), ...(chunks ?? [jsonBytes(json, pre)]), jsonBytes(close, pre)];
   }
-  if (printer.callback !== null) json = wrapJsonp(jsonpCallbackName(printer.callback), json.toString());
-  if (!html) return json;
+  if (!html) return chunks ?? json;
   const { http } = input;
   if (printer.wrappedhtml) {
-    return renderWrappedPage({ status: outcome.status, json: json.toString(), continuation: outcome.data['continue'], elapsedMs: Number(process.hrtime.bigint() - http.startedAt) / 1e6 });
+    const text = chunks ? Buffer.concat(chunks).toString() : json.toString();
+    return renderWrappedPage({ status: outcome.status, json: text, continuation: outcome.data['continue'], elapsedMs: Number(process.hrtime.bigint() - http.startedAt) / 1e6 });
   }
-  return renderPrettyPage({
+  return prettyPageChunks({
     profile,
     userLang: outcome.userLang,
-    json: json.toString(),
+    json: { pre: chunks ?? [jsonBytes(json, true)] },
     requestUrl: http.url,
     method: http.method,
     status: outcome.status,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { escapePreText, nonHtmlUrl, renderPrettyPage } from '../../../src/output/html-page.js';
+import { escapePreText, nonHtmlUrl, prettyPageChunks, type PrettyPageOptions } from '../../../src/output/html-page.js';
 import { phpUrlencode } from '../../../src/util/php-url.js';
 import { makeProfile } from '../../../src/wiki/profile.js';
 import { lang as L } from '../../support/lang.js';
@@ -20,6 +20,8 @@ const REAL_POST_HEADER = "<div class=\"api-pretty-header\"><p>Это HTML-пре
 const REAL_FV2_LINK = "<a rel=\"nofollow\" class=\"external text\" href=\"http://127.0.0.1:8094/wiki/api.php?action=query&amp;list=logevents&amp;lelimit=1&amp;format=json&amp;formatversion=2&amp;x=a+b+c%2Fd%C3%A9&amp;y=%3C%22%3E\">";
 
 const profile = makeProfile({ version: '1.39.17', server: 'http://127.0.0.1:8094' });
+/** The page as the client reads it. */
+const renderPrettyPage = (opts: PrettyPageOptions): string => Buffer.concat(prettyPageChunks(opts)).toString('utf8');
 const ERROR_JSON = `{
     "error": {
         "code": "badvalue",

@@ -8,7 +8,7 @@ import {
   jsonpCallbackName,
   phpFloat,
   withFrozenMembers,
-  wrapJsonp,
+  jsonpEnds,
 } from '../../../src/output/json.js';
 
 const UTF8 = { ascii: false, pretty: false };
@@ -148,6 +148,6 @@ describe('JSONP', () => {
     // real: callback=foo<bar>.x[0]'"é-$(1) → /**/foobar.x[0]'"1({...})
     expect(jsonpCallbackName('foo<bar>.x[0]\'"é-$(1)')).toBe('foobar.x[0]\'"1');
     expect(jsonpCallbackName('jQuery123_456')).toBe('jQuery123_456');
-    expect(wrapJsonp('foobar.x[0]\'"1', '{"a":1}')).toBe('/**/foobar.x[0]\'"1({"a":1})');
+    expect(jsonpEnds('foobar.x[0]\'"1').join('{"a":1}')).toBe('/**/foobar.x[0]\'"1({"a":1})');
   });
 });
