@@ -95,7 +95,13 @@ export function readBody(stream: Readable, limit = MAX_BODY_BYTES, { destroyOnOv
         }
       }
     });
-    stream.on('end', () => resolve(size <= limit ? Buffer.concat(chunks) : null));
+    stream.on('end', () => {
+      // The listeners stay on the request while it is answered: the chunks are let go here, not
+      // kept beside their copy (a 5.7 MB POST held 11 MB through its answer).
+      const body = size <= limit ? Buffer.concat(chunks) : null;
+      chunks = [];
+      resolve(body);
+    });
     stream.on('error', () => resolve(size <= limit ? Buffer.alloc(0) : null));
   });
 }
