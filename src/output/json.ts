@@ -22,6 +22,11 @@
  * (per option set) and spliced in wherever it appears as a member of the encoded top-level object or
  * of an object marked with `frozenJson`/`withFrozenMembers`. debuginfo's `includes` list uses this,
  * so encoding a fresh debuginfo does not re-encode ~900 file entries per request.
+ *
+ * Byte output (`encodeJsonTailChunks`, `encodeJsonChunks`): the same text as byte chunks, long
+ * strings and the HTML page's `<pre>` text escaped straight into buffers (text-bytes.ts). This
+ * file is over 400 lines because the string and the byte printers share the frozen-fragment
+ * caches and the PHP post-pass, which stay private to it.
  */
 
 import { escapePreBytes, textBytes } from './text-bytes.js';
@@ -303,35 +308,74 @@ function plainPart(value: unknown, opts: JsonOptions, indent: number, pre: boole
 /** Plain text this long (UTF-16 units) is written as bytes (plainPart) even outside the HTML page. */
 const BYTES_FROM = 64 * 1024;
 
+/** A string this long (UTF-16 units) is escaped straight into bytes (never through JSON.stringify's copies of it). */
+const LONG_STRING = 64 * 1024;
+
+/** An array or a plain object: JSON.stringify prints its members and nothing else (no toJSON). */
+function isPlainContainer(v: unknown): v is Record<string, unknown> | unknown[] {
+  if (Array.isArray(v)) return true;
+  if (typeof v !== 'object' || v === null) return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return (proto === Object.prototype || proto === null) && typeof (v as { toJSON?: unknown }).toJSON !== 'function';
+}
+
+/**
+ * Whether a long string lies within a few levels of `value` (at most 256 values looked at: a big
+ * answer's data is not walked): the value is then printed member by member, the string as bytes.
+ */
+function holdsLongString(value: unknown, depth: number, seen = { n: 0 }): boolean {
+  if (typeof value === 'string') return value.length >= LONG_STRING;
+  if (depth === 0 || !isPlainContainer(value)) return false;
+  for (const v of Array.isArray(value) ? value : Object.values(value)) {
+    if (++seen.n > 256) return false;
+    if (holdsLongString(v, depth - 1, seen)) return true;
+  }
+  return false;
+}
+
 /**
  * Like encodeAt, but appends to `out`: strings for the dynamic parts, Buffers for frozen fragments
  * and long texts. `pre`: every part is escaped for the HTML page's `<pre>` (strings are escaped
  * when chunkParts turns them into bytes).
  */
 function partsAt(value: unknown, opts: JsonOptions, indent: number, out: Array<string | Buffer>, pre: boolean): void {
+  if (typeof value === 'string' && value.length >= LONG_STRING) {
+    out.push(textBytes(value, { jsonString: true, ascii: opts.ascii, lineSeparators: true, hexTagAmp: opts.hexTagAmp ?? false, pre }));
+    return;
+  }
   if (typeof value === 'object' && value !== null) {
     if (frozen.has(value)) {
       const b = frozenBuffer(value, opts, indent);
       out.push(pre ? escapePreBytes(b) : b);
       return;
     }
-    if (isSplittable(value) && hasFrozen.has(value)) {
-      let first = true;
-      const pad = '    '.repeat(indent + 1);
-      for (const k of Object.keys(value)) {
-        const v = value[k];
-        if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-        const key = encodeKey(k, opts);
-        if (opts.pretty) out.push((first ? '{\n' : ',\n') + pad + key + ': ');
-        else out.push((first ? '{' : ',') + key + ':');
-        partsAt(v, opts, opts.pretty ? indent + 1 : 0, out, pre);
-        first = false;
-      }
-      out.push(first ? '{}' : opts.pretty ? '\n' + '    '.repeat(indent) + '}' : '}');
+    if (isPlainContainer(value) && ((!Array.isArray(value) && hasFrozen.has(value)) || holdsLongString(value, 3))) {
+      membersAt(value, opts, indent, out, pre);
       return;
     }
   }
   out.push(plainPart(value, opts, indent, pre));
+}
+
+/** An object's or array's members printed one by one (partsAt), in JSON.stringify's layout. */
+function membersAt(value: Record<string, unknown> | unknown[], opts: JsonOptions, indent: number, out: Array<string | Buffer>, pre: boolean): void {
+  const list = Array.isArray(value);
+  const [open, close] = list ? ['[', ']'] : ['{', '}'];
+  const pad = opts.pretty ? '\n' + '    '.repeat(indent + 1) : '';
+  let first = true;
+  for (const k of list ? value.keys() : Object.keys(value)) {
+    let v = (value as Record<string | number, unknown>)[k];
+    // JSON.stringify leaves such members out of an object and prints them as null in an array
+    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') {
+      if (!list) continue;
+      v = null;
+    }
+    const key = list ? '' : encodeKey(k as string, opts) + (opts.pretty ? ': ' : ':');
+    out.push((first ? open : ',') + pad + key);
+    partsAt(v, opts, opts.pretty ? indent + 1 : 0, out, pre);
+    first = false;
+  }
+  out.push(first ? open + close : (opts.pretty ? '\n' + '    '.repeat(indent) : '') + close);
 }
 
 /** The parts as byte chunks (adjacent strings joined), without copying the cached fragments or long texts. */

@@ -8,6 +8,11 @@
 
 /** What to escape while encoding (applied in this order, as json.ts's post-pass and the page do). */
 export interface TextBytesOptions {
+  /**
+   * The text is a string's content, to print as a JSON string as JSON.stringify does: in quotes,
+   * `"` and `\` escaped, controls as `\n` or `\u00XX`, lone surrogates as `\udXXX` (lower-case hex).
+   */
+  jsonString?: boolean;
   /** JSON without JSON_UNESCAPED_UNICODE: every non-ASCII UTF-16 unit as `\uXXXX` (lower-case hex). */
   ascii?: boolean;
   /** JSON text: U+2028 / U+2029 as `\u2028` / `\u2029` (PHP has no JSON_UNESCAPED_LINE_TERMINATORS). */
@@ -23,9 +28,16 @@ export interface TextBytesOptions {
 const HEX = Buffer.from('0123456789abcdef');
 const HEX_TAG_AMP: Record<number, string> = { 0x3c: '\\u003C', 0x3e: '\\u003E', 0x26: '\\u0026' };
 const PRE: Record<number, string> = { 0x26: '&amp;', 0x3c: '&lt;' };
+/** JSON.stringify's escapes of the controls. */
+const CONTROL = Array.from({ length: 0x20 }, (_, c) => ({ 8: '\\b', 9: '\\t', 10: '\\n', 12: '\\f', 13: '\\r' })[c] ?? `\\u${c.toString(16).padStart(4, '0')}`);
 
 /** The ASCII character's replacement under `o` (with the indentation after a line break), or null. */
 function asciiEscape(c: number, o: TextBytesOptions, pad: string): string | null {
+  if (o.jsonString) {
+    if (c < 0x20) return CONTROL[c]!;
+    if (c === 0x22) return '\\"';
+    if (c === 0x5c) return '\\\\';
+  }
   if (c === 0x0a) return pad === '' ? null : '\n' + pad;
   if (o.hexTagAmp && (c === 0x3c || c === 0x3e || c === 0x26)) return HEX_TAG_AMP[c]!;
   if (o.pre && (c === 0x26 || c === 0x3c)) return PRE[c]!;
@@ -41,7 +53,8 @@ function wideSize(s: string, i: number, c: number, o: TextBytesOptions): number 
   if (o.lineSeparators && (c === 0x2028 || c === 0x2029)) return 6;
   if (c < 0x800) return 2;
   if (isHigh(c) && isLow(s.charCodeAt(i + 1))) return 4;
-  return isLow(c) && i > 0 && isHigh(s.charCodeAt(i - 1)) ? 0 : 3;
+  if (isLow(c) && i > 0 && isHigh(s.charCodeAt(i - 1))) return 0;
+  return o.jsonString && c >= 0xd800 && c <= 0xdfff ? 6 : 3;
 }
 
 /**
@@ -50,9 +63,9 @@ function wideSize(s: string, i: number, c: number, o: TextBytesOptions): number 
  */
 export function textBytes(s: string, o: TextBytesOptions): Buffer {
   const pad = '    '.repeat(o.indent ?? 0);
-  let size = 0;
+  let size = o.jsonString ? 2 : 0;
   let asciiOnly = true;
-  let changed = false;
+  let changed = o.jsonString === true;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c < 0x80) {
@@ -76,13 +89,14 @@ export function textBytes(s: string, o: TextBytesOptions): Buffer {
 /** The second pass of textBytes: writes `s` into `out`, which has exactly the size it takes. */
 function writeText(s: string, o: TextBytesOptions, pad: string, out: Buffer): Buffer {
   let at = 0;
+  if (o.jsonString) out[at++] = 0x22;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c < 0x80) {
       const e = asciiEscape(c, o, pad);
       if (e === null) out[at++] = c;
       else at += out.write(e, at, 'latin1');
-    } else if (o.ascii || (o.lineSeparators && (c === 0x2028 || c === 0x2029))) {
+    } else if (o.ascii || (o.lineSeparators && (c === 0x2028 || c === 0x2029)) || (o.jsonString && c >= 0xd800 && c <= 0xdfff && !(isHigh(c) && isLow(s.charCodeAt(i + 1))))) {
       out[at++] = 0x5c; // \
       out[at++] = 0x75; // u
       out[at++] = HEX[c >> 12]!;
@@ -105,6 +119,7 @@ function writeText(s: string, o: TextBytesOptions, pad: string, out: Buffer): Bu
       out[at++] = 0x80 | (u & 63);
     }
   }
+  if (o.jsonString) out[at] = 0x22;
   return out;
 }
 
