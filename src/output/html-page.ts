@@ -3,7 +3,7 @@ import { redactParams } from '../util/secrets.js';
 import { atLeast, type WikiProfile } from '../wiki/profile.js';
 import { contentLanguage, type Language } from '../i18n/language.js';
 import { encodeJson, encodeJsonChunks, withFrozenMembers } from './json.js';
-import { textBytes } from './text-bytes.js';
+import { jsonStringContentBytes, textBytes } from './text-bytes.js';
 import { pageTexts, specialNames } from './texts.js';
 import { phpUrlDecode, phpUrlencode, wfUrlencode } from '../util/php-url.js';
 
@@ -304,16 +304,21 @@ function toolbarData(debugInfo: Record<string, unknown>, modern: boolean): Buffe
 /**
  * `wrappedhtml` (ApiSandbox's mode): the page's content alone, as JSON, with the status, the
  * ResourceLoader modules it needs, the result's `continue` and the time taken in milliseconds
- * (ApiFormatBase::closePrinter, printed with FormatJson's ALL_OK).
+ * (ApiFormatBase::closePrinter, printed with FormatJson's ALL_OK). `pre` is the printed text
+ * escaped for the `<pre>`; it is written into the `html` string chunk by chunk.
  */
-export function renderWrappedPage(opts: { status: number; json: string; continuation: unknown; elapsedMs: number }): string {
+export function wrappedPageChunks(opts: { status: number; pre: readonly Buffer[]; continuation: unknown; elapsedMs: number }): Buffer[] {
   const status = opts.status || 200;
-  return scriptJsonPlain({
+  const around = scriptJsonPlain({
     status,
     statustext: httpStatusText(status),
-    html: `<pre class="api-pretty-content">${escapePreText(opts.json)}</pre>`,
+    html: '',
     modules: ['mediawiki.apipretty'],
     continue: opts.continuation ?? null,
     time: Math.round(opts.elapsedMs),
   });
+  // the first `"html":""`: only status and statustext (a fixed table's text) come before it
+  const at = around.indexOf('"html":""') + '"html":"'.length;
+  const open = around.slice(0, at) + '<pre class=\\"api-pretty-content\\">';
+  return pageChunks([open, opts.pre.map(jsonStringContentBytes), '</pre>' + around.slice(at)]);
 }

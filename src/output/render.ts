@@ -15,7 +15,7 @@ import { titleContext } from '../wiki/site-tables.js';
 import { cacheHeaders, formatHeaders, mergePhpHeaders, type HeaderList } from './headers.js';
 import { corsHeaders } from './cors.js';
 import { parsePhpCookies, sessionCookies, type SessionOutcome } from './session.js';
-import { prettyPageChunks, renderWrappedPage } from './html-page.js';
+import { prettyPageChunks, wrappedPageChunks } from './html-page.js';
 import { encodeJson, encodeJsonTailChunks, jsonBytes, jsonpCallbackName, jsonpEnds, type JsonOptions } from './json.js';
 import { encodeWithOrder } from './ordered.js';
 import { stripKeyMarks } from '../util/ordered-json.js';
@@ -146,24 +146,23 @@ function printBody(input: RenderInput, session: SessionOutcome, html: boolean): 
   // An error has no debuginfo; the HTML page's debug toolbar shows the request all the same.
   const debugInfo = profile.debugInfo && (!outcome.isError || html) ? debugInfoFor(input, session) : undefined;
   const tail = debugInfo && !outcome.isError ? debugInfoForFormatVersion(debugInfo, fv) : undefined;
-  // The wrapped page is JSON around the escaped text: it needs the text as a string.
-  const pre = html && !printer.wrappedhtml;
-  // Written in chunks (nothing copied, no whole-answer string): the JSON, JSONP around it, the page's `<pre>`.
-  let chunks = tail ? encodeJsonTailChunks(json, 'debuginfo', tail, opts, pre) : null;
+  // Written in chunks (nothing copied, no whole-answer string): the JSON, JSONP around it, the
+  // HTML page's `<pre>` text (escaped as the chunks are made).
+  let chunks = tail ? encodeJsonTailChunks(json, 'debuginfo', tail, opts, html) : null;
   if (printer.callback !== null) {
     const [open, close] = jsonpEnds(jsonpCallbackName(printer.callback));
-    chunks = [jsonBytes(open, pre), ...(chunks ?? [jsonBytes(json, pre)]), jsonBytes(close, pre)];
+    chunks = [jsonBytes(open, html), ...(chunks ?? [jsonBytes(json, html)]), jsonBytes(close, html)];
   }
   if (!html) return chunks ?? json;
   const { http } = input;
+  const pre = chunks ?? [jsonBytes(json, true)];
   if (printer.wrappedhtml) {
-    const text = chunks ? Buffer.concat(chunks).toString() : json.toString();
-    return renderWrappedPage({ status: outcome.status, json: text, continuation: outcome.data['continue'], elapsedMs: Number(process.hrtime.bigint() - http.startedAt) / 1e6 });
+    return wrappedPageChunks({ status: outcome.status, pre, continuation: outcome.data['continue'], elapsedMs: Number(process.hrtime.bigint() - http.startedAt) / 1e6 });
   }
   return prettyPageChunks({
     profile,
     userLang: outcome.userLang,
-    json: { pre: chunks ?? [jsonBytes(json, true)] },
+    json: { pre },
     requestUrl: http.url,
     method: http.method,
     status: outcome.status,

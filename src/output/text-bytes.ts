@@ -143,3 +143,30 @@ export function escapePreBytes(b: Buffer): Buffer {
   }
   return out;
 }
+
+/**
+ * UTF-8 bytes as the content of a JSON string (the quotes not included): `"`, `\` and the controls
+ * escaped as JSON.stringify escapes them; everything else as it is. For JSON text printed by json.ts
+ * (the wrapped page's `html`): it never holds a raw U+2028/U+2029 nor a lone surrogate, so no
+ * character beyond ASCII needs an escape. The same buffer when nothing does.
+ */
+export function jsonStringContentBytes(b: Buffer): Buffer {
+  let extra = 0;
+  for (let i = 0; i < b.length; i++) {
+    const c = b[i]!;
+    if (c === 0x22 || c === 0x5c) extra += 1;
+    else if (c < 0x20) extra += CONTROL[c]!.length - 1;
+  }
+  if (extra === 0) return b;
+  const out = Buffer.allocUnsafe(b.length + extra);
+  let at = 0;
+  for (let i = 0; i < b.length; i++) {
+    const c = b[i]!;
+    if (c === 0x22 || c === 0x5c) {
+      out[at++] = 0x5c;
+      out[at++] = c;
+    } else if (c < 0x20) at += out.write(CONTROL[c]!, at, 'latin1');
+    else out[at++] = c;
+  }
+  return out;
+}

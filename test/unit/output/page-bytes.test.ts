@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeJson, encodeJsonChunks, encodeJsonTail, encodeJsonTailChunks, frozenJson, withFrozenMembers, type JsonOptions } from '../../../src/output/json.js';
-import { escapePreText, prettyPageChunks } from '../../../src/output/html-page.js';
+import { escapePreText, prettyPageChunks, wrappedPageChunks } from '../../../src/output/html-page.js';
 import { escapePreBytes, textBytes } from '../../../src/output/text-bytes.js';
 import { makeProfile } from '../../../src/wiki/profile.js';
 import { lang as L } from '../../support/lang.js';
@@ -61,6 +61,17 @@ describe('byte output of big answers', () => {
     expect(text).toContain(`<pre class="api-pretty-content">${escapePreText(json)}</pre>`);
     const shown = { ...info, log: [{ msg: 'MWDebug output complete', type: 'log', caller: 'MediaWiki\\Debug\\MWDebug::getDebugHTML' }] };
     expect(text).toContain(`mw.config.set(${encodeJson({ debugInfo: shown }, { ascii: false, pretty: false, hexTagAmp: true })});`);
+  });
+
+  it('writes the wrapped page (wrappedhtml) around the chunks as around the whole text', () => {
+    const info = bigInfo();
+    for (const opts of FORMATS.slice(0, 2)) {
+      const json = encodeJsonTail(encodeJson(BODY, opts), 'debuginfo', info, opts);
+      const continuation = { lecontinue: '20240101000000|5 & <x> "q"', continue: '-||' };
+      const chunked = Buffer.concat(wrappedPageChunks({ status: 0, pre: encodeJsonTailChunks(encodeJson(BODY, opts), 'debuginfo', info, opts, true), continuation, elapsedMs: 12.4 }));
+      const whole = encodeJson({ status: 200, statustext: 'OK', html: `<pre class="api-pretty-content">${escapePreText(json)}</pre>`, modules: ['mediawiki.apipretty'], continue: continuation, time: 12 }, { ascii: false, pretty: false });
+      expect(chunked.toString('utf8')).toBe(whole);
+    }
   });
 
   it('escapes in one pass as the string escapes do, one after the other', () => {
