@@ -6,7 +6,7 @@ import type { Page } from '../wiki/model.js';
 import { isUserKey, type Interaction } from './format.js';
 import { linkPageIds } from './link-ids.js';
 import { KNOWN_COUNTS, tableName, type KindShape } from './sql-table.js';
-import { PREPARED, addPreparedColumn, keepsPrepareState, learnedPages, preparer, stepLinkWalks } from './sql-prepare.js';
+import { PREPARED, addPreparedColumn, keepsPrepareState, learnedPages, preparer, stepLinkWalks, walkNameOf } from './sql-prepare.js';
 
 /** A row as it was before a write replaced it (null: the write added it). */
 type Was = { data: string; known: string | null } | null;
@@ -31,9 +31,8 @@ type Was = { data: string; known: string | null } | null;
  */
 export class PrepareStep {
   private readonly was = new Map<string, Map<number, Was>>();
-  /** The extlinks answers the write stored, and every one the document holds. */
+  /** The extlinks answers the write stored. */
   private readonly written: Interaction[] = [];
-  private readonly links: Interaction[] = [];
   private followable = true;
   /** Statements by their text, made once per step (a write may rewrite thousands of rows). */
   private readonly statements = new Map<string, Statement>();
@@ -42,12 +41,16 @@ export class PrepareStep {
     private readonly db: Database,
     private readonly shapes: ReadonlyMap<string, KindShape>,
     private readonly entities: readonly ListEntity<object>[],
+    private readonly links: LinkAnswers,
   ) {}
 
-  /** A step for a write to `db`, or null when it is not prepared so that a step can follow it. */
-  static of(db: Database, shapes: ReadonlyMap<string, KindShape>, entities: readonly ListEntity<object>[]): PrepareStep | null {
+  /**
+   * A step for a write to `db`, or null when it is not prepared so that a step can follow it.
+   * `links` gives the extlinks answers the document holds as the write leaves it.
+   */
+  static of(db: Database, shapes: ReadonlyMap<string, KindShape>, entities: readonly ListEntity<object>[], links: () => LinkAnswers): PrepareStep | null {
     if (db.pragma('user_version', { simple: true }) !== PREPARED || !keepsPrepareState(db)) return null;
-    return new PrepareStep(db, shapes, entities);
+    return new PrepareStep(db, shapes, entities, links());
   }
 
   /** Before the row `seq` of a kind is written (its table made): notes it as it was. */
@@ -57,11 +60,9 @@ export class PrepareStep {
     if (!rows.has(seq)) rows.set(seq, (this.sql(`SELECT data, known FROM ${tableName(kind)} WHERE seq = ?`).get(seq) as Was | undefined) ?? null);
   }
 
-  /** Each interaction the document holds (`stored`: the write stores it now). */
-  holds(i: Interaction, stored: boolean): void {
+  /** An interaction the write stores. */
+  stores(i: Interaction): void {
     if (i.request['prop'] !== 'extlinks') return;
-    this.links.push(i);
-    if (!stored) return;
     if (isUserKey(i.key)) this.followable = false;
     this.written.push(i);
   }
@@ -89,7 +90,7 @@ export class PrepareStep {
     const counts = new Map<string, Map<string, number>>();
     for (const [kind, rows] of todo) this.prepareRows(kind, rows, counts);
     this.recount(counts);
-    stepLinkWalks(this.db, this.links, this.written);
+    stepLinkWalks(this.db, (walk) => this.links.ofWalk(walk), this.written);
     this.db.pragma(`user_version = ${PREPARED}`);
     return true;
   }
@@ -149,26 +150,18 @@ export class PrepareStep {
       for (const text of [data, was?.data]) if (text !== undefined) pages.add((parseKeepingKeyOrder(text) as Page).pageid);
     }
     if (pages.size === 0) return [];
-    // The answers naming each page, then a walk from the pages given (each answer's pages once).
-    const naming = new Map<number, Interaction[]>();
-    for (const i of this.links) {
-      for (const id of pagesOf(i)) {
-        const list = naming.get(id);
-        if (list) list.push(i);
-        else naming.set(id, [i]);
-      }
-    }
+    // A walk from the pages given, through the answers naming each (each answer's pages once).
     const out = new Set<Interaction>();
     const todo = [...pages];
     for (let id = todo.pop(); id !== undefined; id = todo.pop()) {
-      for (const i of naming.get(id) ?? []) {
+      for (const i of this.links.naming(id)) {
         if (out.has(i)) continue;
         out.add(i);
         for (const other of pagesOf(i)) if (!pages.has(other) && pages.add(other)) todo.push(other);
       }
     }
-    // (in the document's order, as replay's learning reads them)
-    return this.links.filter((i) => out.has(i));
+    // (in the document's order, by key, as replay's learning reads them)
+    return [...out].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 
   /** Adds what the step counted to `known_counts` (a list no entity has any longer goes). */
@@ -190,6 +183,54 @@ export class PrepareStep {
     if (!s) this.statements.set(text, (s = this.db.prepare(text)));
     return s;
   }
+}
+
+/**
+ * The recorded extlinks answers of a document by the pages they name, kept as the document changes
+ * (store-sqlite.ts tells each interaction stored or removed): a step finds the answers its pages'
+ * link ids are learned from without a pass over every answer.
+ */
+export class LinkAnswers {
+  private readonly byPage = new Map<number, Map<string, Interaction>>();
+  private readonly byWalk = new Map<string, Map<string, Interaction>>();
+  private readonly held = new Map<string, Interaction>();
+
+  /** The extlinks answers among `interactions`. */
+  constructor(interactions: Iterable<Interaction>) {
+    for (const i of interactions) this.set(i.key, i);
+  }
+
+  /** The interaction of `key` is now `i` (null: removed). */
+  set(key: string, i: Interaction | null): void {
+    const was = this.held.get(key);
+    if (was) {
+      this.held.delete(key);
+      for (const id of pagesOf(was)) this.byPage.get(id)?.delete(key);
+      const walk = walkNameOf(was);
+      if (walk !== null) this.byWalk.get(walk)?.delete(key);
+    }
+    if (!i || i.request['prop'] !== 'extlinks') return;
+    this.held.set(key, i);
+    for (const id of pagesOf(i)) add(this.byPage, id, key, i);
+    const walk = walkNameOf(i);
+    if (walk !== null) add(this.byWalk, walk, key, i);
+  }
+
+  /** The answers of a walk of links (sql-prepare.ts walkNameOf). */
+  ofWalk(walk: string): Iterable<Interaction> {
+    return this.byWalk.get(walk)?.values() ?? [];
+  }
+
+  /** The answers naming a page. */
+  naming(page: number): Iterable<Interaction> {
+    return this.byPage.get(page)?.values() ?? [];
+  }
+}
+
+function add<K>(index: Map<K, Map<string, Interaction>>, at: K, key: string, i: Interaction): void {
+  let answers = index.get(at);
+  if (!answers) index.set(at, (answers = new Map()));
+  answers.set(key, i);
 }
 
 /** The pages learning link ids reads for one answer (linkPageIds), worked out once per answer object. */

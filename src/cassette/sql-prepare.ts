@@ -193,7 +193,7 @@ function keepsLinkWalks(db: Database): boolean {
 
 /** The walk of links of an answer (linkWalkOf), worked out once per answer object (a step reads every one the document holds). */
 const walkNames = new WeakMap<Interaction, string | null>();
-function walkNameOf(i: Interaction): string | null {
+export function walkNameOf(i: Interaction): string | null {
   let name = walkNames.get(i);
   if (name === undefined) walkNames.set(i, (name = linkWalkOf(i)));
   return name;
@@ -231,16 +231,17 @@ function storeLinkWalks(db: Database, links: readonly Interaction[], only?: Read
 
 /**
  * A write's part (sql-prepare-step.ts): the walks of links its stored answers (`written`) are
- * pages of, stored again from every answer the document holds (`links`), when the database keeps
- * its walks (one prepared before it did is read as before: replay works them out from the answers).
+ * pages of, stored again from the answers of each walk the document holds (`answersOf`: looked up
+ * by walk, so a write reads no other answer), when the database keeps its walks (one prepared
+ * before it did is read as before: replay works them out from the answers).
  */
-export function stepLinkWalks(db: Database, links: readonly Interaction[], written: readonly Interaction[]): void {
+export function stepLinkWalks(db: Database, answersOf: (walk: string) => Iterable<Interaction>, written: readonly Interaction[]): void {
   const only = new Set<string>();
   for (const i of written) {
     const name = walkNameOf(i);
     if (name !== null) only.add(name);
   }
-  if (only.size > 0 && keepsLinkWalks(db)) storeLinkWalks(db, links, only);
+  if (only.size > 0 && keepsLinkWalks(db)) storeLinkWalks(db, [...only].flatMap((name) => [...answersOf(name)]), only);
 }
 
 /**

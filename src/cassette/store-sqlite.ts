@@ -4,9 +4,11 @@ import { isUserKey, type Cassette, type Interaction } from './format.js';
 import { SqlEntityTable, entityRow, indexColumns, kindSchema, putEntity, tableName, type KindShape } from './sql-table.js';
 import { CassetteError } from './store.js';
 import { PREPARED, prepareTables, readColumn } from './sql-prepare.js';
-import { PrepareStep } from './sql-prepare-step.js';
+import { LinkAnswers, PrepareStep } from './sql-prepare-step.js';
+import { StoredMembers, StoredSummaries, type StoredMember } from './sql-document.js';
+import type { Changed } from './changes.js';
 import type { ListEntity } from '../api/list-module.js';
-import { summariesOf, type AnswerSummary } from './walk-summary.js';
+import type { AnswerSummary } from './walk-summary.js';
 import { databasesUnavailable, openDatabase, type Database, type Statement } from './sqlite-driver.js';
 
 /**
@@ -25,8 +27,6 @@ const SCHEMA = [
   'CREATE TABLE IF NOT EXISTS members (position INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, json TEXT)',
   'CREATE TABLE IF NOT EXISTS interactions (key TEXT PRIMARY KEY, request TEXT NOT NULL, status INTEGER NOT NULL, headers TEXT NOT NULL, body TEXT NOT NULL, recorded_at TEXT, user TEXT, extra TEXT) WITHOUT ROWID',
 ];
-/** The walks' summaries `import` made (see SqliteCassette.walkSummaries). */
-const SUMMARY_TABLE = 'CREATE TABLE IF NOT EXISTS walk_summaries (key TEXT PRIMARY KEY, json TEXT NOT NULL) WITHOUT ROWID';
 /** Up to how many summaries walkSummariesOf picks out of the `summaries` member in SQLite (more: the member is parsed whole). */
 const PICKED_SUMMARIES = 1000;
 /** A kind kept in its table, as `entities` marks it. */
@@ -34,6 +34,18 @@ const TABLED = { $table: true } as const;
 const isTabled = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v) && (v as Record<string, unknown>)['$table'] === true;
 /** The members every interaction row has a column for, in a written cassette's order. */
 const COLUMNS = ['key', 'request', 'status', 'headers', 'body', 'recordedAt', 'user'] as const;
+
+/** How a write stores a document (SqliteCassette.write). */
+export interface WriteOptions {
+  /** Hold the document's objects to compare the next write with (when nothing is told). Default true. */
+  keep?: boolean;
+  /** Keep the database prepared (when opened with `knowledge`). Default true. */
+  prepare?: boolean;
+  /** What changed since the last write, as its writer told (cassette/changes.ts); null: compare. */
+  changed?: Changed | null;
+  /** The walks' summaries: `made` by the write, per interaction, or the document's member `given` as it is. Default made. */
+  summaries?: 'made' | 'given';
+}
 
 /** Interaction rows as stored. */
 interface Row {
@@ -56,6 +68,15 @@ export class SqliteCassette {
   private byKey: Statement | null = null;
   private holding: Statement | null = null;
   private written: { interactions: Map<string, Interaction>; entities: Map<string, readonly object[]> } | null = null;
+  /** The parts a write keeps by what changed (sql-document.ts). */
+  private readonly members: StoredMembers;
+  private readonly summaries: StoredSummaries;
+  /** The document's extlinks answers by page, once a prepare step asked for them (kept as interactions are stored). */
+  private links: LinkAnswers | null = null;
+  /** The kinds whose tables this instance made sure of; the `entities` member as last made. */
+  private readonly made = new Set<string>();
+  private entitiesHeld: { kinds: string; text: string } | null = null;
+  private putRow: Statement | null = null;
 
   /**
    * Opens (or, with `create`, makes) the database file; one that is no cassette is a CassetteError
@@ -82,6 +103,8 @@ export class SqliteCassette {
     } catch (e) {
       throw new CassetteError(`cassette file ${file} is not a cassette database: ${(e as Error).message.replace(/^wikitape: /, '')}`);
     }
+    this.members = new StoredMembers(this.db);
+    this.summaries = new StoredSummaries(this.db);
   }
 
   close(): void {
@@ -198,6 +221,7 @@ export class SqliteCassette {
     const out: Record<string, unknown> = {};
     for (const { name, json } of this.db.prepare('SELECT name, json FROM members ORDER BY position').all() as { name: string; json: string | null }[]) {
       if (name === 'interactions') out[name] = (this.db.prepare('SELECT * FROM interactions ORDER BY key').all() as Row[]).map(fromRow);
+      else if (name === 'summaries' && json === null) out[name] = this.summaries.all();
       else if (name === 'entities' && json !== null) {
         out[name] = Object.fromEntries(Object.entries(parseKeepingKeyOrder(json) as object).map(([k, v]) => [k, isTabled(v) ? this.all(k) : v]));
       } else if (json !== null) out[name] = parseKeepingKeyOrder(json);
@@ -208,82 +232,128 @@ export class SqliteCassette {
   }
 
   /**
-   * Stores a cassette document in one transaction: its other members whole (small), and of its
-   * interactions and entities only those that are not the objects the last read or write held
-   * (a recording adds or replaces a few): what a recording costs, not what the cassette does.
-   * Opened with the lists' entities (`knowledge`), it keeps the database prepared
-   * (sql-prepare.ts): a new one is prepared after its first write (it holds that write alone), a
-   * prepared one prepares what the write changed (sql-prepare-step.ts); else, and when `prepare`
-   * is false, the write leaves it unprepared.
+   * Stores a cassette document in one transaction: what changed since the last read or write, told
+   * (`changed`: what its writer changed, cassette/changes.ts) or else found by comparing its
+   * interactions and entities with the objects the last read or write held; of its members those
+   * whose text changed (sql-document.ts); the walks' summaries of the interactions it stores, in
+   * `walk_summaries`, marked by a `summaries` member without text (`summaries: 'given'`: the
+   * document's own member stored as it is, as `import` does). A recording costs what it changed,
+   * not what the cassette holds. Opened with the lists' entities (`knowledge`), it keeps the
+   * database prepared (sql-prepare.ts): a new one is prepared after its first write (it holds that
+   * write alone), a prepared one prepares what the write changed (sql-prepare-step.ts); else, and
+   * when `prepare` is false, the write leaves it unprepared.
    */
-  write(c: Cassette, keep = true, prepare = true): void {
-    const before = this.written;
+  write(c: Cassette, options: WriteOptions = {}): void {
+    const { keep = true, prepare = true, changed = null, summaries = 'made' } = options;
     const follow = prepare && this.knowledge.length > 0;
     const fresh = follow && this.member('meta') === undefined;
-    this.db.transaction(() => {
-      const step = follow && before && !this.knowledge.some((e) => !this.shapes.has(e.kind) && (c.entities[e.kind]?.length ?? 0) > 0) ? PrepareStep.of(this.db, this.shapes, this.knowledge) : null;
-      // What was prepared may no longer follow from the entities, until the step says it does.
-      this.db.pragma('user_version = 0');
-      this.db.exec(SUMMARY_TABLE);
-      this.db.prepare('DELETE FROM walk_summaries').run();
-      this.db.prepare('DELETE FROM members').run();
-      const addMember = this.db.prepare('INSERT INTO members (position, name, json) VALUES (?, ?, ?)');
-      let position = 0;
-      for (const [name, value] of Object.entries(c)) {
-        if (name === 'interactions') addMember.run(position++, name, null);
-        else if (name === 'entities') addMember.run(position++, name, stringifyKeepingKeyOrder(this.entitiesMember(c.entities as Record<string, unknown>)));
-        else addMember.run(position++, name, stringifyKeepingKeyOrder(value));
-      }
-      const put = this.db.prepare('INSERT OR REPLACE INTO interactions (key, request, status, headers, body, recorded_at, user, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-      const now = new Set<string>();
-      for (const i of c.interactions) {
-        now.add(i.key);
-        const stored = before?.interactions.get(i.key) !== i;
-        if (stored) put.run(...toRow(i));
-        step?.holds(i, stored);
-      }
-      // What the document no longer holds (cassettes prune) goes.
-      const drop = this.db.prepare('DELETE FROM interactions WHERE key = ?');
-      for (const key of before?.interactions.keys() ?? []) {
-        if (now.has(key)) continue;
-        drop.run(key);
-        step?.removes();
-      }
-      for (const [kind, list] of Object.entries(c.entities)) if (this.shapes.has(kind) && Array.isArray(list)) this.writeKind(kind, list, before?.entities.get(kind) ?? [], step);
-      step?.finish();
-    })();
+    try {
+      this.db.transaction(() => {
+        const steps = follow && !this.knowledge.some((e) => !this.shapes.has(e.kind) && (c.entities[e.kind]?.length ?? 0) > 0);
+        const step = steps ? PrepareStep.of(this.db, this.shapes, this.knowledge, () => (this.links ??= new LinkAnswers(c.interactions))) : null;
+        // What was prepared may no longer follow from the entities, until the step says it does.
+        this.db.pragma('user_version = 0');
+        this.summaries.ready(() => c.interactions);
+        if (changed) this.storeTold(c, changed, step);
+        else this.storeCompared(c, step);
+        this.members.write(this.membersOf(c, summaries === 'made', changed));
+        step?.finish();
+      })();
+    } catch (e) {
+      this.members.forget();
+      this.summaries.forget();
+      throw e;
+    }
     // Its tables read as the database is now.
     this.tables.clear();
-    if (keep) this.remember(c);
+    if (keep && !changed) this.remember(c);
     if (fresh) this.prepare();
+  }
+
+  /** Stores what the document's writer said it changed. */
+  private storeTold(c: Cassette, changed: Changed, step: PrepareStep | null): void {
+    for (const [key, i] of changed.interactions) {
+      if (i) this.storeInteraction(i, step);
+      else this.dropInteraction(key, step);
+    }
+    // (every tabled kind: its table is made with its first write, rows or none)
+    for (const [kind, list] of Object.entries(c.entities)) {
+      if (this.shapes.has(kind) && Array.isArray(list)) this.writePlaces(kind, list, [...(changed.entities.get(kind) ?? [])], step);
+    }
+  }
+
+  /** Stores the interactions and entities that are not the objects the last read or write held. */
+  private storeCompared(c: Cassette, step: PrepareStep | null): void {
+    const before = this.written;
+    const now = new Set<string>();
+    for (const i of c.interactions) {
+      now.add(i.key);
+      if (before?.interactions.get(i.key) !== i) this.storeInteraction(i, step);
+    }
+    // What the document no longer holds (cassettes prune) goes.
+    for (const key of before?.interactions.keys() ?? []) if (!now.has(key)) this.dropInteraction(key, step);
+    for (const [kind, list] of Object.entries(c.entities)) {
+      if (!this.shapes.has(kind) || !Array.isArray(list)) continue;
+      const was = before?.entities.get(kind) ?? [];
+      this.writePlaces(kind, list, list.flatMap((e, seq) => (was[seq] === e ? [] : [seq])), step);
+      if (was.length > list.length) {
+        this.db.prepare(`DELETE FROM ${tableName(kind)} WHERE seq >= ?`).run(list.length);
+        step?.removes();
+      }
+    }
+  }
+
+  private storeInteraction(i: Interaction, step: PrepareStep | null): void {
+    (this.putRow ??= this.db.prepare('INSERT OR REPLACE INTO interactions (key, request, status, headers, body, recorded_at, user, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')).run(...toRow(i));
+    this.summaries.put(i);
+    this.links?.set(i.key, i);
+    step?.stores(i);
+  }
+
+  private dropInteraction(key: string, step: PrepareStep | null): void {
+    this.db.prepare('DELETE FROM interactions WHERE key = ?').run(key);
+    this.summaries.drop(key);
+    this.links?.set(key, null);
+    step?.removes();
+  }
+
+  /** The members as stored: `interactions` and (made here) `summaries` as markers, `entities` with its tabled kinds marked. */
+  private membersOf(c: Cassette, made: boolean, changed: Changed | null): StoredMember[] {
+    const out: StoredMember[] = [];
+    for (const [name, value] of Object.entries(c)) {
+      if (name === 'interactions' || (made && name === 'summaries')) out.push([name, null]);
+      else if (name === 'entities') out.push([name, this.entitiesText(c.entities as Record<string, unknown>, changed)]);
+      else out.push([name, stringifyKeepingKeyOrder(value)]);
+    }
+    // As the JSON store writes it (store.ts withSummaries): a member once there are summaries.
+    if (made && c.summaries === undefined && this.summaries.any()) out.push(['summaries', null]);
+    return out;
+  }
+
+  /** The `entities` member's text, made again unless the writer told that only tabled kinds changed. */
+  private entitiesText(entities: Record<string, unknown>, changed: Changed | null): string {
+    const kinds = Object.keys(entities).join('\n');
+    const same = changed && this.entitiesHeld?.kinds === kinds && [...changed.entities.keys()].every((k) => this.shapes.has(k));
+    if (!same || !this.entitiesHeld) this.entitiesHeld = { kinds, text: stringifyKeepingKeyOrder(this.entitiesMember(entities)) };
+    return this.entitiesHeld.text;
   }
 
   /**
    * Stores a cassette read piece by piece (`wikitape cassettes convert`): its members in `order`,
-   * `interactions` taken one by one from an iterable, never held together.
+   * `interactions` taken one by one from an iterable, never held together; the walks' summaries
+   * made as they pass, its own `summaries` member kept as it is (so that convert back gives the
+   * file it was made of).
    */
   import(order: readonly string[], rest: Omit<Cassette, 'interactions'>, interactions: Iterable<Interaction>): void {
-    // The walks' summaries made as the interactions pass (cassette/walk-summary.ts), kept beside the document.
-    const summaries: AnswerSummary[] = [];
-    const passing = (function* () {
-      for (const i of interactions) {
-        for (const s of summariesOf([i])) summaries.push(s);
-        yield i;
-      }
-    })();
     const doc: Record<string, unknown> = {};
-    for (const name of order) doc[name] = name === 'interactions' ? passing : (rest as unknown as Record<string, unknown>)[name];
-    this.write(doc as unknown as Cassette, false, false);
-    const put = this.db.prepare('INSERT OR REPLACE INTO walk_summaries (key, json) VALUES (?, ?)');
-    this.db.transaction(() => {
-      for (const s of summaries) put.run(s.key, stringifyKeepingKeyOrder(s));
-    })();
+    for (const name of order) doc[name] = name === 'interactions' ? interactions : (rest as unknown as Record<string, unknown>)[name];
+    this.write(doc as unknown as Cassette, { keep: false, prepare: false, summaries: 'given' });
   }
 
   /**
-   * The summaries of its walks replay uses: those `import` made (kept out of the document, so that
-   * convert back gives the file it was made of), or, once the document was written since (a
-   * recorder's write empties them), its `summaries` member, which every write of the store makes.
+   * The summaries of its walks replay uses: those of `walk_summaries`, which every write keeps (one
+   * per interaction stored), or, in a database written by a wikitape that emptied them at each
+   * write, its `summaries` member.
    */
   walkSummaries(): AnswerSummary[] {
     const made = this.hasSummaryTable() ? (this.db.prepare('SELECT json FROM walk_summaries').pluck().all() as string[]) : [];
@@ -363,21 +433,19 @@ export class SqliteCassette {
     return Object.fromEntries(Object.entries(entities).map(([k, v]) => [k, this.shapes.has(k) && Array.isArray(v) ? TABLED : v]));
   }
 
-  /** Writes the entities of a kind that changed place or object since `before` (seq: their place in the list). */
-  private writeKind(kind: string, list: readonly object[], before: readonly object[], step: PrepareStep | null): void {
+  /** Writes the entities of a kind at the places given (seq: their place in the list). */
+  private writePlaces(kind: string, list: readonly object[], places: readonly number[], step: PrepareStep | null): void {
+    if (places.length === 0 && this.made.has(kind)) return;
     const shape = this.shapeOf(kind);
-    for (const sql of kindSchema(shape)) this.db.exec(sql);
+    if (!this.made.has(kind)) for (const sql of kindSchema(shape)) this.db.exec(sql);
+    this.made.add(kind);
     const cols = indexColumns(shape);
-    const t = tableName(kind);
     const put = putEntity(this.db, shape, cols);
-    list.forEach((e, seq) => {
-      if (before[seq] === e) return;
+    for (const seq of places) {
+      const e = list[seq];
+      if (e === undefined) continue;
       step?.rewriting(kind, seq);
       put.run(...entityRow(shape, cols, seq, e));
-    });
-    if (before.length > list.length) {
-      this.db.prepare(`DELETE FROM ${t} WHERE seq >= ?`).run(list.length);
-      step?.removes();
     }
     this.tables.delete(kind);
   }

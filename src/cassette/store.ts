@@ -9,6 +9,7 @@ import { cassetteProblems, type EntityShape } from './problems.js';
 import { summariesOf } from './walk-summary.js';
 import { tooLongForJson } from '../wiki/fixtures.js';
 import { SqliteCassette } from './store-sqlite.js';
+import { CassetteChanges, followChanges } from './changes.js';
 import { tableShapes } from './sql-table.js';
 import type { ListEntity } from '../api/list-module.js';
 
@@ -199,13 +200,28 @@ export class FileCassetteStore implements CassetteStore {
     return db;
   }
 
-  /** A database cassette as the document recorders change: read whole, written by what changed (SqliteCassette.write). */
+  /**
+   * A database cassette as the document recorders change: read whole, written by what changed
+   * (SqliteCassette.write: what its writer told, cassette/changes.ts, else what differs from the
+   * last write), the walks' summaries kept per interaction in its table.
+   */
   private async openDatabase(database: SqliteCassette, upstream: string): Promise<Low<Cassette>> {
+    const changes = new CassetteChanges();
     const adapter = {
       read: () => Promise.resolve(database.member('meta') === undefined ? null : database.read()),
-      write: (data: Cassette) => Promise.resolve(database.write(withSummaries(data))),
+      write: (data: Cassette) => {
+        const told = changes.take();
+        try {
+          database.write(data, { changed: told });
+        } catch (e) {
+          if (told) changes.restore(told);
+          return Promise.reject(e as Error);
+        }
+        return Promise.resolve();
+      },
     };
     const db = new Low<Cassette>(adapter, emptyCassette(upstream, new Date(), this.entities.map((e) => e.kind)));
+    followChanges(db, changes);
     await db.read();
     const problem = notACassette(db.data, this.entities);
     if (problem) throw new CassetteError(`cassette file ${database.file} is not a cassette: ${problem}`);

@@ -1,6 +1,7 @@
 import type { Low } from 'lowdb';
 import { sortedKeys, type Cassette, type Interaction } from '../cassette/format.js';
 import { checkName, type CassetteStore } from '../cassette/store.js';
+import { changesOf } from '../cassette/changes.js';
 import { redactQuery } from '../util/secrets.js';
 import type { WikiProfile } from '../wiki/profile.js';
 import { isSorted, learnProfile, lowerBound } from './cassette-keeping.js';
@@ -78,7 +79,12 @@ export class CassetteWriter {
     // One recorder per cassette: the store's lock first (a second recorder is refused, see ready()).
     this.locked = store.lock ? store.lock(name) : Promise.resolve(() => undefined);
     this.locked.catch(() => undefined);
-    this.db = this.locked.then(() => store.open(name, upstream));
+    // A database store is told what each recording changed (cassette/changes.ts): it writes that alone.
+    this.db = this.locked.then(async () => {
+      const db = await store.open(name, upstream);
+      changesOf(db)?.follow();
+      return db;
+    });
     // A cassette that cannot be opened fails each recording (and is reported there), never the process.
     this.db.catch(() => undefined);
   }
@@ -161,9 +167,11 @@ export class CassetteWriter {
     if (existing && !this.options.reRecord) return;
     if (existing) c.interactions[at] = interaction;
     else c.interactions.splice(at, 0, interaction);
+    const changes = changesOf(db);
+    changes?.stored(interaction);
     // A user with rights to see what readers may not (hidden log entry parts, suppressed blocks)
     // teaches replay nothing: their answers answer that user alone.
-    if (readerView) harvest(c.entities, interaction.body, interaction.request);
+    if (readerView) harvest(c.entities, interaction.body, interaction.request, changes && ((kind, place) => changes.entity(kind, place)));
     this.options.onStored?.(interaction);
     learnProfile(c, debuginfo, site);
     c.meta = sortedKeys({ ...c.meta, recordedAt: new Date().toISOString() });

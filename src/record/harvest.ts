@@ -30,14 +30,18 @@ function positionsOf(list: object[], idFields: readonly string[]): Map<string, n
  * that replay can tell a field that is absent, the wiki omits it, from one nobody recorded; a
  * later answer of another version replaces it).
  */
-function upsert<E extends object>(list: E[], item: E, module: ListModule<E>): void {
+function upsert<E extends object>(list: E[], item: E, module: ListModule<E>, touched: Touched): void {
   const at = positionsOf(list, module.entity.idFields);
   const id = entityId(module.entity.idFields, item);
   const i = at.get(id);
   if (i === undefined) {
     at.set(id, list.length);
     list.push(item);
-  } else list[i] = mergeSighting(module.entity, list[i]!, item);
+    touched(module.entity.kind, list.length - 1);
+  } else {
+    list[i] = mergeSighting(module.entity, list[i]!, item);
+    touched(module.entity.kind, i);
+  }
 }
 
 /** The props a list question asked for: its own prop parameter, else the module's default. */
@@ -48,35 +52,37 @@ function propsOf(request: Readonly<Record<string, string>>, list: ListModule): s
 }
 
 /** The entities of one list an answer shows, into their kind's store. */
-function harvestList<E extends object>(into: Harvest, list: ListModule<E>, rows: Json | undefined, request: Readonly<Record<string, string>>): void {
+function harvestList<E extends object>(into: Harvest, list: ListModule<E>, rows: Json | undefined, request: Readonly<Record<string, string>>, touched: Touched): void {
   const items = asObjects(rows);
   if (items.length === 0) return;
   const props = propsOf(request, list);
   const store = (into[list.entity.kind] ??= []) as E[];
   for (const row of items) {
     const e = list.entity.fromRow(row, props, request);
-    if (e) upsert(store, e, list);
+    if (e) upsert(store, e, list, touched);
   }
 }
 
 /**
  * Collects every entity an answer (formatversion=2 JSON) to `request` (canonical parameters)
  * shows into the cassette's entity store: each list's (as its module reads them from its rows),
- * and the pages (with their external links) and missing titles of the page set.
+ * and the pages (with their external links) and missing titles of the page set. `touched` is told
+ * each place of a kind's list it adds or replaces (a database cassette's writer stores those
+ * alone: cassette/changes.ts).
  */
-export function harvest(into: Harvest, body: JsonObject, request: Readonly<Record<string, string>> = {}): void {
+export function harvest(into: Harvest, body: JsonObject, request: Readonly<Record<string, string>> = {}, touched: Touched = () => undefined): void {
   const q = body['query'];
   if (!isObject(q)) return;
   const lists = MODULES.query.list;
   // The lists' own kinds first, the pages the page set names, then the pages lists show.
-  for (const list of lists) if (list.entity.kind !== PAGES) harvestList(into, list, q[list.name], request);
-  harvestPages(into, asObjects(q['pages']));
-  harvestRedirects(into, q, request);
-  for (const list of lists) if (list.entity.kind === PAGES) harvestList(into, list, q[list.name], request);
+  for (const list of lists) if (list.entity.kind !== PAGES) harvestList(into, list, q[list.name], request, touched);
+  harvestPages(into, asObjects(q['pages']), touched);
+  harvestRedirects(into, q, request, touched);
+  for (const list of lists) if (list.entity.kind === PAGES) harvestList(into, list, q[list.name], request, touched);
 }
 
 /** Pages and their external links, in the order shown (ids come from continuation tokens: cassette/link-ids.ts). */
-function harvestPages(into: Harvest, pages: JsonObject[]): void {
+function harvestPages(into: Harvest, pages: JsonObject[], touched: Touched): void {
   for (const p of pages) {
     if (typeof p['pageid'] === 'number' && p['missing'] !== true) {
       const links = asObjects(p['extlinks']).map((l) => String(l['url']));
@@ -87,22 +93,31 @@ function harvestPages(into: Harvest, pages: JsonObject[]): void {
         page = { pageid: p['pageid'], ns: Number(p['ns']), title: String(p['title']), extlinks: [] } as Page;
         at.set(String(page.pageid), into.pages.length);
         into.pages.push(page);
+        touched(PAGES, into.pages.length - 1);
       }
       const held = new Set(page.extlinks.map((l) => l.url));
       const added = links.filter((url) => !held.has(url) && held.add(url));
       // A page is changed by a new object, never in place: a database cassette's writer stores the
       // entities that are not the objects it stored last (cassette/store-sqlite.ts write).
-      if (added.length > 0) into.pages[at.get(String(page.pageid))!] = { ...page, extlinks: [...page.extlinks, ...added.map((url) => ({ id: 0, url }))] };
+      if (added.length > 0) {
+        const place = at.get(String(page.pageid))!;
+        into.pages[place] = { ...page, extlinks: [...page.extlinks, ...added.map((url) => ({ id: 0, url }))] };
+        touched(PAGES, place);
+      }
     } else if (p['missing'] === true && typeof p['title'] === 'string') {
       const m = { ns: Number(p['ns']), title: p['title'] };
       const at = positionsOf(into.missing, MISSING_ID);
       if (!at.has(entityId(MISSING_ID, m))) {
         at.set(entityId(MISSING_ID, m), into.missing.length);
         into.missing.push(m);
+        touched('missing', into.missing.length - 1);
       }
     }
   }
 }
+
+/** Told each place of a kind's list that harvest added or replaced. */
+export type Touched = (kind: string, at: number) => void;
 
 const PAGE_ID = ['pageid'] as const;
 const MISSING_ID = ['ns', 'title'] as const;

@@ -1,0 +1,105 @@
+import { parseKeepingKeyOrder, stringifyKeepingKeyOrder } from '../util/ordered-json.js';
+import type { Interaction } from './format.js';
+import type { Database, Statement } from './sqlite-driver.js';
+import { summariesOf, type AnswerSummary } from './walk-summary.js';
+
+/**
+ * The parts of a database cassette's document (store-sqlite.ts) that a write keeps by what changed:
+ * its top-level members and its walks' summaries. A write stores what a recording changed, not
+ * what the cassette holds (docs/decisions/0018-database-cassettes.md).
+ */
+
+/** The walks' summaries, one row per interaction that has one (cassette/walk-summary.ts), by key. */
+export const SUMMARY_TABLE = 'CREATE TABLE IF NOT EXISTS walk_summaries (key TEXT PRIMARY KEY, json TEXT NOT NULL) WITHOUT ROWID';
+
+/** A member as stored: its name and its JSON text (null: kept elsewhere, `interactions` in its table, `summaries` in walk_summaries). */
+export type StoredMember = readonly [name: string, json: string | null];
+
+/**
+ * The `members` table: a member is rewritten only when its text changed (a recording changes
+ * `meta`'s time, rarely anything else), all of them again only when their names or order did.
+ * What the table holds is read once, at the first write; a write that failed forgets it.
+ */
+export class StoredMembers {
+  private held: StoredMember[] | null = null;
+
+  constructor(private readonly db: Database) {}
+
+  /** Stores the members in their order (within the caller's transaction). */
+  write(members: readonly StoredMember[]): void {
+    const held = (this.held ??= this.db.prepare('SELECT name, json FROM members ORDER BY position').all().map((r) => [(r as { name: string }).name, (r as { json: string | null }).json] as const));
+    if (held.length === members.length && held.every(([name], n) => name === members[n]![0])) {
+      const update = this.db.prepare('UPDATE members SET json = ? WHERE name = ?');
+      members.forEach(([name, json], n) => json !== held[n]![1] && update.run(json, name));
+    } else {
+      this.db.prepare('DELETE FROM members').run();
+      const add = this.db.prepare('INSERT INTO members (position, name, json) VALUES (?, ?, ?)');
+      members.forEach(([name, json], n) => add.run(n, name, json));
+    }
+    this.held = [...members];
+  }
+
+  /** Reads the table again at the next write (a write that failed left it as it was before). */
+  forget(): void {
+    this.held = null;
+  }
+}
+
+/**
+ * The `walk_summaries` table: the summary of each interaction that has one, written as the
+ * interaction is stored or removed. A database written before they were kept so (its table emptied
+ * by each write, the summaries in a `summaries` member) has them all made once, at its first write.
+ */
+export class StoredSummaries {
+  private complete = false;
+  private statements: { put: Statement; drop: Statement } | null = null;
+
+  constructor(private readonly db: Database) {}
+
+  /** Makes the table hold every interaction's summary before a write changes some (within the caller's transaction). */
+  ready(interactions: () => Iterable<Interaction>): void {
+    if (this.complete) return;
+    this.db.exec(SUMMARY_TABLE);
+    const marked = this.db.prepare("SELECT count(*) FROM members WHERE name = 'summaries' AND json IS NULL").pluck().get() === 1;
+    const some = (table: string) => this.db.prepare(`SELECT EXISTS (SELECT 1 FROM ${table})`).pluck().get() === 1;
+    if (!marked && !some('walk_summaries') && some('interactions')) for (const i of interactions()) this.put(i);
+    this.complete = true;
+  }
+
+  /** The interaction `i` is stored: its summary, or none. */
+  put(i: Interaction): void {
+    const [s] = summariesOf([i]);
+    if (s) this.sql().put.run(s.key, stringifyKeepingKeyOrder(s));
+    else this.sql().drop.run(i.key);
+  }
+
+  /** The interaction of `key` is removed. */
+  drop(key: string): void {
+    this.sql().drop.run(key);
+  }
+
+  /** Whether it holds any. */
+  any(): boolean {
+    return this.db.prepare('SELECT EXISTS (SELECT 1 FROM walk_summaries)').pluck().get() === 1;
+  }
+
+  /** Every summary, in the interactions' order (a JSON cassette's `summaries` member). */
+  all(): AnswerSummary[] {
+    const rows = this.db.prepare('SELECT key, json FROM walk_summaries').all() as { key: string; json: string }[];
+    // (JavaScript's order of keys, as the document's interactions are sorted, not SQLite's bytes)
+    rows.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    return rows.map((r) => parseKeepingKeyOrder(r.json) as AnswerSummary);
+  }
+
+  /** Checks the table again at the next write (a write that failed left it as it was before). */
+  forget(): void {
+    this.complete = false;
+  }
+
+  private sql(): { put: Statement; drop: Statement } {
+    return (this.statements ??= {
+      put: this.db.prepare('INSERT OR REPLACE INTO walk_summaries (key, json) VALUES (?, ?)'),
+      drop: this.db.prepare('DELETE FROM walk_summaries WHERE key = ?'),
+    });
+  }
+}
