@@ -10,7 +10,7 @@ import { summariesOf, type AnswerSummary } from './walk-summary.js';
  */
 
 /** The walks' summaries, one row per interaction that has one (cassette/walk-summary.ts), by key. */
-export const SUMMARY_TABLE = 'CREATE TABLE IF NOT EXISTS walk_summaries (key TEXT PRIMARY KEY, json TEXT NOT NULL) WITHOUT ROWID';
+const SUMMARY_TABLE = 'CREATE TABLE IF NOT EXISTS walk_summaries (key TEXT PRIMARY KEY, json TEXT NOT NULL) WITHOUT ROWID';
 
 /** A member as stored: its name and its JSON text (null: kept elsewhere, `interactions` in its table, `summaries` in walk_summaries). */
 export type StoredMember = readonly [name: string, json: string | null];
@@ -102,4 +102,34 @@ export class StoredSummaries {
       drop: this.db.prepare('DELETE FROM walk_summaries WHERE key = ?'),
     });
   }
+}
+
+/** The members every interaction row has a column for, in a written cassette's order. */
+const COLUMNS = ['key', 'request', 'status', 'headers', 'body', 'recordedAt', 'user'] as const;
+
+/** Interaction rows as stored. */
+export interface Row {
+  key: string;
+  request: string;
+  status: number;
+  headers: string;
+  body: string;
+  recorded_at: string | null;
+  user: string | null;
+  extra: string | null;
+}
+
+/** An interaction as its row stores it. */
+export function toRow(i: Interaction): (string | number | null)[] {
+  const extra = Object.fromEntries(Object.entries(i).filter(([k]) => !(COLUMNS as readonly string[]).includes(k)));
+  return [i.key, JSON.stringify(i.request), i.status, JSON.stringify(i.headers), stringifyKeepingKeyOrder(i.body), i.recordedAt ?? null, i.user ?? null, Object.keys(extra).length ? stringifyKeepingKeyOrder(extra) : null];
+}
+
+/** An interaction as its row stored it. */
+export function fromRow(r: Row): Interaction {
+  const i: Record<string, unknown> = { key: r.key, request: JSON.parse(r.request), status: r.status, headers: JSON.parse(r.headers), body: parseKeepingKeyOrder(r.body) };
+  if (r.recorded_at !== null) i['recordedAt'] = r.recorded_at;
+  if (r.user !== null) i['user'] = r.user;
+  if (r.extra !== null) Object.assign(i, parseKeepingKeyOrder(r.extra));
+  return i as unknown as Interaction;
 }

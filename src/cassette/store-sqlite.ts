@@ -5,7 +5,7 @@ import { SqlEntityTable, entityRow, indexColumns, kindSchema, putEntity, tableNa
 import { CassetteError } from './store.js';
 import { PREPARED, prepareTables, readColumn } from './sql-prepare.js';
 import { LinkAnswers, PrepareStep } from './sql-prepare-step.js';
-import { StoredMembers, StoredSummaries, type StoredMember } from './sql-document.js';
+import { StoredMembers, StoredSummaries, fromRow, toRow, type Row, type StoredMember } from './sql-document.js';
 import type { Changed } from './changes.js';
 import type { ListEntity } from '../api/list-module.js';
 import type { AnswerSummary } from './walk-summary.js';
@@ -21,6 +21,8 @@ import { databasesUnavailable, openDatabase, type Database, type Statement } fro
  * - `interactions`: one row per recorded question, by key; request and headers as JSON, the
  *   answer's body as stored text;
  * - one table per kind of entity with declared indexes (sql-table.ts).
+ * (A little over 400 lines: one class over one file, reading and writing it; the document's parts a
+ * write keeps by what changed and the interaction rows are in sql-document.ts.)
  */
 
 const SCHEMA = [
@@ -32,8 +34,6 @@ const PICKED_SUMMARIES = 1000;
 /** A kind kept in its table, as `entities` marks it. */
 const TABLED = { $table: true } as const;
 const isTabled = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v) && (v as Record<string, unknown>)['$table'] === true;
-/** The members every interaction row has a column for, in a written cassette's order. */
-const COLUMNS = ['key', 'request', 'status', 'headers', 'body', 'recordedAt', 'user'] as const;
 
 /** How a write stores a document (SqliteCassette.write). */
 export interface WriteOptions {
@@ -47,17 +47,6 @@ export interface WriteOptions {
   summaries?: 'made' | 'given';
 }
 
-/** Interaction rows as stored. */
-interface Row {
-  key: string;
-  request: string;
-  status: number;
-  headers: string;
-  body: string;
-  recorded_at: string | null;
-  user: string | null;
-  extra: string | null;
-}
 
 /** One open database cassette. */
 export class SqliteCassette {
@@ -460,17 +449,4 @@ export class SqliteCassette {
   private shapeOf(kind: string): KindShape {
     return this.shapes.get(kind) ?? { kind, idFields: [], indexes: {} };
   }
-}
-
-function toRow(i: Interaction): (string | number | null)[] {
-  const extra = Object.fromEntries(Object.entries(i).filter(([k]) => !(COLUMNS as readonly string[]).includes(k)));
-  return [i.key, JSON.stringify(i.request), i.status, JSON.stringify(i.headers), stringifyKeepingKeyOrder(i.body), i.recordedAt ?? null, i.user ?? null, Object.keys(extra).length ? stringifyKeepingKeyOrder(extra) : null];
-}
-
-function fromRow(r: Row): Interaction {
-  const i: Record<string, unknown> = { key: r.key, request: JSON.parse(r.request), status: r.status, headers: JSON.parse(r.headers), body: parseKeepingKeyOrder(r.body) };
-  if (r.recorded_at !== null) i['recordedAt'] = r.recorded_at;
-  if (r.user !== null) i['user'] = r.user;
-  if (r.extra !== null) Object.assign(i, parseKeepingKeyOrder(r.extra));
-  return i as unknown as Interaction;
 }

@@ -1,0 +1,119 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { convertCassette } from '../../src/cassette/convert.js';
+import { FileCassetteStore } from '../../src/cassette/store.js';
+import { SqliteCassette } from '../../src/cassette/store-sqlite.js';
+import { databasesUnavailable } from '../../src/cassette/sqlite-driver.js';
+import { summariesOf } from '../../src/cassette/walk-summary.js';
+import { tableShapes } from '../../src/cassette/sql-table.js';
+import { KNOWLEDGE_ENTITIES, LIST_ENTITIES } from '../../src/modules/index.js';
+import { CassetteWriter } from '../../src/record/cassette-writer.js';
+import type { Cassette, Interaction } from '../../src/cassette/format.js';
+
+/**
+ * Appending a recording to a database cassette costs what the recording costs
+ * (docs/decisions/0018-database-cassettes.md): what one write hands SQLite does not grow with what
+ * the cassette holds, and the database still converts back to the file a JSON store would have
+ * written (its walks' summaries as a `summaries` member).
+ */
+
+/** A page of `list=logevents` of 50 log events from `first` down, continuing below them. */
+function logPage(first: number): Interaction {
+  const request = { action: 'query', format: 'json', formatversion: '2', lelimit: '50', list: 'logevents', ...(first > 0 ? { lecontinue: `20240101000000|${first}` } : {}) };
+  const key = Object.entries(request)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
+    .join('&');
+  const logevents = Array.from({ length: 50 }, (_, n) => first + 50 - n).map((id) => ({ logid: id, ns: 0, title: `Page ${id}`, pageid: id, logpage: id, params: {}, type: 'create', action: 'create', user: `User ${id % 7}`, timestamp: '2024-01-01T00:00:00Z', comment: `made ${id}` }));
+  return { key, request, status: 200, headers: {}, body: { batchcomplete: true, continue: { lecontinue: `20240101000000|${first}`, continue: '-||' }, query: { logevents } }, recordedAt: '2024-02-01T00:00:00Z' };
+}
+
+async function record(store: FileCassetteStore, interactions: readonly Interaction[]): Promise<void> {
+  const writer = new CassetteWriter(store, 'grow', 'http://wiki.test/wiki/api.php');
+  await writer.ready();
+  for (const interaction of interactions) writer.add(Promise.resolve({ interaction, debuginfo: undefined, readerView: true, site: {} }), () => interaction.key);
+  await writer.flush();
+  writer.close();
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** The characters of text bound to the statements each database write runs (what it hands SQLite). */
+function countBound(): number[] {
+  const per: number[] = [];
+  const write = SqliteCassette.prototype.write;
+  vi.spyOn(SqliteCassette.prototype, 'write').mockImplementation(function (this: SqliteCassette, ...args: Parameters<SqliteCassette['write']>) {
+    const db = this.db;
+    const prepare = db.prepare.bind(db);
+    let chars = 0;
+    db.prepare = (sql: string) => {
+      const s = prepare(sql);
+      const run = s.run.bind(s);
+      s.run = (...params) => {
+        for (const p of params) chars += typeof p === 'string' ? p.length : 8;
+        return run(...params);
+      };
+      return s;
+    };
+    try {
+      write.apply(this, args);
+    } finally {
+      db.prepare = prepare;
+      per.push(chars);
+    }
+  });
+  return per;
+}
+
+describe.skipIf(databasesUnavailable() !== null)('appending to a database cassette', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('hands SQLite as much for one recording into a cassette of 2 answers as into one of 120', { timeout: 60_000 }, async () => {
+    const bound: number[] = [];
+    for (const size of [2, 120]) {
+      const store = new FileCassetteStore(await mkdtemp(join(tmpdir(), 'wikitape-append-')), { entities: LIST_ENTITIES, knowledge: KNOWLEDGE_ENTITIES, format: 'sqlite' });
+      await record(store, Array.from({ length: size }, (_, n) => logPage(1_000_000 + n * 50)));
+      const per = countBound();
+      await record(store, [logPage(10)]);
+      vi.restoreAllMocks();
+      expect(per).toHaveLength(1);
+      bound.push(per[0]!);
+      // What was written is all there: the new answer's summary beside the others.
+      const db = new SqliteCassette(store.databaseFile('grow'), tableShapes(LIST_ENTITIES));
+      try {
+        expect(db.walkSummaries().map((s) => s.key)).toContain(logPage(10).key);
+        expect(db.walkSummaries()).toHaveLength(size + 1);
+        expect(db.table('logevents').count).toBe((size + 1) * 50);
+      } finally {
+        db.close();
+      }
+    }
+    // (the new answer and its 50 log events: some thousands of characters, the same for both)
+    expect(bound[0]).toBeGreaterThan(1000);
+    expect(bound[1]).toBe(bound[0]);
+  });
+
+  it('converts back to the file a JSON store writes of the same recordings, summaries and all', { timeout: 60_000 }, async () => {
+    const root = await mkdtemp(join(tmpdir(), 'wikitape-append-'));
+    const pages = Array.from({ length: 6 }, (_, n) => logPage(100 + n * 50));
+    const texts: string[] = [];
+    for (const format of ['json', 'sqlite'] as const) {
+      const store = new FileCassetteStore(join(root, format), { entities: LIST_ENTITIES, knowledge: KNOWLEDGE_ENTITIES, format });
+      // In three sessions, one answer again (re-recorded) between them.
+      await record(store, pages.slice(0, 2));
+      await record(store, [...pages.slice(2, 4), logPage(100)]);
+      await record(store, pages.slice(4));
+      if (format === 'sqlite') await convertCassette(store.databaseFile('grow'), join(root, 'back.json'), LIST_ENTITIES);
+      const text = await readFile(format === 'json' ? store.fileOf('grow') : join(root, 'back.json'), 'utf8');
+      // (each file's own time of writing apart)
+      texts.push(text.replace((JSON.parse(text) as Cassette).meta.recordedAt!, 'T'));
+    }
+    expect(texts[1]).toBe(texts[0]);
+    const c = JSON.parse(texts[0]!) as Cassette;
+    expect(c.summaries).toEqual(JSON.parse(JSON.stringify(summariesOf(c.interactions))));
+    expect(c.summaries).toHaveLength(6);
+  });
+});
