@@ -249,8 +249,10 @@ export class SqliteCassette {
         step?.finish();
       })();
     } catch (e) {
+      // (rolled back: what this instance knew of the tables is read again)
       this.members.forget();
       this.summaries.forget();
+      this.made.clear();
       throw e;
     }
     // Its tables read as the database is now.

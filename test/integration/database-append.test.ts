@@ -96,6 +96,29 @@ describe.skipIf(databasesUnavailable() !== null)('appending to a database casset
     expect(bound[1]).toBe(bound[0]);
   });
 
+  it('stores what a failed write was told at the next write', async () => {
+    const store = new FileCassetteStore(await mkdtemp(join(tmpdir(), 'wikitape-append-')), { entities: LIST_ENTITIES, knowledge: KNOWLEDGE_ENTITIES, format: 'sqlite' });
+    await record(store, [logPage(1000)]);
+    const writer = new CassetteWriter(store, 'grow', 'http://wiki.test/wiki/api.php', { onError: () => undefined });
+    await writer.ready();
+    vi.spyOn(SqliteCassette.prototype, 'write').mockImplementationOnce(() => {
+      throw new Error('SQLITE_FULL: database or disk is full');
+    });
+    const page = logPage(10);
+    writer.add(Promise.resolve({ interaction: page, debuginfo: undefined, readerView: true, site: {} }), () => page.key);
+    await expect(writer.flush()).rejects.toThrow(/disk is full/);
+    await writer.flush();
+    writer.close();
+    const db = new SqliteCassette(store.databaseFile('grow'), tableShapes(LIST_ENTITIES));
+    try {
+      expect(db.interaction(page.key)?.body).toEqual(page.body);
+      expect(db.walkSummaries().map((s) => s.key).sort()).toEqual([logPage(10).key, logPage(1000).key].sort());
+      expect(db.table('logevents').count).toBe(100);
+    } finally {
+      db.close();
+    }
+  });
+
   it('converts back to the file a JSON store writes of the same recordings, summaries and all', { timeout: 60_000 }, async () => {
     const root = await mkdtemp(join(tmpdir(), 'wikitape-append-'));
     const pages = Array.from({ length: 6 }, (_, n) => logPage(100 + n * 50));
