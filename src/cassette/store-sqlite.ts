@@ -47,7 +47,6 @@ export interface WriteOptions {
   summaries?: 'made' | 'given';
 }
 
-
 /** One open database cassette. */
 export class SqliteCassette {
   readonly db: Database;
