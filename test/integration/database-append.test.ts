@@ -30,6 +30,12 @@ function logPage(first: number): Interaction {
   return { key, request, status: 200, headers: {}, body: { batchcomplete: true, continue: { lecontinue: `20240101000000|${first}`, continue: '-||' }, query: { logevents } }, recordedAt: '2024-02-01T00:00:00Z' };
 }
 
+/** An answer to `action=query&<query>`. */
+function answer(query: string, body: Interaction['body']): Interaction {
+  const request = Object.fromEntries(new URLSearchParams(`action=query&${query}`));
+  return { key: `action=query&${query}`, request, status: 200, headers: {}, body: { batchcomplete: true, ...body }, recordedAt: '2024-02-01T00:00:00Z' };
+}
+
 async function record(store: FileCassetteStore, interactions: readonly Interaction[]): Promise<void> {
   const writer = new CassetteWriter(store, 'grow', 'http://wiki.test/wiki/api.php');
   await writer.ready();
@@ -129,6 +135,9 @@ describe.skipIf(databasesUnavailable() !== null)('appending to a database casset
       await record(store, pages.slice(0, 2));
       await record(store, [...pages.slice(2, 4), logPage(100)]);
       await record(store, pages.slice(4));
+      // A page seen, then found to be a redirect by a later answer (its page changed after it was stored).
+      await record(store, [answer('titles=Old', { query: { pages: [{ pageid: 5, ns: 0, title: 'Old' }] } })]);
+      await record(store, [answer('titles=Old&x=1', { query: { redirects: [{ from: 'Old', to: 'New' }] } })]);
       if (format === 'sqlite') await convertCassette(store.databaseFile('grow'), join(root, 'back.json'), LIST_ENTITIES);
       const text = await readFile(format === 'json' ? store.fileOf('grow') : join(root, 'back.json'), 'utf8');
       // (each file's own time of writing apart)
@@ -138,5 +147,6 @@ describe.skipIf(databasesUnavailable() !== null)('appending to a database casset
     const c = JSON.parse(texts[0]!) as Cassette;
     expect(c.summaries).toEqual(JSON.parse(JSON.stringify(summariesOf(c.interactions))));
     expect(c.summaries).toHaveLength(6);
+    expect(c.entities.pages).toEqual([expect.objectContaining({ pageid: 5, title: 'Old', redirect: true })]);
   });
 });
