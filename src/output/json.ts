@@ -29,7 +29,7 @@
  * caches and the PHP post-pass, which stay private to it.
  */
 
-import { escapePreBytes, textBytes } from './text-bytes.js';
+import { escapePreBytes, textBytes, writeUnicodeEscape } from './text-bytes.js';
 
 export interface JsonOptions {
   /** Escape non-ASCII as `\uXXXX` (fv1 without utf8, fv2 with ascii). */
@@ -67,8 +67,6 @@ function uEscape(c: string): string {
   return uEscapeCode(c.charCodeAt(0));
 }
 
-const HEX_DIGITS = Buffer.from('0123456789abcdef');
-
 /**
  * Every non-ASCII UTF-16 unit as `\uXXXX`, written into one buffer of the exact size: a text of
  * a million Cyrillic letters made a string of two million pieces when built by concatenation
@@ -89,12 +87,7 @@ function escapeNonAscii(s: string): string {
       out[o++] = c;
       continue;
     }
-    out[o++] = 0x5c; // \
-    out[o++] = 0x75; // u
-    out[o++] = HEX_DIGITS[c >> 12]!;
-    out[o++] = HEX_DIGITS[(c >> 8) & 15]!;
-    out[o++] = HEX_DIGITS[(c >> 4) & 15]!;
-    out[o++] = HEX_DIGITS[c & 15]!;
+    o = writeUnicodeEscape(out, o, c);
   }
   return out.toString('latin1');
 }

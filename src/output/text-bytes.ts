@@ -87,6 +87,17 @@ export function textBytes(s: string, o: TextBytesOptions): Buffer {
 }
 
 /** The second pass of textBytes: writes `s` into `out`, which has exactly the size it takes. */
+/** Writes `\uXXXX` (lower-case hex, as PHP's json_encode) for the UTF-16 unit `c` at `at`; returns the offset after it. */
+export function writeUnicodeEscape(out: Buffer, at: number, c: number): number {
+  out[at] = 0x5c; // \
+  out[at + 1] = 0x75; // u
+  out[at + 2] = HEX[c >> 12]!;
+  out[at + 3] = HEX[(c >> 8) & 15]!;
+  out[at + 4] = HEX[(c >> 4) & 15]!;
+  out[at + 5] = HEX[c & 15]!;
+  return at + 6;
+}
+
 function writeText(s: string, o: TextBytesOptions, pad: string, out: Buffer): Buffer {
   let at = 0;
   if (o.jsonString) out[at++] = 0x22;
@@ -97,12 +108,7 @@ function writeText(s: string, o: TextBytesOptions, pad: string, out: Buffer): Bu
       if (e === null) out[at++] = c;
       else at += out.write(e, at, 'latin1');
     } else if (o.ascii || (o.lineSeparators && (c === 0x2028 || c === 0x2029)) || (o.jsonString && c >= 0xd800 && c <= 0xdfff && !(isHigh(c) && isLow(s.charCodeAt(i + 1))))) {
-      out[at++] = 0x5c; // \
-      out[at++] = 0x75; // u
-      out[at++] = HEX[c >> 12]!;
-      out[at++] = HEX[(c >> 8) & 15]!;
-      out[at++] = HEX[(c >> 4) & 15]!;
-      out[at++] = HEX[c & 15]!;
+      at = writeUnicodeEscape(out, at, c);
     } else if (c < 0x800) {
       out[at++] = 0xc0 | (c >> 6);
       out[at++] = 0x80 | (c & 63);
