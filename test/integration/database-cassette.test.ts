@@ -153,6 +153,16 @@ async function twoSessions(): Promise<[Interaction[], Interaction[]]> {
   return [first, kept.filter((i) => !first.includes(i))];
 }
 
+/** `wikitape snapshot` of the bundled wiki (served from `<root>/json`) into `<root>/<name>-json` and `<root>/<name>-sqlite`. */
+async function snapshotBoth(root: string, name: string): Promise<void> {
+  const wiki = await startServer({ cassettes: join(root, 'json'), onMiss: 'builtin', clock: '2024-03-10T00:00:00Z' });
+  try {
+    for (const format of ['json', 'sqlite'] as const) await snapshot({ upstream: wiki.url, cassettes: join(root, `${name}-${format}`), cassette: name, store: format });
+  } finally {
+    await wiki.close();
+  }
+}
+
 /** Answers with the wiki's time in them made alike (siteinfo's `time` is the replay's clock). */
 const timeless = (texts: string[]) => texts.map((t) => t.replace(/"time":"[^"]*"/g, '"time":"…"'));
 
@@ -392,12 +402,7 @@ describe('database cassettes (.sqlite)', () => {
   });
 
   it('`wikitape snapshot --store sqlite` leaves a prepared database that answers as the JSON snapshot, also with recordings appended', { timeout: 120_000 }, async () => {
-    const wiki = await startServer({ cassettes: join(root, 'json'), onMiss: 'builtin', clock: '2024-03-10T00:00:00Z' });
-    try {
-      for (const format of ['json', 'sqlite'] as const) await snapshot({ upstream: wiki.url, cassettes: join(root, `snap-${format}`), cassette: 'snap', store: format });
-    } finally {
-      await wiki.close();
-    }
+    await snapshotBoth(root, 'snap');
     withDatabase(join(root, 'snap-sqlite', 'snap.sqlite'), (db) => expect(db.prepared()).toBe(true));
     expect(timeless(await answersReadingNoKindWhole(join(root, 'snap-sqlite')))).toEqual(timeless(await answers(join(root, 'snap-json'))));
     // Recordings appended to each (entities seen again with other props, ids and links learned anew).
@@ -408,12 +413,7 @@ describe('database cassettes (.sqlite)', () => {
   });
 
   it("replays a snapshot's database reading none of its link-id crawl's summaries, at start or for its computed answers, and answers as the JSON snapshot", { timeout: 120_000 }, async () => {
-    const wiki = await startServer({ cassettes: join(root, 'json'), onMiss: 'builtin', clock: '2024-03-10T00:00:00Z' });
-    try {
-      for (const format of ['json', 'sqlite'] as const) await snapshot({ upstream: wiki.url, cassettes: join(root, `crawl-${format}`), cassette: 'crawl', store: format });
-    } finally {
-      await wiki.close();
-    }
+    await snapshotBoth(root, 'crawl');
     const file = join(root, 'crawl-sqlite', 'crawl.sqlite');
     const stored = (db: SqliteCassette) => db.db.prepare('SELECT pageid, walk FROM link_walk_pages ORDER BY pageid, walk').all();
     let kept: unknown[] = [];
