@@ -30,6 +30,7 @@ import { ANONYMOUS, lacksSameOriginSecurity } from './api/session.js';
 import { expiredSince, expiring, visibilityUnknown } from './replay/recorded-lists.js';
 import { recordingTime, walkTime } from './replay/answer-time.js';
 import { explainedQuestion, type Explanation } from './replay/explained-question.js';
+import { SeenBefore } from './util/seen-before.js';
 
 /** One HTTP request to api.php, as the engine needs it. */
 export interface HttpRequest {
@@ -71,6 +72,8 @@ const TEMPLATE_MAX_URL = 32 << 10;
 const TEMPLATE_MAX_BYTES = 4 << 20;
 /** The most characters of query strings and keys the hit-key memo holds (about 16 MB as UTF-16). */
 const HIT_KEYS_CHARS = 8 << 20;
+/** Characters of requests (URL and headers) remembered as asked once, per generation (see SeenBefore). */
+const TEMPLATE_SEEN_CHARS = 4 << 20;
 
 /** What `--track-usage` notes for a computed answer: the lists it read (`list:<module>`, see cassettes prune). */
 function usageOf(params: ParamMap): string | null {
@@ -216,6 +219,14 @@ export class ReplayEngine {
   private templateBytes = 0;
   /** Memory the kept templates may hold (their own bytes and objects; shared fragments not counted). */
   templateBudget = 192 << 20;
+  /**
+   * The requests whose template was made before: a template is kept from the second time its
+   * request is asked. A stream of distinct questions (a cache-busting parameter, a `requestid` per
+   * request) otherwise filled the budget with answers never asked again, each kept until dropped:
+   * memory that outlived V8's young generation, so every answer was promoted and collected by a full
+   * collection (marked on V8's helper threads), costing the cores `--workers` needs.
+   */
+  private readonly askedBefore = new SeenBefore(TEMPLATE_SEEN_CHARS);
 
   /**
    * The template of the answer to a GET, made on first use and kept: for good, or, for an
@@ -244,9 +255,10 @@ export class ReplayEngine {
     }
     const t = makeTemplate(answer, { key: answer.key, usage: answer.usage, userLang: answer.userLang, source: answer.source, second: answer.clocked ? second : null, at: answer.at ?? null, shared: isFrozenBytes });
     const size = t.ownBytes + cacheKey.length;
-    // Kept for questions a suite repeats: not for huge one-off URLs or answers (a stream of distinct
-    // ones would fill the budget with what is never asked again).
+    // Kept for questions a suite repeats: not for huge URLs or answers, nor for a question asked once
+    // (see askedBefore).
     if (size > this.templateBudget || cacheKey.length > TEMPLATE_MAX_URL || t.ownBytes > TEMPLATE_MAX_BYTES) return t;
+    if (!this.askedBefore.check(cacheKey)) return t;
     while (this.templateBytes + size > this.templateBudget && this.templateKeys.length > 0) {
       this.dropTemplate(this.templateKeys[Math.floor(Math.random() * this.templateKeys.length)]!);
     }

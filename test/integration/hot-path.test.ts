@@ -195,6 +195,24 @@ describe('cassette hits on the server', () => {
     expect((engine as unknown as { templateBytes: number }).templateBytes).toBeLessThanOrEqual(40_000);
   });
 
+  it('keeps the template of a question asked again, not of questions asked once', async () => {
+    const engine = await replayEngine(createWikitape({ cassettes: dir, clock: 'real' }).state);
+    const headers = { host: 'wiki.test' };
+    const raw = ['Host', 'wiki.test'];
+    const kept = () => (engine as unknown as { templateBytes: number }).templateBytes;
+    // A request id per request (or a cache-busting parameter): every URL new, none asked again.
+    for (let i = 0; i < 200; i++) {
+      for (const q of ['list=logevents', 'list=blocks&bklimit=1']) expect(engine.template(`/w/api.php?action=query&${q}&format=json&requestid=${i}`, headers, raw)).not.toBeNull();
+    }
+    expect(kept()).toBe(0);
+    const url = '/w/api.php?action=query&list=blocks&format=json&bklimit=1';
+    const first = engine.template(url, headers, raw);
+    const second = engine.template(url, headers, raw);
+    expect(second).not.toBe(first);
+    expect(kept()).toBeGreaterThan(0);
+    expect(engine.template(url, headers, raw)).toBe(second);
+  });
+
   it("writes the bundled wiki's debuginfo answer in two chunks, as a bare server writes headers and body", async () => {
     const bundled = fileURLToPath(new URL('../../cassettes', import.meta.url));
     const engine = await replayEngine(createWikitape({ cassettes: bundled, clock: 'real' }).state);
