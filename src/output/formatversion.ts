@@ -50,22 +50,40 @@ export function toFormatVersion1(data: JsonObject, assocLists: ReadonlySet<strin
 function bc(v: Json, assoc = false): Json | undefined {
   if (v === true) return '';
   if (v === false) return undefined;
-  if (Array.isArray(v)) return v.flatMap((x) => {
-      const t = bc(x);
-      return t === undefined ? [] : [t];
-    });
+  if (Array.isArray(v)) return bcList(v);
   if (isObject(v)) {
+    // Loops over keys, not Object.entries: this runs for every row of a formatversion=1 list
+    // answer, and a [key, value] array per member was most of its garbage.
     const o: JsonObject = {};
-    for (const [k, x] of Object.entries(v)) setBc(o, k, x);
-    return Object.keys(o).length === 0 && Object.keys(v).length > 0 && !assoc ? [] : o;
+    let kept = 0;
+    let seen = 0;
+    for (const k of Object.keys(v)) {
+      seen++;
+      const t = bc(v[k]!);
+      if (t === undefined) continue;
+      o[k] = t;
+      kept++;
+    }
+    return kept === 0 && seen > 0 && !assoc ? [] : o;
   }
   return v;
+}
+
+/** bc() of each element, the removed ones (false) left out. */
+function bcList(v: readonly Json[]): Json[] {
+  const out: Json[] = [];
+  for (const x of v) {
+    const t = bc(x);
+    if (t !== undefined) out.push(t);
+  }
+  return out;
 }
 
 function assocEntryToV1(entry: Json): Json | undefined {
   if (!isObject(entry)) return bc(entry);
   const o: JsonObject = {};
-  for (const [k, x] of Object.entries(entry)) {
+  for (const k of Object.keys(entry)) {
+    const x = entry[k]!;
     const t = k === 'params' && isObject(x) ? bc(x, true) : bc(x);
     if (t !== undefined) o[k] = t;
   }

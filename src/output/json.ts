@@ -68,7 +68,7 @@ function uEscape(c: string): string {
 }
 
 /**
- * Every non-ASCII UTF-16 unit as `\uXXXX`, written into one buffer of the exact size: a text of
+ * Every non-ASCII UTF-16 unit as `\uXXXX`, written into one buffer sized once: a text of
  * a million Cyrillic letters made a string of two million pieces when built by concatenation
  * (some 80 MB until flattened); this costs the answer's size once. One loop over the characters,
  * making nothing per character: finding the non-ASCII runs with a regular expression was a third
@@ -76,8 +76,10 @@ function uEscape(c: string): string {
  * (bench/worst-requests.mjs) over its memory ceiling.
  */
 function escapeNonAscii(s: string): string {
-  let wide = 0;
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) wide++;
+  // Each non-ASCII UTF-16 unit takes at least one byte more in UTF-8 than its one character (a
+  // surrogate pair 4 bytes for 2 units, a lone surrogate 3), so this bounds their count without a
+  // pass over the characters in JS (exact for Cyrillic; twice the need at most, for CJK).
+  const wide = Buffer.byteLength(s, 'utf8') - s.length;
   if (wide === 0) return s;
   const out = Buffer.allocUnsafe(s.length + 5 * wide);
   let o = 0;
@@ -89,7 +91,7 @@ function escapeNonAscii(s: string): string {
     }
     o = writeUnicodeEscape(out, o, c);
   }
-  return out.toString('latin1');
+  return out.toString('latin1', 0, o);
 }
 
 /** A JS number as PHP 8.2 `json_encode` prints the corresponding PHP float. */

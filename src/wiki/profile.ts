@@ -66,9 +66,24 @@ export function makeProfile(partial: Partial<WikiProfile> = {}): WikiProfile {
   return merged;
 }
 
+/** atLeast's answers by version, then by bound (a handful of each). */
+const AT_LEAST = new Map<string, Map<string, boolean>>();
+
 /** True when the profile's MediaWiki version is `min` (e.g. `1.43`) or newer. */
 export function atLeast(profile: Pick<WikiProfile, 'version'>, min: string): boolean {
-  const a = profile.version.split('.').map((x) => parseInt(x, 10) || 0);
+  // Asked per row of a list answer: worked out once per version and bound, not split every time.
+  let byMin = AT_LEAST.get(profile.version);
+  if (!byMin) {
+    if (AT_LEAST.size >= 64) AT_LEAST.clear();
+    AT_LEAST.set(profile.version, (byMin = new Map()));
+  }
+  let known = byMin.get(min);
+  if (known === undefined) byMin.set(min, (known = compareVersions(profile.version, min)));
+  return known;
+}
+
+function compareVersions(version: string, min: string): boolean {
+  const a = version.split('.').map((x) => parseInt(x, 10) || 0);
   const b = min.split('.').map((x) => parseInt(x, 10) || 0);
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
     const d = (a[i] ?? 0) - (b[i] ?? 0);

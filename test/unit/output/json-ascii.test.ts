@@ -5,8 +5,9 @@ import { encodeJson } from '../../../src/output/json.js';
 const reference = (s: string) => JSON.stringify(s).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 describe('ASCII JSON (formatversion=1)', () => {
-  it('escapes every non-ASCII unit, surrogates one by one, in one pass of the exact size', () => {
-    for (const s of ['Москва', 'a😀b', 'é\u2028\u2029', '\ud800 lone', 'plain', '', 'ж'.repeat(100_000) + 'x']) {
+  it('escapes every non-ASCII unit, surrogates one by one, in one pass', () => {
+    // CJK (3 UTF-8 bytes a unit) and lone surrogates of either half: the buffer is sized from the UTF-8 length.
+    for (const s of ['Москва', 'a😀b', 'é\u2028\u2029', '\ud800 lone', 'lone \udc00', 'end \ud83d', '漢字テスト', '漢😀ж\udfff', 'plain', '', 'ж'.repeat(100_000) + 'x', '漢'.repeat(50_000)]) {
       expect(encodeJson(s, { ascii: true, pretty: false })).toBe(reference(s));
     }
     // A million Cyrillic letters: one string of the answer's size, not millions of pieces.
