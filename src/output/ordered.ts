@@ -24,10 +24,16 @@ function replace(value: unknown, found: OrderedObject[]): unknown {
   return value;
 }
 
+/** Whether an OrderedObject is anywhere in `value` (asked of every answer: loops that make no arrays). */
 function contains(value: unknown): boolean {
   if (value instanceof OrderedObject) return true;
-  if (Array.isArray(value)) return value.some(contains);
-  if (value && typeof value === 'object') return Object.values(value).some(contains);
+  if (Array.isArray(value)) {
+    for (const v of value) if (contains(v)) return true;
+    return false;
+  }
+  if (value && typeof value === 'object') {
+    for (const k in value) if (contains((value as Record<string, unknown>)[k])) return true;
+  }
   return false;
 }
 
