@@ -21,6 +21,7 @@ import type { RequestLogEntry } from '../../src/options.js';
 import { CassetteWriter } from '../../src/record/cassette-writer.js';
 import { snapshot } from '../../src/record/snapshot.js';
 import { isUserKey, type Interaction } from '../../src/cassette/format.js';
+import { convertedBack, timesAlike } from '../support/database-back.js';
 
 /**
  * Database cassettes (docs/decisions/0018-database-cassettes.md): the bundled wiki's recording
@@ -401,14 +402,17 @@ describe('database cassettes (.sqlite)', () => {
     expect(timeless(await answersReadingNoKindWhole(join(root, 'rec-sqlite')))).toEqual(timeless(await answers(join(root, 'rec-json'))));
   });
 
-  it('`wikitape snapshot --store sqlite` leaves a prepared database that answers as the JSON snapshot, also with recordings appended', { timeout: 120_000 }, async () => {
+  it('`wikitape snapshot --store sqlite` leaves a prepared database that converts back to the JSON snapshot and answers as it, also with recordings appended', { timeout: 120_000 }, async () => {
     await snapshotBoth(root, 'snap');
     withDatabase(join(root, 'snap-sqlite', 'snap.sqlite'), (db) => expect(db.prepared()).toBe(true));
+    const sameFiles = async () => expect(await convertedBack(join(root, 'snap-sqlite', 'snap.sqlite'))).toBe(timesAlike(await readFile(join(root, 'snap-json', 'snap.json'), 'utf8')));
+    await sameFiles();
     expect(timeless(await answersReadingNoKindWhole(join(root, 'snap-sqlite')))).toEqual(timeless(await answers(join(root, 'snap-json'))));
     // Recordings appended to each (entities seen again with other props, ids and links learned anew).
     const [first, second] = await twoSessions();
     for (const format of ['json', 'sqlite'] as const) await record(new FileCassetteStore(join(root, `snap-${format}`), { entities: LIST_ENTITIES, knowledge: KNOWLEDGE_ENTITIES }), 'snap', [...first.slice(0, 40), ...second]);
     withDatabase(join(root, 'snap-sqlite', 'snap.sqlite'), (db) => expect(db.prepared()).toBe(true));
+    await sameFiles();
     expect(timeless(await answersReadingNoKindWhole(join(root, 'snap-sqlite')))).toEqual(timeless(await answers(join(root, 'snap-json'))));
   });
 
