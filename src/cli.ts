@@ -321,7 +321,7 @@ await yargs(hideBin(process.argv))
         if (!argv.usage) throw new Error('prune needs --usage FILE, written by "wikitape replay --track-usage FILE"');
         const usage = await readUsage(argv.usage);
         if (usage.size === 0) throw new Error(`${argv.usage} names no used recordings: run your tests against "wikitape replay --cassettes ${argv.cassettes} --track-usage ${argv.usage}" first`);
-        for (const r of await pruneCassettes(dir, usage, MODULES.query.list, argv['dry-run'])) {
+        for (const r of await pruneCassettes(dir, usage, MODULES.query.list, argv['dry-run'], KNOWLEDGE_ENTITIES)) {
           process.stdout.write(`${r.name}: ${argv['dry-run'] ? 'would remove' : 'removed'} ${r.removed}, kept ${r.kept}\n`);
           for (const key of r.removedKeys) process.stdout.write(`  - ${redactQuery(key)}\n`);
         }

@@ -1,37 +1,40 @@
 import type { Low } from 'lowdb';
 import type { Cassette, Interaction } from './format.js';
 
-/** What changed in a cassette document since its store last wrote it: what a database write stores. */
+/**
+ * What changed in a cassette document since its store last wrote it: what a database write stores,
+ * and all it stores (store-sqlite.ts write). A kind's list made shorter loses the rows past its end
+ * at the write; an entity that moved to another place (one before it removed) is a change of that place.
+ */
 export interface Changed {
   /** The interactions added or replaced (the object now held), or removed (null), by key. */
-  readonly interactions: ReadonlyMap<string, Interaction | null>;
-  /** The places in each kind's list whose entity was added or replaced. */
-  readonly entities: ReadonlyMap<string, ReadonlySet<number>>;
+  readonly interactions: Iterable<readonly [key: string, now: Interaction | null]>;
+  /** The places in each kind's list whose entity was added, replaced or moved there. */
+  readonly entities: ReadonlyMap<string, Iterable<number>>;
 }
 
 /**
- * The changes a writer of a cassette document tells its store (a recorder: it knows the key it
- * stored and the entities harvest touched), so that a database write stores those rows alone
- * instead of comparing every interaction and entity of the document (store-sqlite.ts write): what a
- * recording costs, not what the cassette does. A document nobody follows (`follow` never called:
- * `cassettes diff --update`, pruning) is compared whole, as before.
+ * The changes the writers of a cassette document tell its store, so that a database write stores
+ * those rows alone: a recorder (the key it stored, the places harvest touched: what a recording
+ * costs, not what the cassette does), `cassettes prune` and `cassettes diff --update` (what they
+ * take out or replace). A change not told here is not written to a database: every writer of a
+ * document a database store opened tells each (see changesOf).
  */
 export class CassetteChanges {
-  private followed = false;
   private interactions = new Map<string, Interaction | null>();
   private entities = new Map<string, Set<number>>();
-
-  /** The writer tells every change from now on. */
-  follow(): void {
-    this.followed = true;
-  }
 
   /** An interaction stored under its key (added or replaced). */
   stored(i: Interaction): void {
     this.interactions.set(i.key, i);
   }
 
-  /** The entity at `at` in its kind's list was added or replaced. */
+  /** The interaction of a key taken out of the document. */
+  removed(key: string): void {
+    this.interactions.set(key, null);
+  }
+
+  /** The entity at `at` in its kind's list was added or replaced, or moved there. */
   entity(kind: string, at: number): void {
     let places = this.entities.get(kind);
     if (!places) this.entities.set(kind, (places = new Set()));
@@ -44,14 +47,39 @@ export class CassetteChanges {
     for (const [kind, places] of changed.entities) for (const at of places) this.entity(kind, at);
   }
 
-  /** What changed since the last call, then nothing; null when the writer does not follow (compare the document whole). */
-  take(): Changed | null {
-    if (!this.followed) return null;
+  /** What changed since the last call, then nothing. */
+  take(): Changed {
     const out = { interactions: this.interactions, entities: this.entities };
     this.interactions = new Map();
     this.entities = new Map();
     return out;
   }
+}
+
+/**
+ * A document's every part as a change (a database made from a cassette read piece by piece:
+ * `cassettes convert`): each interaction as `interactions` yields it, never held together, and
+ * every place of each kind's list.
+ */
+export function everything(interactions: Iterable<Interaction>, entities: Cassette['entities']): Changed {
+  const all = Object.entries(entities).filter(([, list]) => Array.isArray(list));
+  return {
+    interactions: (function* () {
+      for (const i of interactions) yield [i.key, i] as const;
+    })(),
+    entities: new Map(all.map(([kind, list]) => [kind, (list as readonly unknown[]).keys()])),
+  };
+}
+
+/**
+ * A kind's list without the entities `keep` refuses, the places whose entity moved told to
+ * `changes` (the list made shorter: its rows past the end go at the write).
+ */
+export function keptEntities<T>(kind: string, list: readonly T[], keep: (e: T) => boolean, changes: CassetteChanges | undefined): T[] {
+  const out = list.filter(keep);
+  const moved = out.findIndex((e, at) => e !== list[at]);
+  if (moved >= 0) for (let at = moved; at < out.length; at++) changes?.entity(kind, at);
+  return out;
 }
 
 /** The changes a store follows for the documents it opened (those of databases). */
@@ -62,7 +90,7 @@ export function followChanges(db: Low<Cassette>, changes: CassetteChanges): void
   following.set(db, changes);
 }
 
-/** The changes to tell for a document, when its store follows them (else undefined: nothing to tell). */
+/** The changes to tell for a document, when its store follows them (else undefined: nothing to tell, the store writes it whole). */
 export function changesOf(db: Low<Cassette>): CassetteChanges | undefined {
   return following.get(db);
 }

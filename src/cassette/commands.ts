@@ -5,8 +5,9 @@ import { redactJson, redactParams, redactQuery } from '../util/secrets.js';
 import { walkList } from './coverage.js';
 import { identityKey, interactionProblem, type Cassette, type Interaction } from './format.js';
 import { cassetteProblems, type EntityShape } from './problems.js';
-import type { ListModule } from '../api/list-module.js';
-import { CassetteError, FileCassetteStore, notACassette } from './store.js';
+import { ownKinds, type ListEntity, type ListModule } from '../api/list-module.js';
+import { CassetteError, FileCassetteStore, notACassette, prepareDatabase } from './store.js';
+import { changesOf } from './changes.js';
 import { storedBytes, summarize } from './walk-summary.js';
 import { SqliteCassette } from './store-sqlite.js';
 import { tableShapes } from './sql-table.js';
@@ -54,7 +55,7 @@ async function readCassette(dir: string, name: string): Promise<Cassette> {
 }
 
 /** A database cassette read whole, as its JSON form would parse (a CassetteError naming a file that is no cassette). */
-function databaseDocument(file: string, entities: readonly EntityShape[] = []): Cassette {
+export function databaseDocument(file: string, entities: readonly EntityShape[] = []): Cassette {
   const db = new SqliteCassette(file, tableShapes(entities));
   try {
     return db.read();
@@ -169,21 +170,27 @@ export async function readUsage(file: string): Promise<Set<string>> {
 /**
  * `wikitape cassettes prune --usage FILE`: removes interactions no test used. Pages of complete
  * walks of the `lists` stay while their list synthesized answers (removing them would break the
- * coverage). Entities stay: the built-in fallback answers from them.
+ * coverage). Entities stay: the built-in fallback answers from them. A database cassette is told
+ * which interactions go (cassette/changes.ts), its lists' kinds kept in their tables (the `lists`'
+ * entities, their shapes) and prepared again for `knowledge` (the lists' entities in their
+ * order, modules/index.ts KNOWLEDGE_ENTITIES; none: left unprepared).
  */
-export async function pruneCassettes(dir: string, usage: ReadonlySet<string>, lists: readonly ListModule[], dryRun = false): Promise<{ name: string; removed: number; kept: number; removedKeys: string[] }[]> {
+export async function pruneCassettes(dir: string, usage: ReadonlySet<string>, lists: readonly ListModule[], dryRun = false, knowledge: readonly ListEntity<object>[] = []): Promise<{ name: string; removed: number; kept: number; removedKeys: string[] }[]> {
   const out: { name: string; removed: number; kept: number; removedKeys: string[] }[] = [];
-  const store = new FileCassetteStore(dir);
+  const store = new FileCassetteStore(dir, { entities: ownKinds(lists), knowledge });
   for (const name of await store.list()) {
     const db = await store.open(name, '');
     if (!Array.isArray(db.data?.interactions)) continue; // not a cassette: `verify` reports it
     const keep = db.data.interactions.filter((i) => usage.has(i.key) || usage.has(`list:${walkList(i, lists)}`));
     const kept = new Set(keep);
-    out.push({ name, removed: db.data.interactions.length - keep.length, kept: keep.length, removedKeys: db.data.interactions.filter((i) => !kept.has(i)).map((i) => i.key) });
-    if (!dryRun && keep.length !== db.data.interactions.length) {
-      db.data.interactions = keep;
-      await db.write();
-    }
+    const removedKeys = db.data.interactions.filter((i) => !kept.has(i)).map((i) => i.key);
+    out.push({ name, removed: removedKeys.length, kept: keep.length, removedKeys });
+    if (dryRun || removedKeys.length === 0) continue;
+    db.data.interactions = keep;
+    for (const key of removedKeys) changesOf(db)?.removed(key);
+    await db.write();
+    // (a recording taken out leaves a prepared database unprepared: sql-prepare-step.ts)
+    if (knowledge.length > 0) prepareDatabase(store, name);
   }
   return out;
 }

@@ -6,7 +6,7 @@ import { CassetteError } from './store.js';
 import { PREPARED, prepareTables, readColumn } from './sql-prepare.js';
 import { LinkAnswers, PrepareStep } from './sql-prepare-step.js';
 import { StoredMembers, StoredSummaries, fromRow, toRow, type Row, type StoredMember } from './sql-document.js';
-import type { Changed } from './changes.js';
+import { everything, type Changed } from './changes.js';
 import type { ListEntity } from '../api/list-module.js';
 import type { AnswerSummary } from './walk-summary.js';
 import { databasesUnavailable, openDatabase, type Database, type Statement } from './sqlite-driver.js';
@@ -37,12 +37,8 @@ const isTabled = (v: unknown) => typeof v === 'object' && v !== null && !Array.i
 
 /** How a write stores a document (SqliteCassette.write). */
 export interface WriteOptions {
-  /** Hold the document's objects to compare the next write with (when nothing is told). Default true. */
-  keep?: boolean;
   /** Keep the database prepared (when opened with `knowledge`). Default true. */
   prepare?: boolean;
-  /** What changed since the last write, as its writer told (cassette/changes.ts); null: compare. */
-  changed?: Changed | null;
   /** The walks' summaries: `made` by the write, per interaction, or the document's member `given` as it is. Default made. */
   summaries?: 'made' | 'given';
 }
@@ -52,10 +48,10 @@ export class SqliteCassette {
   readonly db: Database;
   private readonly shapes: Map<string, KindShape>;
   private readonly tables = new Map<string, SqlEntityTable<object>>();
-  /** What the last write held, by reference: a write stores what changed since (see write). */
   private byKey: Statement | null = null;
   private holding: Statement | null = null;
-  private written: { interactions: Map<string, Interaction>; entities: Map<string, readonly object[]> } | null = null;
+  /** How many interactions it holds, counted at the first write and kept by each (see checkTold). */
+  private held: number | null = null;
   /** The parts a write keeps by what changed (sql-document.ts). */
   private readonly members: StoredMembers;
   private readonly summaries: StoredSummaries;
@@ -214,16 +210,14 @@ export class SqliteCassette {
         out[name] = Object.fromEntries(Object.entries(parseKeepingKeyOrder(json) as object).map(([k, v]) => [k, isTabled(v) ? this.all(k) : v]));
       } else if (json !== null) out[name] = parseKeepingKeyOrder(json);
     }
-    const c = out as unknown as Cassette;
-    this.remember(c);
-    return c;
+    return out as unknown as Cassette;
   }
 
   /**
-   * Stores a cassette document in one transaction: what changed since the last read or write, told
-   * (`changed`: what its writer changed, cassette/changes.ts) or else found by comparing its
-   * interactions and entities with the objects the last read or write held; of its members those
-   * whose text changed (sql-document.ts); the walks' summaries of the interactions it stores, in
+   * Stores a cassette document in one transaction: what changed since the last read or write, as
+   * its writer told (`changed`, cassette/changes.ts: the interactions and entity places told, each
+   * kind's rows past the end of its list taken out); of its members those whose text changed
+   * (sql-document.ts); the walks' summaries of the interactions it stores, in
    * `walk_summaries`, marked by a `summaries` member without text (`summaries: 'given'`: the
    * document's own member stored as it is, as `import` does). A recording costs what it changed,
    * not what the cassette holds. Opened with the lists' entities (`knowledge`), it keeps the
@@ -231,8 +225,8 @@ export class SqliteCassette {
    * write alone), a prepared one prepares what the write changed (sql-prepare-step.ts); else, and
    * when `prepare` is false, the write leaves it unprepared.
    */
-  write(c: Cassette, options: WriteOptions = {}): void {
-    const { keep = true, prepare = true, changed = null, summaries = 'made' } = options;
+  write(c: Cassette, changed: Changed, options: WriteOptions = {}): void {
+    const { prepare = true, summaries = 'made' } = options;
     const follow = prepare && this.knowledge.length > 0;
     const fresh = follow && this.member('meta') === undefined;
     try {
@@ -242,8 +236,7 @@ export class SqliteCassette {
         // What was prepared may no longer follow from the entities, until the step says it does.
         this.db.pragma('user_version = 0');
         this.summaries.ready(() => c.interactions);
-        if (changed) this.storeTold(c, changed, step);
-        else this.storeCompared(c, step);
+        this.store(c, changed, step);
         this.members.write(this.membersOf(c, summaries === 'made', changed));
         step?.finish();
       })();
@@ -252,48 +245,47 @@ export class SqliteCassette {
       this.members.forget();
       this.summaries.forget();
       this.made.clear();
+      this.held = null;
       throw e;
     }
     // Its tables read as the database is now.
     this.tables.clear();
-    if (keep && !changed) this.remember(c);
     if (fresh) this.prepare();
   }
 
   /** Stores what the document's writer said it changed. */
-  private storeTold(c: Cassette, changed: Changed, step: PrepareStep | null): void {
+  private store(c: Cassette, changed: Changed, step: PrepareStep | null): void {
+    this.held ??= this.count();
     for (const [key, i] of changed.interactions) {
       if (i) this.storeInteraction(i, step);
       else this.dropInteraction(key, step);
     }
     // (every tabled kind: its table is made with its first write, rows or none)
     for (const [kind, list] of Object.entries(c.entities)) {
-      if (this.shapes.has(kind) && Array.isArray(list)) this.writePlaces(kind, list, [...(changed.entities.get(kind) ?? [])], step);
+      if (!this.shapes.has(kind) || !Array.isArray(list)) continue;
+      this.writePlaces(kind, list, changed.entities.get(kind) ?? [], step);
+      // A list made shorter (entities taken out: cassettes diff --update) loses its rows past its end.
+      if (this.db.prepare(`DELETE FROM ${tableName(kind)} WHERE seq >= ?`).run(list.length).changes > 0) step?.removes();
     }
+    this.checkTold(c);
   }
 
-  /** Stores the interactions and entities that are not the objects the last read or write held. */
-  private storeCompared(c: Cassette, step: PrepareStep | null): void {
-    const before = this.written;
-    const now = new Set<string>();
-    for (const i of c.interactions) {
-      now.add(i.key);
-      if (before?.interactions.get(i.key) !== i) this.storeInteraction(i, step);
-    }
-    // What the document no longer holds (cassettes prune) goes.
-    for (const key of before?.interactions.keys() ?? []) if (!now.has(key)) this.dropInteraction(key, step);
+  /**
+   * Refuses a write that would leave the database holding more or fewer interactions or entities
+   * of a kind than its document (a writer that added or took out some without telling: changes.ts),
+   * its transaction rolled back: a recording lost or stale is a loud error, never a quiet one.
+   */
+  private checkTold(c: Cassette): void {
+    const sizes: [string, number, number][] = Array.isArray(c.interactions) ? [['interactions', c.interactions.length, this.held!]] : [];
     for (const [kind, list] of Object.entries(c.entities)) {
-      if (!this.shapes.has(kind) || !Array.isArray(list)) continue;
-      const was = before?.entities.get(kind) ?? [];
-      this.writePlaces(kind, list, list.flatMap((e, seq) => (was[seq] === e ? [] : [seq])), step);
-      if (was.length > list.length) {
-        this.db.prepare(`DELETE FROM ${tableName(kind)} WHERE seq >= ?`).run(list.length);
-        step?.removes();
-      }
+      if (this.shapes.has(kind) && Array.isArray(list)) sizes.push([`entities.${kind}`, list.length, ((this.db.prepare(`SELECT max(seq) FROM ${tableName(kind)}`).pluck().get() as number | null) ?? -1) + 1]);
     }
+    const wrong = sizes.find(([, doc, rows]) => doc !== rows);
+    if (wrong) throw new CassetteError(`cassette file ${this.file} was not written (it is as it was): its document holds ${wrong[1]} ${wrong[0]}, the database would hold ${wrong[2]}: a change was not told to its store (a defect of wikitape: please report it)`);
   }
 
   private storeInteraction(i: Interaction, step: PrepareStep | null): void {
+    if (!this.holds(i.key)) this.held!++;
     (this.putRow ??= this.db.prepare('INSERT OR REPLACE INTO interactions (key, request, status, headers, body, recorded_at, user, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')).run(...toRow(i));
     this.summaries.put(i);
     this.links?.set(i.key, i);
@@ -301,14 +293,14 @@ export class SqliteCassette {
   }
 
   private dropInteraction(key: string, step: PrepareStep | null): void {
-    this.db.prepare('DELETE FROM interactions WHERE key = ?').run(key);
+    this.held! -= Number(this.db.prepare('DELETE FROM interactions WHERE key = ?').run(key).changes);
     this.summaries.drop(key);
     this.links?.set(key, null);
     step?.removes();
   }
 
   /** The members as stored: `interactions` and (made here) `summaries` as markers, `entities` with its tabled kinds marked. */
-  private membersOf(c: Cassette, made: boolean, changed: Changed | null): StoredMember[] {
+  private membersOf(c: Cassette, made: boolean, changed: Changed): StoredMember[] {
     const out: StoredMember[] = [];
     for (const [name, value] of Object.entries(c)) {
       if (name === 'interactions' || (made && name === 'summaries')) out.push([name, null]);
@@ -321,9 +313,9 @@ export class SqliteCassette {
   }
 
   /** The `entities` member's text, made again unless the writer told that only tabled kinds changed. */
-  private entitiesText(entities: Record<string, unknown>, changed: Changed | null): string {
+  private entitiesText(entities: Record<string, unknown>, changed: Changed): string {
     const kinds = Object.keys(entities).join('\n');
-    const same = changed && this.entitiesHeld?.kinds === kinds && [...changed.entities.keys()].every((k) => this.shapes.has(k));
+    const same = this.entitiesHeld?.kinds === kinds && [...changed.entities.keys()].every((k) => this.shapes.has(k));
     if (!same || !this.entitiesHeld) this.entitiesHeld = { kinds, text: stringifyKeepingKeyOrder(this.entitiesMember(entities)) };
     return this.entitiesHeld.text;
   }
@@ -337,7 +329,7 @@ export class SqliteCassette {
   import(order: readonly string[], rest: Omit<Cassette, 'interactions'>, interactions: Iterable<Interaction>): void {
     const doc: Record<string, unknown> = {};
     for (const name of order) doc[name] = name === 'interactions' ? interactions : (rest as unknown as Record<string, unknown>)[name];
-    this.write(doc as unknown as Cassette, { keep: false, prepare: false, summaries: 'given' });
+    this.write(doc as unknown as Cassette, everything(interactions, rest.entities), { prepare: false, summaries: 'given' });
   }
 
   /**
@@ -424,10 +416,16 @@ export class SqliteCassette {
   }
 
   /** Writes the entities of a kind at the places given (seq: their place in the list). */
-  private writePlaces(kind: string, list: readonly object[], places: readonly number[], step: PrepareStep | null): void {
+  private writePlaces(kind: string, list: readonly object[], told: Iterable<number>, step: PrepareStep | null): void {
+    let places = [...told];
     if (places.length === 0 && this.made.has(kind)) return;
     const shape = this.shapeOf(kind);
-    if (!this.made.has(kind)) for (const sql of kindSchema(shape)) this.db.exec(sql);
+    if (!this.made.has(kind)) {
+      for (const sql of kindSchema(shape)) this.db.exec(sql);
+      // A kind its table did not keep until now (a new database, one written without the kind's
+      // shape: its list in the `entities` member) moves in whole: what the table held is not its list.
+      if (!this.tabled().includes(kind)) places = [...list.keys()];
+    }
     this.made.add(kind);
     const cols = indexColumns(shape);
     const put = putEntity(this.db, shape, cols);
@@ -438,13 +436,6 @@ export class SqliteCassette {
       put.run(...entityRow(shape, cols, seq, e));
     }
     this.tables.delete(kind);
-  }
-
-  private remember(c: Cassette): void {
-    this.written = {
-      interactions: new Map(c.interactions.map((i) => [i.key, i])),
-      entities: new Map(Object.entries(c.entities).filter(([, v]) => Array.isArray(v)).map(([k, v]) => [k, [...(v as object[])]])),
-    };
   }
 
   private shapeOf(kind: string): KindShape {

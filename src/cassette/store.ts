@@ -201,9 +201,9 @@ export class FileCassetteStore implements CassetteStore {
   }
 
   /**
-   * A database cassette as the document recorders change: read whole, written by what changed
-   * (SqliteCassette.write: what its writer told, cassette/changes.ts, else what differs from the
-   * last write), the walks' summaries kept per interaction in its table.
+   * A database cassette as the document its writers change: read whole, written by what changed
+   * (SqliteCassette.write: what its writers told, cassette/changes.ts; a change not told is not
+   * written), the walks' summaries kept per interaction in its table.
    */
   private async openDatabase(database: SqliteCassette, upstream: string): Promise<Low<Cassette>> {
     const changes = new CassetteChanges();
@@ -212,9 +212,9 @@ export class FileCassetteStore implements CassetteStore {
       write: (data: Cassette) => {
         const told = changes.take();
         try {
-          database.write(data, { changed: told });
+          database.write(data, told);
         } catch (e) {
-          if (told) changes.restore(told);
+          changes.restore(told);
           return Promise.reject(e as Error);
         }
         return Promise.resolve();
@@ -226,6 +226,20 @@ export class FileCassetteStore implements CassetteStore {
     const problem = notACassette(db.data, this.entities);
     if (problem) throw new CassetteError(`cassette file ${database.file} is not a cassette: ${problem}`);
     return db;
+  }
+}
+
+/**
+ * Prepares the database cassette of a name (SqliteCassette.prepare, for the store's `knowledge`)
+ * when it is one and its writes left it unprepared: once, after writes a step cannot follow (a
+ * recording taken out) or a database made unprepared. Replay then reads no kind whole for it.
+ */
+export function prepareDatabase(store: CassetteStore, name: string): void {
+  const database = store.databaseOf?.(name) ?? null;
+  try {
+    if (database && !database.prepared()) database.prepare();
+  } finally {
+    database?.close();
   }
 }
 

@@ -82,11 +82,7 @@ export class CassetteWriter {
     this.locked = store.lock ? store.lock(name) : Promise.resolve(() => undefined);
     this.locked.catch(() => undefined);
     // A database store is told what each recording changed (cassette/changes.ts): it writes that alone.
-    this.db = this.locked.then(async () => {
-      const db = await store.open(name, upstream);
-      changesOf(db)?.follow();
-      return db;
-    });
+    this.db = this.locked.then(() => store.open(name, upstream));
     // A cassette that cannot be opened fails each recording (and is reported there), never the process.
     this.db.catch(() => undefined);
   }

@@ -1,6 +1,8 @@
 import type { Cassette, Interaction } from '../cassette/format.js';
 import { completeLinkPages } from '../cassette/coverage.js';
-import type { FileCassetteStore } from '../cassette/store.js';
+import { changesOf, keptEntities, type CassetteChanges } from '../cassette/changes.js';
+import { PAGES } from '../wiki/model.js';
+import { prepareDatabase, type FileCassetteStore } from '../cassette/store.js';
 import { entityId, ownKinds, type ListModule } from '../api/list-module.js';
 import { MODULES } from '../modules/index.js';
 import { Recorder } from './recorder.js';
@@ -46,8 +48,10 @@ export async function updateWalks(work: readonly UpdateWork[], ctx: UpdateContex
     const release = await ctx.store.lock(cassette);
     try {
       const db = await ctx.store.open(cassette, ctx.upstream);
-      tidy(db.data, list.filter((w) => w.entry.updated).map((w) => w.walk), stored);
+      tidy(db.data, list.filter((w) => w.entry.updated).map((w) => w.walk), stored, changesOf(db));
       await db.write();
+      // (taking pages or entities out leaves a prepared database unprepared: sql-prepare-step.ts)
+      prepareDatabase(ctx.store, cassette);
     } finally {
       release();
     }
@@ -85,19 +89,22 @@ async function recordWalk(recorder: Recorder, { walk, entry }: UpdateWork, ctx: 
 
 /**
  * After the walks are recorded again: their old pages the new walks do not have leave (a page
- * stored again has the same key), then what only those showed (see dropVanished, relink).
+ * stored again has the same key), then what only those showed (see dropVanished, relink); each
+ * change told to `changes` (a database cassette's store writes what it is told: cassette/changes.ts).
  */
-function tidy(c: Cassette, walks: readonly Walk[], stored: ReadonlySet<string>): void {
+function tidy(c: Cassette, walks: readonly Walk[], stored: ReadonlySet<string>, changes: CassetteChanges | undefined): void {
   const stale = new Set(walks.flatMap((w) => w.pages.map((p) => p.key)).filter((k) => !stored.has(k)));
   c.interactions = c.interactions.filter((i) => !stale.has(i.key));
+  for (const key of stale) changes?.removed(key);
   dropVanished(
     c,
     walks.flatMap((w) => w.pages.map((p) => p.body)),
+    changes,
   );
   const now = walksOf('', c.interactions);
   for (const w of walks) {
     const fresh = now.find((n) => n.pages[0]!.key === w.pages[0]!.key);
-    if (fresh) relink(c, fresh.pages);
+    if (fresh) relink(c, fresh.pages, changes);
   }
 }
 
@@ -112,14 +119,14 @@ function entityNames(body: unknown, list: ListModule): string[] {
  * lifted) leaves the cassette's entities, so that no page replay computes still shows it. (Pages
  * stay: other answers than lists show them too; their links are relink's.)
  */
-function dropVanished(c: Cassette, oldBodies: readonly unknown[]): void {
+function dropVanished(c: Cassette, oldBodies: readonly unknown[], changes: CassetteChanges | undefined): void {
   const kinds = new Set(ownKinds(MODULES.query.list).map((e) => e.kind));
   for (const list of MODULES.query.list.filter((l) => kinds.has(l.entity.kind))) {
     const gone = new Set(oldBodies.flatMap((b) => entityNames(b, list)));
     if (gone.size === 0) continue;
     for (const i of c.interactions) for (const n of entityNames(i.body, list)) gone.delete(n);
     if (gone.size === 0 || !c.entities[list.entity.kind]) continue;
-    c.entities[list.entity.kind] = c.entities[list.entity.kind]!.filter((e) => !gone.has(entityId(list.entity.idFields, e)));
+    c.entities[list.entity.kind] = keptEntities(list.entity.kind, c.entities[list.entity.kind]!, (e) => !gone.has(entityId(list.entity.idFields, e)), changes);
   }
 }
 
@@ -128,7 +135,7 @@ function dropVanished(c: Cassette, oldBodies: readonly unknown[]): void {
  * completeLinkPages) are the walk's, in its order: a link removed since leaves the page, one added
  * takes its place in the wiki's order (which replay computes other limits from).
  */
-function relink(c: Cassette, pages: readonly Interaction[]): void {
+function relink(c: Cassette, pages: readonly Interaction[], changes: CassetteChanges | undefined): void {
   const complete = completeLinkPages(pages);
   if (complete.size === 0) return;
   const urls = new Map<number, string[]>();
@@ -141,8 +148,10 @@ function relink(c: Cassette, pages: readonly Interaction[]): void {
       urls.set(page['pageid'], list);
     }
   }
-  for (const page of c.entities.pages) {
+  c.entities.pages.forEach((page, at) => {
     const list = urls.get(page.pageid);
-    if (list) page.extlinks = list.map((url) => page.extlinks.find((l) => l.url === url) ?? { id: 0, url });
-  }
+    if (!list) return;
+    page.extlinks = list.map((url) => page.extlinks.find((l) => l.url === url) ?? { id: 0, url });
+    changes?.entity(PAGES, at);
+  });
 }

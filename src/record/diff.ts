@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Cassette } from '../cassette/format.js';
 import { FileCassetteStore } from '../cassette/store.js';
+import { databaseDocument } from '../cassette/commands.js';
+import { KNOWLEDGE_ENTITIES, LIST_ENTITIES } from '../modules/index.js';
 import { parseKeepingKeyOrder } from '../util/ordered-json.js';
 import { redactJson, redactQuery } from '../util/secrets.js';
 import type { JsonObject } from '../api/result.js';
@@ -114,14 +116,16 @@ interface Context {
 }
 
 export async function diffCassettes(options: DiffOptions): Promise<DiffEntry[]> {
-  const store = new FileCassetteStore(options.cassettes);
+  // (the lists' kinds and knowledge: a database cassette --update writes keeps them in its tables, prepared)
+  const store = new FileCassetteStore(options.cassettes, { entities: LIST_ENTITIES, knowledge: KNOWLEDGE_ENTITIES });
   const all = await store.list();
   if (options.cassette && !all.includes(options.cassette)) throw new Error(`wikitape: no cassette ${options.cassette} in ${store.dir}`);
   const names = options.cassette ? [options.cassette] : all;
   const walks: Walk[] = [];
   const continuing = new Map<string, Set<string>>();
   for (const name of names) {
-    const c = parseKeepingKeyOrder(await readFile(store.locate(name), 'utf8')) as Cassette;
+    const file = store.locate(name);
+    const c = file.endsWith('.sqlite') ? databaseDocument(file, LIST_ENTITIES) : (parseKeepingKeyOrder(await readFile(file, 'utf8')) as Cassette);
     walks.push(...walksOf(name, c.interactions));
     continuing.set(name, continuingParams(c.interactions));
   }

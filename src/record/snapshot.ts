@@ -1,5 +1,5 @@
 import type { JsonObject } from '../api/result.js';
-import { FileCassetteStore } from '../cassette/store.js';
+import { FileCassetteStore, prepareDatabase } from '../cassette/store.js';
 import { canonicalKey } from '../request/canonical.js';
 import { KEY_RULES, KNOWLEDGE_ENTITIES, LIST_ENTITIES, MODULES } from '../modules/index.js';
 import { PAGES, type Page } from '../wiki/model.js';
@@ -172,11 +172,6 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotProgre
   }
   // Its writes kept a database cassette prepared (cassette/sql-prepare.ts) unless it was not when
   // the snapshot began (made by an older wikitape, say): prepared now, once, at what the data costs.
-  const database = store.databaseOf?.(name) ?? null;
-  try {
-    if (database && !database.prepared()) database.prepare();
-  } finally {
-    database?.close();
-  }
+  prepareDatabase(store, name);
   return progress;
 }

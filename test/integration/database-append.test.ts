@@ -11,6 +11,7 @@ import { tableShapes } from '../../src/cassette/sql-table.js';
 import { KNOWLEDGE_ENTITIES, LIST_ENTITIES } from '../../src/modules/index.js';
 import { CassetteWriter } from '../../src/record/cassette-writer.js';
 import type { Cassette, Interaction } from '../../src/cassette/format.js';
+import { convertedBack, tabledKinds, timesAlike } from '../support/database-back.js';
 
 /**
  * Appending a recording to a database cassette costs what the recording costs
@@ -123,6 +124,36 @@ describe.skipIf(databasesUnavailable() !== null)('appending to a database casset
     } finally {
       db.close();
     }
+  });
+
+  it('takes the kinds a write kept out of their tables (as prune and diff --update once did) back in whole, and converts back to the file a JSON store writes', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'wikitape-append-'));
+    const texts: string[] = [];
+    for (const format of ['json', 'sqlite'] as const) {
+      const store = (entities: typeof LIST_ENTITIES) => new FileCassetteStore(join(root, format), { entities, format });
+      await record(store(LIST_ENTITIES), [logPage(100)]);
+      // Written by a store that knows no list's kind: its log events go into the `entities` member, the table keeps the first 50.
+      await record(store([]), [logPage(150)]);
+      if (format === 'sqlite') expect(tabledKinds(store([]).databaseFile('grow'))).not.toContain('logevents');
+      await record(store(LIST_ENTITIES), [logPage(200)]);
+      if (format === 'sqlite') expect(tabledKinds(store([]).databaseFile('grow'))).toContain('logevents');
+      texts.push(format === 'json' ? timesAlike(await readFile(store([]).fileOf('grow'), 'utf8')) : await convertedBack(store([]).databaseFile('grow')));
+    }
+    expect((JSON.parse(texts[0]!) as Cassette).entities.logevents).toHaveLength(150);
+    expect(texts[1]).toBe(texts[0]);
+  });
+
+  it('refuses a write whose writer did not tell its store of an interaction or entity it added, the database left as it was', async () => {
+    const store = new FileCassetteStore(await mkdtemp(join(tmpdir(), 'wikitape-append-')), { entities: LIST_ENTITIES, knowledge: KNOWLEDGE_ENTITIES, format: 'sqlite' });
+    await record(store, [logPage(100)]);
+    const before = await convertedBack(store.databaseFile('grow'));
+    const quiet = await store.open('grow', 'http://wiki.test/wiki/api.php');
+    quiet.data.interactions.push(logPage(150));
+    await expect(quiet.write()).rejects.toThrow(/grow\.sqlite was not written \(it is as it was\): its document holds 2 interactions, the database would hold 1: a change was not told/);
+    const entity = await store.open('grow', 'http://wiki.test/wiki/api.php');
+    entity.data.entities.logevents!.push({ ...entity.data.entities.logevents![0]!, logid: 1 });
+    await expect(entity.write()).rejects.toThrow(/its document holds 51 entities\.logevents, the database would hold 50/);
+    expect(await convertedBack(store.databaseFile('grow'))).toBe(before);
   });
 
   it('converts back to the file a JSON store writes of the same recordings, summaries and all', { timeout: 60_000 }, async () => {

@@ -21,7 +21,7 @@ import type { RequestLogEntry } from '../../src/options.js';
 import { CassetteWriter } from '../../src/record/cassette-writer.js';
 import { snapshot } from '../../src/record/snapshot.js';
 import { isUserKey, type Interaction } from '../../src/cassette/format.js';
-import { convertedBack, timesAlike } from '../support/database-back.js';
+import { convertedBack, tabledKinds, timesAlike } from '../support/database-back.js';
 
 /**
  * Database cassettes (docs/decisions/0018-database-cassettes.md): the bundled wiki's recording
@@ -244,6 +244,28 @@ describe('database cassettes (.sqlite)', () => {
     const [pruned] = await pruneCassettes(dir, keep, MODULES.query.list);
     expect(pruned).toMatchObject({ removed: 67, kept: 100 });
     expect(await listKeys(dir, 'bundled')).toEqual([...keep].sort());
+  });
+
+  it('is pruned into what the JSON store writes when pruning the JSON file alike, its kinds kept in their tables and prepared, and replays alike', async () => {
+    const dirs = { json: join(root, 'prune-json'), sqlite: join(root, 'prune-sqlite') };
+    for (const dir of Object.values(dirs)) await mkdir(dir);
+    await copyFile(BUNDLED, join(dirs.json, 'bundled.json'));
+    await convertCassette(BUNDLED, join(dirs.sqlite, 'bundled.sqlite'), LIST_ENTITIES);
+    expect(prepareDatabaseFile(join(dirs.sqlite, 'bundled.sqlite'), LIST_ENTITIES, KNOWLEDGE_ENTITIES)).toBe(true);
+    const tabled = tabledKinds(join(dirs.sqlite, 'bundled.sqlite'));
+    expect(tabled).toEqual([...LIST_ENTITIES.map((e) => e.kind), 'pages'].sort());
+    // Every other answer, and the walks of one list (its pages stay while it synthesized answers).
+    const keys = await listKeys(dirs.json, 'bundled');
+    const usage = new Set([...keys.filter((_, n) => n % 2 === 0), 'list:blocks']);
+    const [json] = await pruneCassettes(dirs.json, usage, MODULES.query.list, false, KNOWLEDGE_ENTITIES);
+    const [sqlite] = await pruneCassettes(dirs.sqlite, usage, MODULES.query.list, false, KNOWLEDGE_ENTITIES);
+    expect(json!.removed).toBeGreaterThan(50);
+    expect(sqlite).toEqual(json);
+    expect(await convertedBack(join(dirs.sqlite, 'bundled.sqlite'))).toBe(timesAlike(await readFile(join(dirs.json, 'bundled.json'), 'utf8')));
+    expect(tabledKinds(join(dirs.sqlite, 'bundled.sqlite'))).toEqual(tabled);
+    // Prepared again (taking answers out is no step its writes follow), so replay reads no kind whole.
+    withDatabase(join(dirs.sqlite, 'bundled.sqlite'), (db) => expect(db.prepared()).toBe(true));
+    expect(await answersReadingNoKindWhole(dirs.sqlite)).toEqual(await answers(dirs.json));
   });
 
   it('replays the same answers from the database as from the JSON file', async () => {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { diffCassettes } from '../../src/record/diff.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { NO_CASSETTES, TEST_CLOCK } from '../support/app.js';
+import { convertedBack, isPrepared, tabledKinds, timesAlike } from '../support/database-back.js';
 
 /**
  * `cassettes diff` takes a walk (a list's pages from the first to the last, following
@@ -72,13 +73,16 @@ async function expectSameWalk(live: string, replay: string, params: Record<strin
 }
 
 /** A cassette `suite` recorded from a fixture server of `data`: each walk (JSON of its parameters) walked through the recorder, of the pages given. */
-async function recordedFrom(data: object, walks: Record<string, number>): Promise<{ dir: string; cassettes: string }> {
+async function recordedFrom(data: object, walks: Record<string, number>, stores: readonly ('json' | 'sqlite')[] = ['json']): Promise<{ dir: string; cassettes: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'wikitape-diff-walks-'));
   const cassettes = join(dir, 'cassettes');
   const before = await fixtureServer(dir, 'before', data);
-  const rec = await startServer({ mode: 'record', upstream: before.url, cassettes, cassette: 'suite' });
-  for (const [params, pages] of Object.entries(walks)) expect((await walk(rec.url, JSON.parse(params) as Record<string, string>)).length).toBe(pages);
-  await rec.close();
+  // (each store in a folder of its own: `cassettes`, the first; `cassettes-<store>`, the others)
+  for (const [n, store] of stores.entries()) {
+    const rec = await startServer({ mode: 'record', upstream: before.url, cassettes: n === 0 ? cassettes : `${cassettes}-${store}`, cassette: 'suite', store });
+    for (const [params, pages] of Object.entries(walks)) expect((await walk(rec.url, JSON.parse(params) as Record<string, string>)).length).toBe(pages);
+    await rec.close();
+  }
   await before.close();
   return { dir, cassettes };
 }
@@ -112,6 +116,37 @@ describe('cassettes diff: a walk is one unit', () => {
       const again = await diffCassettes({ upstream: after.url, cassettes });
       expect(again.find((e) => e.key.startsWith('action=query&ledir'))?.status).toBe('equal');
       expect(again.map((e) => e.status)).toEqual(again.map(() => 'equal'));
+    } finally {
+      await after.close();
+    }
+  });
+});
+
+describe('cassettes diff --update of a database cassette', () => {
+  it('leaves the database what the JSON store writes for the same update (pages gone, a log event gone, a link removed and two added), its kinds in their tables and prepared', { timeout: 60_000 }, async () => {
+    const { dir, cassettes } = await recordedFrom(wiki(12, LINKS_BEFORE), { [JSON.stringify(LOG_WALK)]: 3, [JSON.stringify(LINK_WALK)]: 3 }, ['json', 'sqlite']);
+    const database = join(`${cassettes}-sqlite`, 'suite.sqlite');
+    const tabled = tabledKinds(database);
+    expect(tabled).toContain('logevents');
+    // Three new log events, and one of the recorded ones gone (deleted since): it leaves the entities, those after it move up.
+    const now = wiki(15, LINKS_AFTER);
+    const after = await fixtureServer(dir, 'after', { ...now, logevents: now.logevents.filter((e) => e.logid !== 5) });
+    try {
+      const updated = await diffCassettes({ upstream: after.url, cassettes, update: true });
+      expect(updated.filter((e) => e.updated).length).toBeGreaterThan(1);
+      expect(await diffCassettes({ upstream: after.url, cassettes: `${cassettes}-sqlite`, update: true })).toEqual(updated);
+      const json = timesAlike(await readFile(join(cassettes, 'suite.json'), 'utf8'));
+      expect((JSON.parse(json) as { entities: { logevents: { logid: number }[] } }).entities.logevents.map((e) => e.logid)).toEqual([12, 11, 10, 9, 8, 7, 6, 4, 3, 2, 1, 15, 14, 13]);
+      expect(await convertedBack(database)).toBe(json);
+      expect(tabledKinds(database)).toEqual(tabled);
+      expect(isPrepared(database)).toBe(true);
+      const replay = await startServer({ cassettes: `${cassettes}-sqlite`, onMiss: 'error' });
+      try {
+        await expectSameWalk(after.url, replay.url, { ...LINK_WALK, ellimit: '10' });
+        await expectSameWalk(after.url, replay.url, { ...LOG_WALK, lelimit: '4' });
+      } finally {
+        await replay.close();
+      }
     } finally {
       await after.close();
     }
