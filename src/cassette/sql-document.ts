@@ -12,6 +12,9 @@ import { summariesOf, type AnswerSummary } from './walk-summary.js';
 /** The walks' summaries, one row per interaction that has one (cassette/walk-summary.ts), by key. */
 const SUMMARY_TABLE = 'CREATE TABLE IF NOT EXISTS walk_summaries (key TEXT PRIMARY KEY, json TEXT NOT NULL) WITHOUT ROWID';
 
+/** Up to how many summaries StoredSummaries.usedOf picks out of the `summaries` member in SQLite (more: the member is parsed whole). */
+const PICKED_SUMMARIES = 1000;
+
 /** A member as stored: its name and its JSON text (null: kept elsewhere, `interactions` in its table, `summaries` in walk_summaries). */
 export type StoredMember = readonly [name: string, json: string | null];
 
@@ -47,7 +50,7 @@ export class StoredMembers {
 
 /**
  * The `walk_summaries` table: the summary of each interaction that has one, written as the
- * interaction is stored or removed. A database written before they were kept so (its table emptied
+ * interaction is stored or removed, and read as replay uses them. A database written before they were kept so (its table emptied
  * by each write, the summaries in a `summaries` member) has them all made once, at its first write.
  */
 export class StoredSummaries {
@@ -94,6 +97,51 @@ export class StoredSummaries {
   /** Checks the table again at the next write (a write that failed left it as it was before). */
   forget(): void {
     this.complete = false;
+  }
+
+  /**
+   * The summaries replay uses: the table's, or, in a database written by a wikitape that emptied
+   * the table at each write, its `summaries` member.
+   */
+  used(): AnswerSummary[] {
+    const made = this.hasTable() ? (this.db.prepare('SELECT json FROM walk_summaries').pluck().all() as string[]) : [];
+    if (made.length > 0) return made.map((j) => parseKeepingKeyOrder(j) as AnswerSummary);
+    return this.member();
+  }
+
+  /**
+   * What `used` gives of those `keys` that have one, read for these keys alone: from the table by
+   * key; from the `summaries` member picked out by SQLite (json_each), not parsed whole here.
+   */
+  usedOf(keys: readonly string[]): AnswerSummary[] {
+    if (keys.length === 0) return [];
+    if (this.hasTable() && this.db.prepare('SELECT 1 FROM walk_summaries LIMIT 1').pluck().get() !== undefined) {
+      const one = this.db.prepare('SELECT json FROM walk_summaries WHERE key = ?').pluck();
+      const out: AnswerSummary[] = [];
+      for (const key of keys) {
+        const json = one.get(key) as string | undefined;
+        if (json !== undefined) out.push(parseKeepingKeyOrder(json) as AnswerSummary);
+      }
+      return out;
+    }
+    // (many keys, as when knowledge reads every walk: the member parsed once costs less than picking each)
+    if (keys.length > PICKED_SUMMARIES) {
+      const wanted = new Set(keys);
+      return this.member().filter((s) => wanted.has(s?.key));
+    }
+    const picked = this.db.prepare("SELECT s.value FROM members m, json_each(m.json) s WHERE m.name = 'summaries' AND json_type(m.json) = 'array' AND json_extract(s.value, '$.key') IN (SELECT value FROM json_each(?))").pluck();
+    return (picked.all(JSON.stringify(keys)) as string[]).map((j) => parseKeepingKeyOrder(j) as AnswerSummary);
+  }
+
+  /** The `summaries` member's summaries (none when it has no text: they are in the table). */
+  private member(): AnswerSummary[] {
+    const json = this.db.prepare("SELECT json FROM members WHERE name = 'summaries'").pluck().get() as string | null | undefined;
+    const member = typeof json === 'string' ? parseKeepingKeyOrder(json) : undefined;
+    return Array.isArray(member) ? (member as AnswerSummary[]) : [];
+  }
+
+  private hasTable(): boolean {
+    return this.db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'walk_summaries'").pluck().get() === 1;
   }
 
   private sql(): { put: Statement; drop: Statement } {

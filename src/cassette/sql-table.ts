@@ -68,6 +68,27 @@ export function putEntity(db: Database, shape: KindShape, cols: readonly IndexCo
   return db.prepare(`${verb} INTO ${tableName(shape.kind)} (seq, id, known, data${cols.map((c) => `, x_${c.name}`).join('')}) VALUES (?, ?, ?, ?${cols.map(() => ', ?').join('')})`);
 }
 
+/** Adds entities of a kind after the rows its table holds, one transaction per 10,000; how many. */
+export function appendRows(db: Database, shape: KindShape, items: Iterable<object>): number {
+  const cols = indexColumns(shape);
+  const put = putEntity(db, shape, cols, 'INSERT');
+  let seq = ((db.prepare(`SELECT max(seq) FROM ${tableName(shape.kind)}`).pluck().get() as number | null) ?? -1) + 1;
+  const batch = db.transaction((rows: object[]) => {
+    for (const e of rows) put.run(...entityRow(shape, cols, seq++, e));
+  });
+  let rows: object[] = [];
+  let n = 0;
+  for (const e of items) {
+    rows.push(e);
+    if (rows.length < 10_000) continue;
+    batch(rows);
+    n += rows.length;
+    rows = [];
+  }
+  batch(rows);
+  return n + rows.length;
+}
+
 /** The counts of `known` per kind a prepared database keeps (sql-prepare.ts). */
 export const KNOWN_COUNTS = 'known_counts';
 

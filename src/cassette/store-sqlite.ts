@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { parseKeepingKeyOrder, stringifyKeepingKeyOrder } from '../util/ordered-json.js';
 import { isUserKey, type Cassette, type Interaction } from './format.js';
-import { SqlEntityTable, entityRow, indexColumns, kindSchema, putEntity, tableName, type KindShape } from './sql-table.js';
+import { SqlEntityTable, appendRows, entityRow, indexColumns, kindSchema, putEntity, tableName, type KindShape } from './sql-table.js';
 import { CassetteError } from './store.js';
 import { PREPARED, prepareTables, readColumn } from './sql-prepare.js';
 import { LinkAnswers, PrepareStep } from './sql-prepare-step.js';
@@ -21,16 +21,14 @@ import { databasesUnavailable, openDatabase, type Database, type Statement } fro
  * - `interactions`: one row per recorded question, by key; request and headers as JSON, the
  *   answer's body as stored text;
  * - one table per kind of entity with declared indexes (sql-table.ts).
- * (A little over 400 lines: one class over one file, reading and writing it; the document's parts a
- * write keeps by what changed and the interaction rows are in sql-document.ts.)
+ * The document's parts a write keeps by what changed, the walks' summaries and the interaction rows
+ * are in sql-document.ts.
  */
 
 const SCHEMA = [
   'CREATE TABLE IF NOT EXISTS members (position INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, json TEXT)',
   'CREATE TABLE IF NOT EXISTS interactions (key TEXT PRIMARY KEY, request TEXT NOT NULL, status INTEGER NOT NULL, headers TEXT NOT NULL, body TEXT NOT NULL, recorded_at TEXT, user TEXT, extra TEXT) WITHOUT ROWID',
 ];
-/** Up to how many summaries walkSummariesOf picks out of the `summaries` member in SQLite (more: the member is parsed whole). */
-const PICKED_SUMMARIES = 1000;
 /** A kind kept in its table, as `entities` marks it. */
 const TABLED = { $table: true } as const;
 const isTabled = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v) && (v as Record<string, unknown>)['$table'] === true;
@@ -335,44 +333,19 @@ export class SqliteCassette {
   /**
    * The summaries of its walks replay uses: those of `walk_summaries`, which every write keeps (one
    * per interaction stored), or, in a database written by a wikitape that emptied them at each
-   * write, its `summaries` member.
+   * write, its `summaries` member (sql-document.ts StoredSummaries.used).
    */
   walkSummaries(): AnswerSummary[] {
-    const made = this.hasSummaryTable() ? (this.db.prepare('SELECT json FROM walk_summaries').pluck().all() as string[]) : [];
-    if (made.length > 0) return made.map((j) => parseKeepingKeyOrder(j) as AnswerSummary);
-    const member = this.member('summaries');
-    return Array.isArray(member) ? (member as AnswerSummary[]) : [];
+    return this.summaries.used();
   }
 
   /**
    * The summaries of the walks of those `keys` that have one (what walkSummaries gives, read for
    * these keys alone: replay reads a database's summaries when knowledge needs them, and not those
-   * of answers a prepared database's tables answer for, its link-id crawl's). From the table by key;
-   * from the `summaries` member picked out by SQLite (json_each), not parsed whole here.
+   * of answers a prepared database's tables answer for, its link-id crawl's).
    */
   walkSummariesOf(keys: readonly string[]): AnswerSummary[] {
-    if (keys.length === 0) return [];
-    if (this.hasSummaryTable() && this.db.prepare('SELECT 1 FROM walk_summaries LIMIT 1').pluck().get() !== undefined) {
-      const one = this.db.prepare('SELECT json FROM walk_summaries WHERE key = ?').pluck();
-      const out: AnswerSummary[] = [];
-      for (const key of keys) {
-        const json = one.get(key) as string | undefined;
-        if (json !== undefined) out.push(parseKeepingKeyOrder(json) as AnswerSummary);
-      }
-      return out;
-    }
-    // (many keys, as when knowledge reads every walk: the member parsed once costs less than picking each)
-    if (keys.length > PICKED_SUMMARIES) {
-      const wanted = new Set(keys);
-      const member = this.member('summaries');
-      return Array.isArray(member) ? (member as AnswerSummary[]).filter((s) => wanted.has(s?.key)) : [];
-    }
-    const picked = this.db.prepare("SELECT s.value FROM members m, json_each(m.json) s WHERE m.name = 'summaries' AND json_type(m.json) = 'array' AND json_extract(s.value, '$.key') IN (SELECT value FROM json_each(?))").pluck();
-    return (picked.all(JSON.stringify(keys)) as string[]).map((j) => parseKeepingKeyOrder(j) as AnswerSummary);
-  }
-
-  private hasSummaryTable(): boolean {
-    return this.db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'walk_summaries'").pluck().get() === 1;
+    return this.summaries.usedOf(keys);
   }
 
   /**
@@ -380,27 +353,10 @@ export class SqliteCassette {
    * made piece by piece: the scale benchmark writes a big wiki so, never holding it whole).
    */
   appendEntities(kind: string, items: Iterable<object>): number {
-    const shape = this.shapeOf(kind);
-    const cols = indexColumns(shape);
-    const t = tableName(kind);
-    const put = putEntity(this.db, shape, cols, 'INSERT');
-    let seq = ((this.db.prepare(`SELECT max(seq) FROM ${t}`).pluck().get() as number | null) ?? -1) + 1;
     this.db.pragma('user_version = 0');
-    const batch = this.db.transaction((rows: object[]) => {
-      for (const e of rows) put.run(...entityRow(shape, cols, seq++, e));
-    });
-    let rows: object[] = [];
-    let n = 0;
-    for (const e of items) {
-      rows.push(e);
-      if (rows.length < 10_000) continue;
-      batch(rows);
-      n += rows.length;
-      rows = [];
-    }
-    batch(rows);
+    const n = appendRows(this.db, this.shapeOf(kind), items);
     this.tables.delete(kind);
-    return n + rows.length;
+    return n;
   }
 
   /** About how many bytes the cassette is as pretty JSON (its stored text; what the JSON form would weigh). */
