@@ -97,8 +97,8 @@ function harvestPages(into: Harvest, pages: JsonObject[], touched: Touched): voi
       }
       const held = new Set(page.extlinks.map((l) => l.url));
       const added = links.filter((url) => !held.has(url) && held.add(url));
-      // A page is changed by a new object, never in place: a database cassette's writer stores the
-      // entities that are not the objects it stored last (cassette/store-sqlite.ts write).
+      // A page is changed by a new object, never in place, and its place told: a database
+      // cassette's writer stores the places it is told alone (cassette/changes.ts).
       if (added.length > 0) {
         const place = at.get(String(page.pageid))!;
         into.pages[place] = { ...page, extlinks: [...page.extlinks, ...added.map((url) => ({ id: 0, url }))] };
