@@ -52,12 +52,12 @@ function bc(v: Json, assoc = false): Json | undefined {
   if (v === false) return undefined;
   if (Array.isArray(v)) return bcList(v);
   if (isObject(v)) {
-    // Loops over keys, not Object.entries: this runs for every row of a formatversion=1 list
-    // answer, and a [key, value] array per member was most of its garbage.
+    // for…in, not Object.entries: this runs for every row of a formatversion=1 list answer, and a
+    // [key, value] array per member was most of its garbage (the objects are plain JSON data).
     const o: JsonObject = {};
     let kept = 0;
     let seen = 0;
-    for (const k of Object.keys(v)) {
+    for (const k in v) {
       seen++;
       const t = bc(v[k]!);
       if (t === undefined) continue;
@@ -82,7 +82,7 @@ function bcList(v: readonly Json[]): Json[] {
 function assocEntryToV1(entry: Json): Json | undefined {
   if (!isObject(entry)) return bc(entry);
   const o: JsonObject = {};
-  for (const k of Object.keys(entry)) {
+  for (const k in entry) {
     const x = entry[k]!;
     const t = k === 'params' && isObject(x) ? bc(x, true) : bc(x);
     if (t !== undefined) o[k] = t;
