@@ -220,9 +220,10 @@ export class ReplayEngine {
   /** Memory the kept templates may hold (their own bytes and objects; shared fragments not counted). */
   templateBudget = 192 << 20;
   /**
-   * The requests whose template was made before: a template is kept from the second time its
-   * request is asked. A stream of distinct questions (a cache-busting parameter, a `requestid` per
-   * request) otherwise filled the budget with answers never asked again, each kept until dropped:
+   * The requests whose computed answer's template was made while the budget was full: such a
+   * template then makes room from the second time its request is asked. A stream of distinct
+   * computed questions (other limits, other continuation points, a `requestid` per request)
+   * otherwise kept each answer in place of another, until it was dropped in turn:
    * memory that outlived V8's young generation, so every answer was promoted and collected by a full
    * collection (marked on V8's helper threads), costing the cores `--workers` needs.
    */
@@ -255,10 +256,12 @@ export class ReplayEngine {
     }
     const t = makeTemplate(answer, { key: answer.key, usage: answer.usage, userLang: answer.userLang, source: answer.source, second: answer.clocked ? second : null, at: answer.at ?? null, shared: isFrozenBytes });
     const size = t.ownBytes + cacheKey.length;
-    // Kept for questions a suite repeats: not for huge URLs or answers, nor for a question asked once
-    // (see askedBefore).
+    // Kept for questions a suite repeats: not for huge URLs or answers. Once the budget is full, not
+    // for a computed answer asked once either (see askedBefore); a recorded answer's is kept at
+    // once: the cassettes hold the suite's own questions, asked again at each replay.
     if (size > this.templateBudget || cacheKey.length > TEMPLATE_MAX_URL || t.ownBytes > TEMPLATE_MAX_BYTES) return t;
-    if (!this.askedBefore.check(cacheKey)) return t;
+    const full = this.templateBytes + size > this.templateBudget;
+    if (full && answer.source !== 'cassette' && !this.askedBefore.check(cacheKey)) return t;
     while (this.templateBytes + size > this.templateBudget && this.templateKeys.length > 0) {
       this.dropTemplate(this.templateKeys[Math.floor(Math.random() * this.templateKeys.length)]!);
     }
