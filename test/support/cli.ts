@@ -29,6 +29,8 @@ export interface CliOptions {
   nodeArgs?: string[];
   /** Environment variables set (or, as undefined, unset) for the process, over this one's. */
   env?: Record<string, string | undefined>;
+  /** runCli: how long the command may run, for one that does more than start (a snapshot of a live wiki). Default CLI_RUN_MS. */
+  runMs?: number;
 }
 
 /** A CLI process whose output is collected; `closed` resolves once it exited and its output is read to the end. */
@@ -42,19 +44,20 @@ function spawnCli(args: string[], options: CliOptions | string) {
   child.stderr.on('data', (d: Buffer) => (out.stderr += d.toString()));
   // 'close', not 'exit': 'exit' can come before the last of stdout is read.
   const closed = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
-  const hung = (what: string) => new Error(`wikitape ${args.join(' ')} ${what} within ${CLI_RUN_MS} ms; it printed:\n${out.stdout}\n${out.stderr}`);
+  const hung = (what: string, ms = CLI_RUN_MS) => new Error(`wikitape ${args.join(' ')} ${what} within ${ms} ms; it printed:\n${out.stdout}\n${out.stderr}`);
   return { child, out, closed, hung };
 }
 
 /** Runs a CLI command to its end: exit code and what it printed. */
 export async function runCli(args: string[], options: CliOptions | string = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const { child, out, closed, hung } = spawnCli(args, options);
+  const runMs = (typeof options === 'string' ? undefined : options.runMs) ?? CLI_RUN_MS;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(hung('did not exit'));
-    }, CLI_RUN_MS);
+      reject(hung('did not exit', runMs));
+    }, runMs);
   });
   try {
     const code = await Promise.race([closed, timeout]);
