@@ -6,7 +6,7 @@ import { walkList } from './coverage.js';
 import { identityKey, interactionProblem, type Cassette, type Interaction } from './format.js';
 import { cassetteProblems, type EntityShape } from './problems.js';
 import { ownKinds, type ListEntity, type ListModule } from '../api/list-module.js';
-import { CassetteError, FileCassetteStore, notACassette, prepareDatabase } from './store.js';
+import { CassetteError, closeCassette, FileCassetteStore, notACassette, prepareDatabase } from './store.js';
 import { changesOf } from './changes.js';
 import { storedBytes, summarize } from './walk-summary.js';
 import { SqliteCassette } from './store-sqlite.js';
@@ -180,15 +180,19 @@ export async function pruneCassettes(dir: string, usage: ReadonlySet<string>, li
   const store = new FileCassetteStore(dir, { entities: ownKinds(lists), knowledge });
   for (const name of await store.list()) {
     const db = await store.open(name, '');
-    if (!Array.isArray(db.data?.interactions)) continue; // not a cassette: `verify` reports it
-    const keep = db.data.interactions.filter((i) => usage.has(i.key) || usage.has(`list:${walkList(i, lists)}`));
-    const kept = new Set(keep);
-    const removedKeys = db.data.interactions.filter((i) => !kept.has(i)).map((i) => i.key);
-    out.push({ name, removed: removedKeys.length, kept: keep.length, removedKeys });
-    if (dryRun || removedKeys.length === 0) continue;
-    db.data.interactions = keep;
-    for (const key of removedKeys) changesOf(db)?.removed(key);
-    await db.write();
+    try {
+      if (!Array.isArray(db.data?.interactions)) continue; // not a cassette: `verify` reports it
+      const keep = db.data.interactions.filter((i) => usage.has(i.key) || usage.has(`list:${walkList(i, lists)}`));
+      const kept = new Set(keep);
+      const removedKeys = db.data.interactions.filter((i) => !kept.has(i)).map((i) => i.key);
+      out.push({ name, removed: removedKeys.length, kept: keep.length, removedKeys });
+      if (dryRun || removedKeys.length === 0) continue;
+      db.data.interactions = keep;
+      for (const key of removedKeys) changesOf(db)?.removed(key);
+      await db.write();
+    } finally {
+      closeCassette(db);
+    }
     // (a recording taken out leaves a prepared database unprepared: sql-prepare-step.ts)
     if (knowledge.length > 0) prepareDatabase(store, name);
   }

@@ -222,11 +222,32 @@ export class FileCassetteStore implements CassetteStore {
     };
     const db = new Low<Cassette>(adapter, emptyCassette(upstream, new Date(), this.entities.map((e) => e.kind)));
     followChanges(db, changes);
-    await db.read();
-    const problem = notACassette(db.data, this.entities);
-    if (problem) throw new CassetteError(`cassette file ${database.file} is not a cassette: ${problem}`);
+    try {
+      await db.read();
+      const problem = notACassette(db.data, this.entities);
+      if (problem) throw new CassetteError(`cassette file ${database.file} is not a cassette: ${problem}`);
+    } catch (e) {
+      database.close();
+      throw e;
+    }
+    databases.set(db, database);
     return db;
   }
+}
+
+/** The database behind each document a store opened from one (see closeCassette). */
+const databases = new WeakMap<Low<Cassette>, SqliteCassette>();
+
+/**
+ * Lets go of a cassette document a store opened, once its writes are done: a database cassette's
+ * connection is closed. SQLite keeps each write in its write-ahead log (`<name>.sqlite-wal`) until
+ * a checkpoint; the last connection's close moves the log into the `.sqlite` file and removes it,
+ * so the file alone (copied, committed) holds every recording. A process that exits without it
+ * (`wikitape record` stopped: process.exit closes nothing) left the recordings in the log beside
+ * the file. A JSON document holds nothing open.
+ */
+export function closeCassette(db: Low<Cassette>): void {
+  databases.get(db)?.close();
 }
 
 /**

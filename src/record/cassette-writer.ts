@@ -1,6 +1,6 @@
 import type { Low } from 'lowdb';
 import { sortedKeys, type Cassette, type Interaction } from '../cassette/format.js';
-import { checkName, type CassetteStore } from '../cassette/store.js';
+import { checkName, closeCassette, type CassetteStore } from '../cassette/store.js';
 import { changesOf } from '../cassette/changes.js';
 import { redactQuery } from '../util/secrets.js';
 import type { WikiProfile } from '../wiki/profile.js';
@@ -69,6 +69,9 @@ export class CassetteWriter {
   /** Recordings lost before they reached the cassette (not yet reported by flush), and the last reason. */
   private dropped = 0;
   private lastWhy: string | null = null;
+  /** The cassette once opened, and whether close() was called (see close). */
+  private opened: Low<Cassette> | null = null;
+  private closed = false;
 
   constructor(
     store: CassetteStore,
@@ -84,7 +87,14 @@ export class CassetteWriter {
     // A database store is told what each recording changed (cassette/changes.ts): it writes that alone.
     this.db = this.locked.then(() => store.open(name, upstream));
     // A cassette that cannot be opened fails each recording (and is reported there), never the process.
-    this.db.catch(() => undefined);
+    this.db.then(
+      (db) => {
+        this.opened = db;
+        // (opened after close(): let go of at once)
+        if (this.closed) closeCassette(db);
+      },
+      () => undefined,
+    );
   }
 
   /** Resolves once the cassette is held; rejects (a CassetteError naming the other recorder) when another holds it. */
@@ -146,12 +156,23 @@ export class CassetteWriter {
     }
   }
 
-  /** Lets the cassette go (call flush() first to have everything written). */
+  /**
+   * Lets the cassette go (call flush() first to have everything written): the store lets go of
+   * what it opened (a database's connection, whose close moves SQLite's write-ahead log into the
+   * file: closeCassette), at once when no write is under way (flush() leaves none: a process that
+   * exits next has closed it), then the lock.
+   */
   close(): void {
-    void this.locked.then(
-      (release) => release(),
-      () => undefined,
-    );
+    this.closed = true;
+    const letGo = () => {
+      if (this.opened) closeCassette(this.opened);
+      void this.locked.then(
+        (release) => release(),
+        () => undefined,
+      );
+    };
+    if (this.writer) void this.writer.then(letGo);
+    else letGo();
   }
 
   /** Nothing here awaits: finding and inserting cannot interleave with another recording. */

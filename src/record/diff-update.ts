@@ -2,7 +2,7 @@ import type { Cassette, Interaction } from '../cassette/format.js';
 import { completeLinkPages } from '../cassette/coverage.js';
 import { changesOf, keptEntities, type CassetteChanges } from '../cassette/changes.js';
 import { PAGES } from '../wiki/model.js';
-import { prepareDatabase, type FileCassetteStore } from '../cassette/store.js';
+import { closeCassette, prepareDatabase, type FileCassetteStore } from '../cassette/store.js';
 import { entityId, ownKinds, type ListModule } from '../api/list-module.js';
 import { MODULES } from '../modules/index.js';
 import { Recorder } from './recorder.js';
@@ -48,8 +48,12 @@ export async function updateWalks(work: readonly UpdateWork[], ctx: UpdateContex
     const release = await ctx.store.lock(cassette);
     try {
       const db = await ctx.store.open(cassette, ctx.upstream);
-      tidy(db.data, list.filter((w) => w.entry.updated).map((w) => w.walk), stored, changesOf(db));
-      await db.write();
+      try {
+        tidy(db.data, list.filter((w) => w.entry.updated).map((w) => w.walk), stored, changesOf(db));
+        await db.write();
+      } finally {
+        closeCassette(db);
+      }
       // (taking pages or entities out leaves a prepared database unprepared: sql-prepare-step.ts)
       prepareDatabase(ctx.store, cassette);
     } finally {

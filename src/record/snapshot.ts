@@ -1,5 +1,5 @@
 import type { JsonObject } from '../api/result.js';
-import { FileCassetteStore, prepareDatabase } from '../cassette/store.js';
+import { closeCassette, FileCassetteStore, prepareDatabase } from '../cassette/store.js';
 import { canonicalKey } from '../request/canonical.js';
 import { KEY_RULES, KNOWLEDGE_ENTITIES, LIST_ENTITIES, MODULES } from '../modules/index.js';
 import { PAGES, type Page } from '../wiki/model.js';
@@ -100,6 +100,8 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotProgre
   const store = spaced.wrap(new FileCassetteStore(cassettes, { entities: LIST_ENTITIES, knowledge: KNOWLEDGE_ENTITIES, ...(options.store ? { format: options.store } : {}) }));
   const db = await store.open(name, options.upstream);
   const recorded = new Map(db.data.interactions.map((i) => [i.key, i.body]));
+  // (read only: a database's connection closed, the recorder's own the one writing)
+  closeCassette(db);
   // The recorder in this process: each question goes straight to the wiki and into the cassette.
   const recorder = new Recorder({ upstream: options.upstream, store, cassette: name });
   try {

@@ -1,4 +1,5 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -8,7 +9,8 @@ import { SqliteCassette } from '../../src/cassette/store-sqlite.js';
 import { databasesUnavailable } from '../../src/cassette/sqlite-driver.js';
 import { summariesOf } from '../../src/cassette/walk-summary.js';
 import { tableShapes } from '../../src/cassette/sql-table.js';
-import { KNOWLEDGE_ENTITIES, LIST_ENTITIES } from '../../src/modules/index.js';
+import { KNOWLEDGE_ENTITIES, LIST_ENTITIES, MODULES } from '../../src/modules/index.js';
+import { pruneCassettes } from '../../src/cassette/commands.js';
 import { CassetteWriter } from '../../src/record/cassette-writer.js';
 import type { Cassette, Interaction } from '../../src/cassette/format.js';
 import { convertedBack, tabledKinds, timesAlike } from '../support/database-back.js';
@@ -101,6 +103,33 @@ describe.skipIf(databasesUnavailable() !== null)('appending to a database casset
     // (the new answer and its 50 log events: some thousands of characters, the same for both)
     expect(bound[0]).toBeGreaterThan(1000);
     expect(bound[1]).toBe(bound[0]);
+  });
+
+  it('leaves every recording in the .sqlite file itself once its recorder stopped: the file alone, copied elsewhere, holds them', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-append-'));
+    const store = new FileCassetteStore(dir, { entities: LIST_ENTITIES, knowledge: KNOWLEDGE_ENTITIES, format: 'sqlite' });
+    await record(store, [logPage(100), logPage(150)]);
+    // SQLite keeps a write in its write-ahead log beside the file until the last connection closes.
+    expect(existsSync(`${store.databaseFile('grow')}-wal`)).toBe(false);
+    await mkdir(join(dir, 'copy'));
+    await copyFile(store.databaseFile('grow'), join(dir, 'copy', 'grow.sqlite'));
+    const db = new SqliteCassette(join(dir, 'copy', 'grow.sqlite'), tableShapes(LIST_ENTITIES));
+    try {
+      expect(db.walkSummaries()).toHaveLength(2);
+      expect(db.table('logevents').count).toBe(100);
+    } finally {
+      db.close();
+    }
+    // And once `cassettes prune` took one out.
+    expect((await pruneCassettes(dir, new Set([logPage(100).key]), MODULES.query.list, false, KNOWLEDGE_ENTITIES))[0]).toMatchObject({ removed: 1, kept: 1 });
+    expect(existsSync(`${store.databaseFile('grow')}-wal`)).toBe(false);
+    await copyFile(store.databaseFile('grow'), join(dir, 'copy', 'grow.sqlite'));
+    const pruned = new SqliteCassette(join(dir, 'copy', 'grow.sqlite'), tableShapes(LIST_ENTITIES));
+    try {
+      expect(pruned.walkSummaries().map((s) => s.key)).toEqual([logPage(100).key]);
+    } finally {
+      pruned.close();
+    }
   });
 
   it('stores what a failed write was told at the next write', async () => {
