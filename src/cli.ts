@@ -113,7 +113,8 @@ async function serve(options: WikitapeOptions, sharing: Sharing = { workers: 1 }
   process.stdout.write([`wikitape ${options.mode ?? 'replay'}: ${server.url}`, ...served].map((l) => `${l}\n`).join(''));
   if (server.sources) process.stderr.write(`${loadedLine(server.sources)}\n`);
   if (options.mode === 'record' && options.recordMode !== 'none') {
-    const file = new FileCassetteStore(options.cassettes ?? DEFAULTS.cassettes).locate(options.cassette ?? 'default');
+    // (`--store sqlite` makes a database when no cassette of the name is there yet)
+    const file = new FileCassetteStore(options.cassettes ?? DEFAULTS.cassettes, options.store ? { format: options.store } : {}).locate(options.cassette ?? 'default');
     process.stdout.write(`recording into ${file} (--mode ${options.recordMode ?? 'new'})\n`);
   }
   for (const f of options.faults ?? []) process.stdout.write(`serving fault ${parseFault(f).text}\n`);
@@ -220,7 +221,9 @@ await yargs(hideBin(process.argv))
         },
       });
       if (tty) process.stderr.write('\n');
-      process.stdout.write(`snapshot ${argv.cassette}: ${done.requests} requests (${done.reused} from an earlier run), ${done.entries} entries recorded in ${argv.cassettes}/${argv.cassette}.${argv.store}\n`);
+      // The file it is kept in: one already there kept its own format, whatever --store said.
+      const file = shown(new FileCassetteStore(argv.cassettes).locate(argv.cassette));
+      process.stdout.write(`snapshot ${argv.cassette}: ${done.requests} requests (${done.reused} from an earlier run), ${done.entries} entries recorded in ${file}\n`);
       // What no crawl can learn, so that nobody takes replay's flags for a fault of the snapshot.
       const unknown = [
         ...(done.unknownLinkIds > 0 ? [`extlinks.id: the el_id of ${done.unknownLinkIds} link(s) (continuation tokens naming them are flagged)`] : []),

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,6 +42,15 @@ describe('record', () => {
     // A stored POST question shows its key (and no note).
     expect(lines.find((l) => l.startsWith('POST') && l.includes('bklimit=2'))).toMatch(/ action=query&bkdir=older&bklimit=2&.*list=blocks$/);
     expect(out).not.toContain('secret-pw');
+  });
+
+  it('says the database it records into with --store sqlite, made new', cliTest(1), async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-friction-'));
+    const cli = await startCli(['record', '--upstream', url, '--cassettes', dir, '--cassette', 'suite', '--store', 'sqlite']);
+    await fetch(`${cli.url}?action=query&list=blocks&format=json&formatversion=2`);
+    expect(await cli.stop()).toBe(0);
+    expect(cli.stdout()).toContain(`recording into ${join(dir, 'suite.sqlite')} (--mode new)`);
+    expect(await readdir(dir)).toEqual(['suite.sqlite']);
   });
 
   it('refuses an upstream that is not the api.php URL, naming the URL meant', cliTest(1), async () => {
