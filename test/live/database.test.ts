@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -101,6 +101,12 @@ describe.each(LIVE_VERSIONS)('database cassettes written from a live MediaWiki %
     expect([intoDb.code, intoDb.stderr.split('\n').filter((l) => /error|fail/i.test(l))]).toEqual([0, []]);
     expect(intoJson.code).toBe(0);
     expect(intoDb.stdout).toMatch(/ entries recorded in .*snapshot\.sqlite\n/);
+    // Run again (no --store: the database there keeps its format), it asks the wiki nothing.
+    const again = await runCli(['snapshot', '--upstream', live.apiUrl, '--cassettes', db()], { runMs: SNAPSHOT_MS });
+    const [, requests, reused] = /: (\d+) requests \((\d+) from an earlier run\), \d+ entries recorded in .*snapshot\.sqlite\n/.exec(again.stdout) ?? [];
+    expect([again.code, Number(requests) > 50, reused]).toEqual([0, true, requests]);
+    // The file alone holds it all (nothing left in SQLite's write-ahead log beside it).
+    expect(await readdir(db())).toEqual(['snapshot.sqlite']);
 
     await mkdir(join(root, 'back'));
     const back = join(root, 'back', 'snapshot.json');
@@ -121,6 +127,7 @@ describe.each(LIVE_VERSIONS)('database cassettes written from a live MediaWiki %
       const recorder = await startCli(['record', '--upstream', live.apiUrl, '--cassettes', dir, '--cassette', 'snapshot', '--store', store, '--quiet']);
       asked = await bot(recorder.url);
       expect(await recorder.stop(), recorder.stderr()).toBe(0);
+      expect(await readdir(dir)).toEqual([`snapshot.${store}`]);
     }
     expect(asked.length).toBeGreaterThan(8);
     expect(await convertedBack(join(db(), 'snapshot.sqlite')).then(steady)).toBe(steady(await readFile(join(json(), 'snapshot.json'), 'utf8')));
