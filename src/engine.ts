@@ -30,7 +30,7 @@ import { ANONYMOUS, lacksSameOriginSecurity } from './api/session.js';
 import { expiredSince, expiring, visibilityUnknown } from './replay/recorded-lists.js';
 import { recordingTime, walkTime } from './replay/answer-time.js';
 import { explainedQuestion, type Explanation } from './replay/explained-question.js';
-import { SeenBefore } from './util/seen-before.js';
+import { KeptTemplates } from './replay/kept-templates.js';
 
 /** One HTTP request to api.php, as the engine needs it. */
 export interface HttpRequest {
@@ -67,13 +67,8 @@ export interface Answer extends Rendered {
 }
 
 const EMPTY = Buffer.alloc(0);
-/** Templates are not kept for URLs (and headers) longer than this, nor for answers larger than TEMPLATE_MAX_BYTES. */
-const TEMPLATE_MAX_URL = 32 << 10;
-const TEMPLATE_MAX_BYTES = 4 << 20;
 /** The most characters of query strings and keys the hit-key memo holds (about 16 MB as UTF-16). */
 const HIT_KEYS_CHARS = 8 << 20;
-/** Characters of requests (URL and headers) remembered as asked once, per generation (see SeenBefore). */
-const TEMPLATE_SEEN_CHARS = 4 << 20;
 
 /** What `--track-usage` notes for a computed answer: the lists it read (`list:<module>`, see cassettes prune). */
 function usageOf(params: ParamMap): string | null {
@@ -213,35 +208,20 @@ export class ReplayEngine {
     return this.hitKeysChars;
   }
 
-  /** Printed answers by exact request (URL and headers), see hit-template.ts, with their place in `templateKeys`. */
-  private readonly templates = new Map<string, { t: HitTemplate; at: number; size: number }>();
-  private readonly templateKeys: string[] = [];
-  private templateBytes = 0;
-  /** Memory the kept templates may hold (their own bytes and objects; shared fragments not counted). */
-  templateBudget = 192 << 20;
-  /**
-   * The requests whose computed answer's template was made while the budget was full: such a
-   * template then makes room from the second time its request is asked. A stream of distinct
-   * computed questions (other limits, other continuation points, a `requestid` per request)
-   * otherwise kept each answer in place of another, until it was dropped in turn:
-   * memory that outlived V8's young generation, so every answer was promoted and collected by a full
-   * collection (marked on V8's helper threads), costing the cores `--workers` needs.
-   */
-  private readonly askedBefore = new SeenBefore(TEMPLATE_SEEN_CHARS);
+  /** Printed answers by exact request (URL and headers), see hit-template.ts. */
+  readonly templates = new KeptTemplates();
 
   /**
-   * The template of the answer to a GET, made on first use and kept: for good, or, for an
-   * answer that follows the clock for the second it was made in (see Answer.clocked). Null for
-   * requests answered afresh every time: with cookies (they make a session).
-   * When the budget is full, a template chosen at random makes room (a suite that walks through more
-   * questions than fit, over and over, still finds most of them; dropping the oldest would find none).
+   * The template of the answer to a GET, made on first use and kept (see KeptTemplates): for good,
+   * or, for an answer that follows the clock, for the second it was made in (see Answer.clocked).
+   * Null for requests answered afresh every time: with cookies (they make a session).
    */
   template(url: string, headers: IncomingHttpHeaders, rawHeaders: readonly string[], now = this.now()): HitTemplate | null {
     const cacheKey = rawHeaders.length === 0 ? url : `${url}\n${rawHeaders.join('\n')}`;
     const second = Math.floor(now / 1000);
     const kept = this.templates.get(cacheKey);
-    if (kept && (kept.t.second === null || kept.t.second === second)) return kept.t;
-    if (kept) this.dropTemplate(cacheKey);
+    if (kept && (kept.second === null || kept.second === second)) return kept;
+    if (kept) this.templates.drop(cacheKey);
     if (headers.cookie !== undefined || cacheKey.includes(MARK_PREFIX)) return null;
     // ApiSandbox's wrapped page carries the time it took in milliseconds: printed afresh each time.
     if (/[?&]wrappedhtml(?:[=&]|$)/.test(url)) return null;
@@ -255,19 +235,7 @@ export class ReplayEngine {
       return null;
     }
     const t = makeTemplate(answer, { key: answer.key, usage: answer.usage, userLang: answer.userLang, source: answer.source, second: answer.clocked ? second : null, at: answer.at ?? null, shared: isFrozenBytes });
-    const size = t.ownBytes + cacheKey.length;
-    // Kept for questions a suite repeats: not for huge URLs or answers. Once the budget is full, not
-    // for a computed answer asked once either (see askedBefore); a recorded answer's is kept at
-    // once: the cassettes hold the suite's own questions, asked again at each replay.
-    if (size > this.templateBudget || cacheKey.length > TEMPLATE_MAX_URL || t.ownBytes > TEMPLATE_MAX_BYTES) return t;
-    const full = this.templateBytes + size > this.templateBudget;
-    if (full && answer.source !== 'cassette' && !this.askedBefore.check(cacheKey)) return t;
-    while (this.templateBytes + size > this.templateBudget && this.templateKeys.length > 0) {
-      this.dropTemplate(this.templateKeys[Math.floor(Math.random() * this.templateKeys.length)]!);
-    }
-    this.templates.set(cacheKey, { t, at: this.templateKeys.length, size });
-    this.templateKeys.push(cacheKey);
-    this.templateBytes += size;
+    this.templates.offer(cacheKey, t, answer.source === 'cassette');
     return t;
   }
 
@@ -285,18 +253,6 @@ export class ReplayEngine {
     this.lastMiss = null;
     const plain = opts.marks === undefined && opts.now === undefined && opts.identity === undefined && (opts.faults?.length ?? 0) === 0;
     return plain && req.method === 'GET' && req.body.length === 0 && req.headers === m.headers && req.url === m.url ? m.answer : null;
-  }
-
-  private dropTemplate(cacheKey: string): void {
-    const e = this.templates.get(cacheKey);
-    if (!e) return;
-    const last = this.templateKeys.pop()!;
-    if (last !== cacheKey) {
-      this.templateKeys[e.at] = last;
-      this.templates.get(last)!.at = e.at;
-    }
-    this.templates.delete(cacheKey);
-    this.templateBytes -= e.size;
   }
 
   /**

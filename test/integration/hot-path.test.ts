@@ -173,7 +173,7 @@ describe('cassette hits on the server', () => {
 
   it('keeps within its memory budget, and answers right whatever it had to drop', async () => {
     const engine = await replayEngine(createWikitape({ cassettes: dir, clock: 'real' }).state);
-    engine.templateBudget = 40_000; // a few templates
+    engine.templates.budget = 40_000; // a few templates
     const headers = { host: 'wiki.test' };
     const raw = ['Host', 'wiki.test'];
     const urls = Array.from({ length: 12 }, (_, i) => `/w/api.php?action=query&list=blocks&format=json&formatversion=2&bklimit=${i + 1}&bkprop=id|user`);
@@ -192,7 +192,7 @@ describe('cassette hits on the server', () => {
         expect(chunks.length).toBe(templateLength(t, values));
       }
     }
-    expect((engine as unknown as { templateBytes: number }).templateBytes).toBeLessThanOrEqual(40_000);
+    expect(engine.templates.bytes).toBeLessThanOrEqual(40_000);
   });
 
   it('once its budget is full, makes room for a computed answer asked again, not for those asked once', async () => {
@@ -204,8 +204,8 @@ describe('cassette hits on the server', () => {
     // Three computed answers asked at first, kept (the budget holds them and little more).
     const first = ['bklimit=1', 'bklimit=1&bkdir=newer', 'bklimit=1&bkprop=id'].map((q) => get(url(q)));
     expect(first.map((t) => t.source)).toEqual(['synthesized', 'synthesized', 'synthesized']);
-    const size = (engine as unknown as { templateBytes: number }).templateBytes;
-    engine.templateBudget = size + 1000;
+    const size = engine.templates.bytes;
+    engine.templates.budget = size + 1000;
     // A request id per request: every computed question new. None of them takes a kept one's place.
     for (let i = 0; i < 200; i++) get(url(`bklimit=1&bkprop=id|user&requestid=${i}`));
     const still = ['bklimit=1', 'bklimit=1&bkdir=newer', 'bklimit=1&bkprop=id'].map((q) => get(url(q)));
