@@ -1,5 +1,6 @@
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { parseKeepingKeyOrder, stringifyKeepingKeyOrder } from '../util/ordered-json.js';
 import { tooLongForJson } from '../wiki/fixtures.js';
 import type { Cassette, Interaction } from './format.js';
@@ -34,6 +35,8 @@ export async function convertCassette(from: string, to: string, entities: readon
   if (!a || !b || a === b) throw new CassetteError(`convert takes a cassette file and the file to make of it, one .json and one .sqlite (not ${from} → ${to})`);
   if (!existsSync(from)) throw new CassetteError(`cassette file ${from} cannot be read: it does not exist`);
   if (existsSync(to)) throw new CassetteError(`${to} is there already: convert makes a new file (remove it first, or name another)`);
+  // SQLite said "the directory does not exist" of a database it could not open, and the JSON side ENOENT.
+  if (!existsSync(dirname(to))) throw new CassetteError(`${to} cannot be made: there is no folder ${dirname(to)} (make it first, or name a file in a folder that is there)`);
   return a === 'json' ? toDatabase(from, to, entities) : toJson(from, to, entities);
 }
 

@@ -293,6 +293,17 @@ describe('database cassettes (.sqlite)', () => {
     });
   });
 
+  it('`wikitape cassettes convert` into a folder that is not there says so, either way, and makes nothing', cliTest(2), async () => {
+    const missing = join(root, 'no-such-folder');
+    for (const [from, to] of [[BUNDLED, join(missing, 'bundled.sqlite')], [join(root, 'db', 'bundled.sqlite'), join(missing, 'bundled.json')]] as const) {
+      const cli = await runCli(['cassettes', 'convert', from, to]);
+      expect(cli.code).not.toBe(0);
+      expect(cli.stderr).toContain(`there is no folder ${missing}`);
+      expect(cli.stderr).not.toMatch(/ENOENT|not a cassette/);
+    }
+    expect(existsSync(missing)).toBe(false);
+  });
+
   it('answers a miss through the server once, with the same answer and near misses from the database as from the JSON file', async () => {
     const q = '/wiki/api.php?action=query&prop=info&titles=Alpha%7CNowhere%20at%20all&format=json&formatversion=2';
     const warm = '/wiki/api.php?action=query&list=logevents&lelimit=3&format=json&formatversion=2';
