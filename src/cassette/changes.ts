@@ -13,6 +13,9 @@ export interface Changed {
   readonly entities: ReadonlyMap<string, Iterable<number>>;
 }
 
+/** Told each place of a kind's entity list that was added or replaced (CassetteChanges.entity). */
+export type Touched = (kind: string, at: number) => void;
+
 /**
  * The changes the writers of a cassette document tell its store, so that a database write stores
  * those rows alone: a recorder (the key it stored, the places harvest touched: what a recording

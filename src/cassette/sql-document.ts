@@ -64,8 +64,7 @@ export class StoredSummaries {
     if (this.complete) return;
     this.db.exec(SUMMARY_TABLE);
     const marked = this.db.prepare("SELECT count(*) FROM members WHERE name = 'summaries' AND json IS NULL").pluck().get() === 1;
-    const some = (table: string) => this.db.prepare(`SELECT EXISTS (SELECT 1 FROM ${table})`).pluck().get() === 1;
-    if (!marked && !some('walk_summaries') && some('interactions')) for (const i of interactions()) this.put(i);
+    if (!marked && !this.any() && hasRows(this.db, 'interactions')) for (const i of interactions()) this.put(i);
     this.complete = true;
   }
 
@@ -83,7 +82,7 @@ export class StoredSummaries {
 
   /** Whether it holds any. */
   any(): boolean {
-    return this.db.prepare('SELECT EXISTS (SELECT 1 FROM walk_summaries)').pluck().get() === 1;
+    return hasRows(this.db, 'walk_summaries');
   }
 
   /** Every summary, in the interactions' order (a JSON cassette's `summaries` member). */
@@ -115,7 +114,7 @@ export class StoredSummaries {
    */
   usedOf(keys: readonly string[]): AnswerSummary[] {
     if (keys.length === 0) return [];
-    if (this.hasTable() && this.db.prepare('SELECT 1 FROM walk_summaries LIMIT 1').pluck().get() !== undefined) {
+    if (this.hasTable() && this.any()) {
       const one = this.db.prepare('SELECT json FROM walk_summaries WHERE key = ?').pluck();
       const out: AnswerSummary[] = [];
       for (const key of keys) {
@@ -150,6 +149,11 @@ export class StoredSummaries {
       drop: this.db.prepare('DELETE FROM walk_summaries WHERE key = ?'),
     });
   }
+}
+
+/** Whether a table holds any row. */
+function hasRows(db: Database, table: string): boolean {
+  return db.prepare(`SELECT EXISTS (SELECT 1 FROM ${table})`).pluck().get() === 1;
 }
 
 /** The members every interaction row has a column for, in a written cassette's order. */

@@ -86,7 +86,6 @@ export function textBytes(s: string, o: TextBytesOptions): Buffer {
   return writeText(s, o, pad, Buffer.allocUnsafe(size));
 }
 
-/** The second pass of textBytes: writes `s` into `out`, which has exactly the size it takes. */
 /** Writes `\uXXXX` (lower-case hex, as PHP's json_encode) for the UTF-16 unit `c` at `at`; returns the offset after it. */
 export function writeUnicodeEscape(out: Buffer, at: number, c: number): number {
   out[at] = 0x5c; // \
@@ -98,6 +97,7 @@ export function writeUnicodeEscape(out: Buffer, at: number, c: number): number {
   return at + 6;
 }
 
+/** The second pass of textBytes: writes `s` into `out`, which has exactly the size it takes. */
 function writeText(s: string, o: TextBytesOptions, pad: string, out: Buffer): Buffer {
   let at = 0;
   if (o.jsonString) out[at++] = 0x22;

@@ -2,6 +2,7 @@ import type { Json, JsonObject } from '../api/result.js';
 import { isObject } from '../api/result.js';
 import type { Harvest } from '../cassette/format.js';
 import { PAGES, type Redirect } from '../wiki/model.js';
+import type { Touched } from '../cassette/changes.js';
 
 /**
  * What an answer shows of redirects (kept apart from harvest.ts's entities so that it moves
@@ -12,7 +13,7 @@ import { PAGES, type Redirect } from '../wiki/model.js';
  * redirects (harvest.ts), never where they lead. A page is changed by a new object, never in
  * place, and each place changed is told to `touched` (harvest.ts).
  */
-export function harvestRedirects(into: Harvest, q: JsonObject, request: Readonly<Record<string, string>>, touched: (kind: string, at: number) => void = () => undefined): void {
+export function harvestRedirects(into: Harvest, q: JsonObject, request: Readonly<Record<string, string>>, touched: Touched = () => undefined): void {
   const redirects = (into.redirects ??= []);
   const shown = asObjects(q['redirects']);
   const pagesShown = request['redirects'] === undefined ? [] : asObjects(q['pages']);
@@ -53,7 +54,7 @@ function placesOf(into: Harvest, redirects: readonly Redirect[]): { title: Map<s
   return { title, pageid, redirect };
 }
 
-function markRedirect(into: Harvest, at: number, redirect: boolean, touched: (kind: string, at: number) => void): void {
+function markRedirect(into: Harvest, at: number, redirect: boolean, touched: Touched): void {
   into.pages[at] = { ...into.pages[at]!, redirect };
   touched(PAGES, at);
 }

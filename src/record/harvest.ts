@@ -2,6 +2,7 @@ import type { Json, JsonObject } from '../api/result.js';
 import { isObject } from '../api/result.js';
 import { entityId, mergeSighting, type ListModule } from '../api/list-module.js';
 import type { Harvest } from '../cassette/format.js';
+import type { Touched } from '../cassette/changes.js';
 import { splitMulti } from '../request/canonical.js';
 import { MODULES } from '../modules/index.js';
 import { PAGES, type Page } from '../wiki/model.js';
@@ -115,9 +116,6 @@ function harvestPages(into: Harvest, pages: JsonObject[], touched: Touched): voi
     }
   }
 }
-
-/** Told each place of a kind's list that harvest added or replaced. */
-export type Touched = (kind: string, at: number) => void;
 
 const PAGE_ID = ['pageid'] as const;
 const MISSING_ID = ['ns', 'title'] as const;
