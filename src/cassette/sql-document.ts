@@ -30,7 +30,7 @@ export class StoredMembers {
 
   /** Stores the members in their order (within the caller's transaction). */
   write(members: readonly StoredMember[]): void {
-    const held = (this.held ??= this.db.prepare('SELECT name, json FROM members ORDER BY position').all().map((r) => [(r as { name: string }).name, (r as { json: string | null }).json] as const));
+    const held = this.stored();
     if (held.length === members.length && held.every(([name], n) => name === members[n]![0])) {
       const update = this.db.prepare('UPDATE members SET json = ? WHERE name = ?');
       members.forEach(([name, json], n) => json !== held[n]![1] && update.run(json, name));
@@ -42,9 +42,21 @@ export class StoredMembers {
     this.held = [...members];
   }
 
+  /** Stores the members named with their new text, the others as they are (a new one goes last). */
+  update(changed: ReadonlyMap<string, string | null>): void {
+    const held = this.stored();
+    const names = new Set(held.map(([name]) => name));
+    this.write([...held.map(([name, json]) => [name, changed.has(name) ? changed.get(name)! : json] as const), ...[...changed].filter(([name]) => !names.has(name))]);
+  }
+
   /** Reads the table again at the next write (a write that failed left it as it was before). */
   forget(): void {
     this.held = null;
+  }
+
+  /** The members as the table holds them (read once). */
+  private stored(): StoredMember[] {
+    return (this.held ??= this.db.prepare('SELECT name, json FROM members ORDER BY position').all().map((r) => [(r as { name: string }).name, (r as { json: string | null }).json] as const));
   }
 }
 

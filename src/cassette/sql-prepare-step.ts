@@ -34,6 +34,7 @@ export class PrepareStep {
   /** The extlinks answers the write stored. */
   private readonly written: Interaction[] = [];
   private followable = true;
+  private answers: LinkAnswers | null = null;
   /** Statements by their text, made once per step (a write may rewrite thousands of rows). */
   private readonly statements = new Map<string, Statement>();
 
@@ -41,16 +42,21 @@ export class PrepareStep {
     private readonly db: Database,
     private readonly shapes: ReadonlyMap<string, KindShape>,
     private readonly entities: readonly ListEntity<object>[],
-    private readonly links: LinkAnswers,
+    private readonly linksOf: () => LinkAnswers,
   ) {}
+
+  /** The recorded extlinks answers, read when the step first needs them (a write of log events never does). */
+  private get links(): LinkAnswers {
+    return (this.answers ??= this.linksOf());
+  }
 
   /**
    * A step for a write to `db`, or null when it is not prepared so that a step can follow it.
-   * `links` gives the extlinks answers the document holds as the write leaves it.
+   * `links` gives the extlinks answers the document holds as the write leaves it (asked when needed).
    */
   static of(db: Database, shapes: ReadonlyMap<string, KindShape>, entities: readonly ListEntity<object>[], links: () => LinkAnswers): PrepareStep | null {
     if (db.pragma('user_version', { simple: true }) !== PREPARED || !keepsPrepareState(db)) return null;
-    return new PrepareStep(db, shapes, entities, links());
+    return new PrepareStep(db, shapes, entities, links);
   }
 
   /** Before the row `seq` of a kind is written (its table made): notes it as it was. */

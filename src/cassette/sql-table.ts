@@ -1,7 +1,7 @@
 import type { Database, Statement } from './sqlite-driver.js';
 import { parseKeepingKeyOrder, stringifyKeepingKeyOrder } from '../util/ordered-json.js';
 import { idOfFields } from '../wiki/entity-table.js';
-import { PAGE_SHAPE } from '../wiki/model.js';
+import { PAGE_SHAPE, PAGES, type Page } from '../wiki/model.js';
 import type { EntityShape } from './problems.js';
 import type { EntityTable, IndexColumn, IndexKey, IndexSpecs, KeyRange, KnownCounts } from '../wiki/entity-table.js';
 
@@ -55,6 +55,39 @@ export function kindSchema(shape: KindShape): string[] {
     out.push(`CREATE INDEX IF NOT EXISTS ${t}_${sqlName(name)} ON ${t} (${spec.columns.map((c) => `x_${c.name}`).join(', ')}, seq)`);
   }
   return out;
+}
+
+/** Whether a database has the table of a kind. */
+function hasTable(db: Database, kind: string): boolean {
+  return db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?").pluck().get(tableName(kind)) === 1;
+}
+
+/** The entity of a kind stored under an id, as recorded (the first place: a file edited by hand may hold two), and its place. */
+export function rowById(db: Database, kind: string, id: string): { at: number; entity: object } | undefined {
+  if (!hasTable(db, kind)) return undefined;
+  const row = db.prepare(`SELECT seq, data FROM ${tableName(kind)} WHERE id = ? ORDER BY seq LIMIT 1`).get(id) as { seq: number; data: string } | undefined;
+  return row && { at: row.seq, entity: parseKeepingKeyOrder(row.data) as object };
+}
+
+/** How many places a kind's table holds (its rows are at places 0 to n - 1); 0 without a table. */
+export function rowCount(db: Database, kind: string): number {
+  if (!hasTable(db, kind)) return 0;
+  return ((db.prepare(`SELECT max(seq) FROM ${tableName(kind)}`).pluck().get() as number | null) ?? -1) + 1;
+}
+
+/**
+ * The stored pages of a prefixed title, as recorded, each place: through the `title` index
+ * (namespace, title) once per namespace the pages are in, not a scan of every page.
+ */
+export function pagesTitled(db: Database, title: string): { at: number; page: Page }[] {
+  if (!hasTable(db, PAGES)) return [];
+  const t = tableName(PAGES);
+  const one = db.prepare(`SELECT seq, data FROM ${t} WHERE x_ns = ? AND x_title = ? ORDER BY seq`);
+  const out: { at: number; page: Page }[] = [];
+  for (const ns of db.prepare(`SELECT DISTINCT x_ns FROM ${t}`).pluck().all() as number[]) {
+    for (const r of one.all(ns, title) as { seq: number; data: string }[]) out.push({ at: r.seq, page: parseKeepingKeyOrder(r.data) as Page });
+  }
+  return out.sort((a, b) => a.at - b.at);
 }
 
 /** An entity's row: its place, id, `known` props (JSON, or null: every prop known), JSON text and index columns. */

@@ -22,7 +22,9 @@ import { databasesUnavailable, openDatabase, type Database, type Statement } fro
  *   answer's body as stored text;
  * - one table per kind of entity with declared indexes (sql-table.ts).
  * The document's parts a write keeps by what changed, the walks' summaries and the interaction rows
- * are in sql-document.ts.
+ * are in sql-document.ts. (Over 400 lines: its two ways of writing, a document's `write` and the
+ * recorder's `append`, share the state a transaction keeps, the counts, tables made and extlinks
+ * answers, which stay private to it.)
  */
 
 const SCHEMA = [
@@ -180,11 +182,8 @@ export class SqliteCassette {
    */
   prepare(entities: readonly ListEntity<object>[] = this.knowledge): boolean {
     const links: Interaction[] = [];
-    for (const key of this.keys()) {
-      if (!/(?:^|&)prop=/.test(key)) continue;
-      const i = this.interaction(key);
-      if (i?.request['prop'] !== 'extlinks') continue;
-      if (isUserKey(key)) return false;
+    for (const i of this.extlinksAnswers()) {
+      if (isUserKey(i.key)) return false;
       links.push(i);
     }
     const members = this.member('entities');
@@ -229,8 +228,7 @@ export class SqliteCassette {
     const fresh = follow && this.member('meta') === undefined;
     try {
       this.db.transaction(() => {
-        const steps = follow && !this.knowledge.some((e) => !this.shapes.has(e.kind) && (c.entities[e.kind]?.length ?? 0) > 0);
-        const step = steps ? PrepareStep.of(this.db, this.shapes, this.knowledge, () => (this.links ??= new LinkAnswers(c.interactions))) : null;
+        const step = follow ? this.stepFor((kind) => (c.entities[kind]?.length ?? 0) > 0) : null;
         // What was prepared may no longer follow from the entities, until the step says it does.
         this.db.pragma('user_version = 0');
         this.summaries.ready(() => c.interactions);
@@ -239,16 +237,73 @@ export class SqliteCassette {
         step?.finish();
       })();
     } catch (e) {
-      // (rolled back: what this instance knew of the tables is read again)
-      this.members.forget();
-      this.summaries.forget();
-      this.made.clear();
-      this.held = null;
+      this.rolledBack();
       throw e;
     }
     // Its tables read as the database is now.
     this.tables.clear();
     if (fresh) this.prepare();
+  }
+
+  /**
+   * Stores recordings appended without a document (sql-recording.ts DatabaseRecording), in one
+   * transaction: the interactions, the entities at their places, the members whose text is given
+   * (`meta`; `entities` when a kind it keeps itself changed or a kind got a table); kept prepared
+   * as `write` keeps it.
+   */
+  append(batch: { interactions: readonly Interaction[]; rows: ReadonlyMap<string, ReadonlyMap<number, object>>; members: ReadonlyMap<string, string> }): void {
+    try {
+      this.db.transaction(() => {
+        const text = batch.members.get('entities');
+        const entities = (text === undefined ? this.member('entities') : parseKeepingKeyOrder(text)) as Record<string, unknown>;
+        const step = this.stepFor((kind) => Array.isArray(entities[kind]) && (entities[kind] as unknown[]).length > 0);
+        this.db.pragma('user_version = 0');
+        this.summaries.ready(() => this.everyInteraction());
+        this.held ??= this.count();
+        for (const i of batch.interactions) this.storeInteraction(i, step);
+        for (const [kind, rows] of batch.rows) this.putRows(kind, rows, step);
+        const members = new Map<string, string | null>(batch.members);
+        // (the walks' summaries are in their table: marked so, as write marks them)
+        if (this.summaries.any()) members.set('summaries', null);
+        this.members.update(members);
+        step?.finish();
+      })();
+    } catch (e) {
+      this.rolledBack();
+      throw e;
+    }
+    this.tables.clear();
+  }
+
+  /**
+   * The step that keeps the database prepared through a write (sql-prepare-step.ts), or null: not
+   * opened with the lists' entities, or one of them kept in the `entities` member (`loose`).
+   */
+  private stepFor(loose: (kind: string) => boolean): PrepareStep | null {
+    if (this.knowledge.length === 0 || this.knowledge.some((e) => !this.shapes.has(e.kind) && loose(e.kind))) return null;
+    return PrepareStep.of(this.db, this.shapes, this.knowledge, () => (this.links ??= new LinkAnswers(this.extlinksAnswers())));
+  }
+
+  /** After a write rolled back: what this instance knew of the tables is read again. */
+  private rolledBack(): void {
+    this.members.forget();
+    this.summaries.forget();
+    this.made.clear();
+    this.held = null;
+  }
+
+  /** Every interaction, in key order (a database written before the walks' summaries had their table needs them once). */
+  private everyInteraction(): Interaction[] {
+    return (this.db.prepare('SELECT * FROM interactions ORDER BY key').all() as Row[]).map(fromRow);
+  }
+
+  /** The recorded `prop=extlinks` answers, in key order (only those read whole). */
+  private *extlinksAnswers(): IterableIterator<Interaction> {
+    for (const key of [...this.keys()]) {
+      if (!/(?:^|&)prop=/.test(key)) continue;
+      const i = this.interaction(key);
+      if (i?.request['prop'] === 'extlinks') yield i;
+    }
   }
 
   /** Stores what the document's writer said it changed. */
@@ -375,23 +430,29 @@ export class SqliteCassette {
   private writePlaces(kind: string, list: readonly object[], told: Iterable<number>, step: PrepareStep | null): void {
     let places = [...told];
     if (places.length === 0 && this.made.has(kind)) return;
+    // A kind its table did not keep until now (a new database, one written without the kind's
+    // shape: its list in the `entities` member) moves in whole: what the table held is not its list.
+    if (!this.made.has(kind) && !this.tabled().includes(kind)) places = [...list.keys()];
+    this.putRows(kind, places.flatMap((seq) => (list[seq] === undefined ? [] : [[seq, list[seq]!] as const])), step);
+  }
+
+  /** Writes entities of a kind at their places (seq), its table made when it has none. */
+  private putRows(kind: string, rows: Iterable<readonly [number, object]>, step: PrepareStep | null): void {
     const shape = this.shapeOf(kind);
-    if (!this.made.has(kind)) {
-      for (const sql of kindSchema(shape)) this.db.exec(sql);
-      // A kind its table did not keep until now (a new database, one written without the kind's
-      // shape: its list in the `entities` member) moves in whole: what the table held is not its list.
-      if (!this.tabled().includes(kind)) places = [...list.keys()];
-    }
+    if (!this.made.has(kind)) for (const sql of kindSchema(shape)) this.db.exec(sql);
     this.made.add(kind);
     const cols = indexColumns(shape);
     const put = putEntity(this.db, shape, cols);
-    for (const seq of places) {
-      const e = list[seq];
-      if (e === undefined) continue;
+    for (const [seq, e] of rows) {
       step?.rewriting(kind, seq);
       put.run(...entityRow(shape, cols, seq, e));
     }
     this.tables.delete(kind);
+  }
+
+  /** How a kind is kept in its table; undefined for a kind kept in the `entities` member. */
+  kindShape(kind: string): KindShape | undefined {
+    return this.shapes.get(kind);
   }
 
   private shapeOf(kind: string): KindShape {

@@ -9,6 +9,7 @@ import { cassetteProblems, type EntityShape } from './problems.js';
 import { summariesOf } from './walk-summary.js';
 import { tooLongForJson } from '../wiki/fixtures.js';
 import { SqliteCassette } from './store-sqlite.js';
+import { DatabaseRecording } from './sql-recording.js';
 import { CassetteChanges, followChanges } from './changes.js';
 import { tableShapes } from './sql-table.js';
 import type { ListEntity } from '../api/list-module.js';
@@ -34,6 +35,11 @@ export interface CassetteStore {
   fileOf?(name: string): string;
   /** The database cassette of a name, opened, when it is kept as one (replay reads it by key and through its tables). */
   databaseOf?(name: string): SqliteCassette | null;
+  /**
+   * A database cassette of a name that is there, opened to append recordings to by key and id
+   * (sql-recording.ts), never read whole; null for any other (a recorder then opens its document).
+   */
+  appendTo?(name: string): DatabaseRecording | null;
   /**
    * Takes a cassette for one writer (a recorder): resolves to the function that lets it go, or
    * rejects with a CassetteError naming who holds it. Stores that cannot be shared leave it out.
@@ -110,6 +116,20 @@ export class FileCassetteStore implements CassetteStore {
     const made = !existsSync(file) && !existsSync(this.fileOf(name)) && this.format === 'sqlite';
     if (!made && !existsSync(file)) return null;
     return new SqliteCassette(file, tableShapes(this.entities), made, this.knowledge);
+  }
+
+  /** A database cassette that is there and holds a cassette, opened to append recordings to (else null). */
+  appendTo(name: string): DatabaseRecording | null {
+    const file = this.databaseFile(name);
+    if (!existsSync(file)) return null;
+    const database = new SqliteCassette(file, tableShapes(this.entities), false, this.knowledge);
+    const appending = DatabaseRecording.of(database);
+    // Checked as a document is, but for what it holds in tables (rows are checked as they are written).
+    const rest = appending && database.rest(['summaries']);
+    const problem = rest && notACassette({ ...rest, entities: { ...rest.entities, ...Object.fromEntries(database.tabled().map((k) => [k, []])) }, interactions: [] }, this.entities);
+    if (!appending || problem) database.close();
+    if (problem) throw new CassetteError(`cassette file ${file} is not a cassette: ${problem}`);
+    return appending;
   }
 
   /** The file of a cassette (the name checked: it never leaves the folder). */

@@ -21,7 +21,7 @@ export function isSorted(list: readonly Interaction[]): boolean {
 }
 
 /** What debuginfo says about the wiki: its version and runtime, and that debuginfo is on. */
-export function learnProfile(c: Cassette, debuginfo: unknown, site: Partial<WikiProfile>): void {
+export function learnProfile(c: Pick<Cassette, 'meta'>, debuginfo: unknown, site: Partial<WikiProfile>): void {
   const p = { ...c.meta.profile, ...site };
   if (debuginfo && typeof debuginfo === 'object') {
     const d = debuginfo as Record<string, unknown>;

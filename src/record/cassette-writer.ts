@@ -1,11 +1,8 @@
-import type { Low } from 'lowdb';
-import { sortedKeys, type Cassette, type Interaction } from '../cassette/format.js';
-import { checkName, closeCassette, type CassetteStore } from '../cassette/store.js';
-import { changesOf } from '../cassette/changes.js';
+import type { Interaction } from '../cassette/format.js';
+import { checkName, type CassetteStore } from '../cassette/store.js';
 import { redactQuery } from '../util/secrets.js';
 import type { WikiProfile } from '../wiki/profile.js';
-import { isSorted, learnProfile, lowerBound } from './cassette-keeping.js';
-import { harvest } from './harvest.js';
+import { holdCassette, type HeldCassette, type Recording } from './held-cassette.js';
 
 /** A recording that could not be stored: which file, and why. */
 export class RecordingError extends Error {
@@ -25,15 +22,7 @@ function reason(e: unknown): string {
   return e instanceof Error ? e.message.replace(/^wikitape: /, '') : String(e);
 }
 
-/** One recording, ready to be applied (its answer's debuginfo apart: it teaches the profile, then goes). */
-export interface Recording {
-  interaction: Interaction;
-  debuginfo: unknown;
-  /** Whether the answer shows the lists as readers see them (its entities are then harvested). */
-  readerView: boolean;
-  /** What the wiki's siteinfo says of it (names, languages). */
-  site: Partial<WikiProfile>;
-}
+export type { Recording } from './held-cassette.js';
 
 export interface CassetteWriterOptions {
   /** Store again what is already recorded. Default false. */
@@ -45,15 +34,16 @@ export interface CassetteWriterOptions {
 }
 
 /**
- * The cassette a recorder holds: its lock (one recorder per cassette), the recordings applied in
- * memory (binary searches in the key-sorted interactions) and written coalesced (while one write
- * is under way, what is applied meanwhile is written together by the next; lowdb writes
- * atomically: a temp file, then a rename), and the accounting of what could not be stored.
+ * The cassette a recorder holds: its lock (one recorder per cassette), the recordings applied
+ * (held-cassette.ts: to a document in memory, or appended to a database cassette by key and id)
+ * and written coalesced (while one write is under way, what is applied meanwhile is written
+ * together by the next; lowdb writes atomically: a temp file, then a rename), and the accounting
+ * of what could not be stored.
  */
 export class CassetteWriter {
   /** The cassette file, as messages name it. */
   readonly file: string;
-  private readonly db: Promise<Low<Cassette>>;
+  private readonly db: Promise<HeldCassette>;
   /** The cassette's lock (resolves to its release), or the reason another recorder holds it. */
   private readonly locked: Promise<() => void>;
   /** Recordings still waiting for their parts before they are applied. */
@@ -63,14 +53,11 @@ export class CassetteWriter {
   private saved = 0;
   /** The cassette write under way (one at a time), or null. */
   private writer: Promise<void> | null = null;
-  private checkedOrder = false;
-  /** The places of a database store's interactions by key (see placeOf). */
-  private places: Map<string, number> | null = null;
   /** Recordings lost before they reached the cassette (not yet reported by flush), and the last reason. */
   private dropped = 0;
   private lastWhy: string | null = null;
   /** The cassette once opened, and whether close() was called (see close). */
-  private opened: Low<Cassette> | null = null;
+  private opened: HeldCassette | null = null;
   private closed = false;
 
   constructor(
@@ -84,14 +71,14 @@ export class CassetteWriter {
     // One recorder per cassette: the store's lock first (a second recorder is refused, see ready()).
     this.locked = store.lock ? store.lock(name) : Promise.resolve(() => undefined);
     this.locked.catch(() => undefined);
-    // A database store is told what each recording changed (cassette/changes.ts): it writes that alone.
-    this.db = this.locked.then(() => store.open(name, upstream));
+    // A database store is told what each recording changed (cassette/changes.ts), or appended to: it writes that alone.
+    this.db = this.locked.then(() => holdCassette(store, name, upstream));
     // A cassette that cannot be opened fails each recording (and is reported there), never the process.
     this.db.then(
       (db) => {
         this.opened = db;
         // (opened after close(): let go of at once)
-        if (this.closed) closeCassette(db);
+        if (this.closed) db.close();
       },
       () => undefined,
     );
@@ -109,13 +96,7 @@ export class CassetteWriter {
   async view(): Promise<{ recording(key: string): Interaction | undefined; profile: Partial<WikiProfile> } | null> {
     const db = await this.db.catch(() => null);
     if (!db) return null;
-    return {
-      recording: (key) => {
-        const { at, existing } = this.placeOf(db, key);
-        return existing ? db.data.interactions[at] : undefined;
-      },
-      profile: db.data.meta.profile,
-    };
+    return { recording: (key) => db.recording(key), profile: db.profile() };
   }
 
   /**
@@ -165,7 +146,7 @@ export class CassetteWriter {
   close(): void {
     this.closed = true;
     const letGo = () => {
-      if (this.opened) closeCassette(this.opened);
+      this.opened?.close();
       void this.locked.then(
         (release) => release(),
         () => undefined,
@@ -176,55 +157,15 @@ export class CassetteWriter {
   }
 
   /** Nothing here awaits: finding and inserting cannot interleave with another recording. */
-  private apply(db: Low<Cassette>, { interaction, debuginfo, readerView, site }: Recording): void {
-    const c = db.data;
-    const { at, existing } = this.placeOf(db, interaction.key);
-    if (existing && !this.options.reRecord) return;
-    if (existing) c.interactions[at] = interaction;
-    else {
-      c.interactions.splice(at, 0, interaction);
-      this.places?.set(interaction.key, at);
-    }
-    const changes = changesOf(db);
-    changes?.stored(interaction);
-    // A user with rights to see what readers may not (hidden log entry parts, suppressed blocks)
-    // teaches replay nothing: their answers answer that user alone.
-    if (readerView) harvest(c.entities, interaction.body, interaction.request, changes && ((kind, place) => changes.entity(kind, place)));
-    this.options.onStored?.(interaction);
-    learnProfile(c, debuginfo, site);
-    c.meta = sortedKeys({ ...c.meta, recordedAt: new Date().toISOString() });
+  private apply(db: HeldCassette, r: Recording): void {
+    if (!db.apply(r, this.options.reRecord ?? false)) return;
+    this.options.onStored?.(r.interaction);
     this.applied++;
     this.write(db);
   }
 
-  /**
-   * Where the interaction of a key is in the document (`existing`), or where it goes. A file's
-   * document is kept sorted by key (binary search; a JSON store writes it in that order). A database
-   * store's (whose writes are told what changed: cassette/changes.ts) is kept in the order
-   * recorded, its places by key in a map: it stores rows by key, and inserting into the middle of
-   * a snapshot's 100k answers moved half of them per recording (25 s of a 1M snapshot).
-   */
-  private placeOf(db: Low<Cassette>, key: string): { at: number; existing: boolean } {
-    const list = db.data.interactions;
-    if (changesOf(db)) {
-      this.places ??= new Map(list.map((i, n) => [i.key, n]));
-      const at = this.places.get(key);
-      return at === undefined ? { at: list.length, existing: false } : { at, existing: true };
-    }
-    this.sortOnce(list);
-    const at = lowerBound(list, key);
-    return { at, existing: list[at]?.key === key };
-  }
-
-  /** Written files are sorted by key; one edited by hand is sorted once, as every write did before. */
-  private sortOnce(list: Interaction[]): void {
-    if (this.checkedOrder) return;
-    if (!isSorted(list)) list.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    this.checkedOrder = true;
-  }
-
   /** Starts a cassette write unless one is under way; that one writes again when it is done. */
-  private write(db: Low<Cassette>): void {
+  private write(db: HeldCassette): void {
     if (this.writer) return;
     this.writer = (async () => {
       do {
@@ -232,7 +173,7 @@ export class CassetteWriter {
         await new Promise((resolve) => setImmediate(resolve));
         const upTo = this.applied;
         try {
-          // lowdb serialises the document when write() is called, so it holds every change up to `upTo`.
+          // (the write holds every change applied up to `upTo`)
           await db.write();
         } catch (e) {
           // The document stays in memory and the next write (or flush) tries it all again; nothing

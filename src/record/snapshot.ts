@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { JsonObject } from '../api/result.js';
 import { closeCassette, FileCassetteStore, prepareDatabase } from '../cassette/store.js';
 import { canonicalKey } from '../request/canonical.js';
@@ -85,6 +86,25 @@ async function askAgain<T>(ask: () => Promise<T>, tries = 3): Promise<T> {
 }
 
 /**
+ * The answers a cassette held when the snapshot began, by key (a resumed snapshot asks none of
+ * them again): a database cassette's read by key as they are asked (resuming the snapshot of a
+ * million log events read it whole, and kept every answer in memory to the end), a file's from its
+ * document.
+ */
+async function recordedAnswers(store: FileCassetteStore, name: string, upstream: string): Promise<{ get(key: string): JsonObject | undefined; close(): void }> {
+  const database = existsSync(store.databaseFile(name)) ? store.databaseOf(name) : null;
+  if (database) {
+    const keys = new Set(database.keys());
+    return { get: (key) => (keys.has(key) ? database.interaction(key)?.body : undefined), close: () => database.close() };
+  }
+  const db = await store.open(name, upstream);
+  const recorded = new Map(db.data.interactions.map((i) => [i.key, i.body]));
+  // (read only: a database's connection closed, the recorder's own the one writing)
+  closeCassette(db);
+  return { get: (key) => recorded.get(key), close: () => undefined };
+}
+
+/**
  * `wikitape snapshot`: a complete cassette of a wiki. Every list is walked to its end as its
  * module says (ListModule.snapshot: the maximum limit, every prop; list=allpages for every
  * namespace, and its redirects), so replay can synthesize any page of it; then where each
@@ -97,17 +117,16 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotProgre
   const name = options.cassette ?? 'snapshot';
   // Written in bounded batches (a tenth of the time at most), not whole after every answer.
   const spaced = new SpacedWrites(9);
-  const store = spaced.wrap(new FileCassetteStore(cassettes, { entities: LIST_ENTITIES, knowledge: KNOWLEDGE_ENTITIES, ...(options.store ? { format: options.store } : {}) }));
-  const db = await store.open(name, options.upstream);
-  const recorded = new Map(db.data.interactions.map((i) => [i.key, i.body]));
-  // (read only: a database's connection closed, the recorder's own the one writing)
-  closeCassette(db);
+  const files = new FileCassetteStore(cassettes, { entities: LIST_ENTITIES, knowledge: KNOWLEDGE_ENTITIES, ...(options.store ? { format: options.store } : {}) });
+  const store = spaced.wrap(files);
+  const recorded = await recordedAnswers(files, name, options.upstream);
   // The recorder in this process: each question goes straight to the wiki and into the cassette.
   const recorder = new Recorder({ upstream: options.upstream, store, cassette: name });
   try {
     await recorder.ready();
   } catch (e) {
     recorder.close();
+    recorded.close();
     throw e;
   }
   const progress: SnapshotProgress = { step: '', requests: 0, reused: 0, entries: 0, unknownLinkIds: 0 };
@@ -170,6 +189,7 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotProgre
       await recorder.flush();
     } finally {
       recorder.close();
+      recorded.close();
     }
   }
   // Its writes kept a database cassette prepared (cassette/sql-prepare.ts) unless it was not when

@@ -48,11 +48,14 @@ async function record(store: FileCassetteStore, interactions: readonly Interacti
   await new Promise((resolve) => setImmediate(resolve));
 }
 
-/** The characters of text bound to the statements each database write runs (what it hands SQLite). */
+/**
+ * The characters of text bound to the statements each database write runs (what it hands SQLite):
+ * a recorder appends to a database that is there (SqliteCassette.append).
+ */
 function countBound(): number[] {
   const per: number[] = [];
-  const write = SqliteCassette.prototype.write;
-  vi.spyOn(SqliteCassette.prototype, 'write').mockImplementation(function (this: SqliteCassette, ...args: Parameters<SqliteCassette['write']>) {
+  const write = SqliteCassette.prototype.append;
+  vi.spyOn(SqliteCassette.prototype, 'append').mockImplementation(function (this: SqliteCassette, ...args: Parameters<SqliteCassette['append']>) {
     const db = this.db;
     const prepare = db.prepare.bind(db);
     let chars = 0;
@@ -105,6 +108,31 @@ describe.skipIf(databasesUnavailable() !== null)('appending to a database casset
     expect(bound[1]).toBe(bound[0]);
   });
 
+  it('reads of a database that is there what a recording shows, never the cassette whole, and merges what it shows again', { timeout: 60_000 }, async () => {
+    const store = new FileCassetteStore(await mkdtemp(join(tmpdir(), 'wikitape-append-')), { entities: LIST_ENTITIES, knowledge: KNOWLEDGE_ENTITIES, format: 'sqlite' });
+    await record(store, Array.from({ length: 40 }, (_, n) => logPage(1_000_000 + n * 50)));
+    const whole = (['read', 'all', 'entities'] as const).map((m) => vi.spyOn(SqliteCassette.prototype, m));
+    // 50 log events held already, shown again with their tags (another question: another key).
+    const seen = logPage(1_000_000 + 5 * 50);
+    const request = { ...seen.request, leprop: 'ids|title|type|user|timestamp|comment|details|tags' };
+    const rows = (seen.body['query'] as { logevents: object[] }).logevents.map((e) => ({ ...e, tags: ['mobile edit'] }));
+    await record(store, [{ ...seen, key: `${seen.key}&leprop=${encodeURIComponent(request.leprop)}`, request, body: { ...seen.body, query: { logevents: rows } } }]);
+    for (const spy of whole) expect(spy).not.toHaveBeenCalled();
+    vi.restoreAllMocks();
+    const db = new SqliteCassette(store.databaseFile('grow'), tableShapes(LIST_ENTITIES));
+    try {
+      expect(db.count()).toBe(41);
+      const events = db.all('logevents') as { logid: number; tags: string[]; known: string[] }[];
+      expect(events).toHaveLength(40 * 50);
+      const merged = events.find((e) => e.logid === 1_000_000 + 5 * 50 + 1)!;
+      expect(merged.tags).toEqual(['mobile edit']);
+      expect(merged.known).toContain('tags');
+      expect(events.filter((e) => e.known.includes('tags'))).toHaveLength(50);
+    } finally {
+      db.close();
+    }
+  });
+
   it('leaves every recording in the .sqlite file itself once its recorder stopped: the file alone, copied elsewhere, holds them', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'wikitape-append-'));
     const store = new FileCassetteStore(dir, { entities: LIST_ENTITIES, knowledge: KNOWLEDGE_ENTITIES, format: 'sqlite' });
@@ -132,12 +160,16 @@ describe.skipIf(databasesUnavailable() !== null)('appending to a database casset
     }
   });
 
-  it('stores what a failed write was told at the next write', async () => {
+  // Into a database made new (its document written by what was told) and into one that is there (appended to).
+  it.each([
+    { into: 'a new database', method: 'write', before: [] },
+    { into: 'a database that is there', method: 'append', before: [logPage(1000)] },
+  ] as const)('stores what a failed write held at the next write, into $into', async ({ method, before }) => {
     const store = new FileCassetteStore(await mkdtemp(join(tmpdir(), 'wikitape-append-')), { entities: LIST_ENTITIES, knowledge: KNOWLEDGE_ENTITIES, format: 'sqlite' });
-    await record(store, [logPage(1000)]);
+    if (before.length > 0) await record(store, before);
     const writer = new CassetteWriter(store, 'grow', 'http://wiki.test/wiki/api.php', { onError: () => undefined });
     await writer.ready();
-    vi.spyOn(SqliteCassette.prototype, 'write').mockImplementationOnce(() => {
+    vi.spyOn(SqliteCassette.prototype, method).mockImplementationOnce(() => {
       throw new Error('SQLITE_FULL: database or disk is full');
     });
     const page = logPage(10);
@@ -148,8 +180,8 @@ describe.skipIf(databasesUnavailable() !== null)('appending to a database casset
     const db = new SqliteCassette(store.databaseFile('grow'), tableShapes(LIST_ENTITIES));
     try {
       expect(db.interaction(page.key)?.body).toEqual(page.body);
-      expect(db.walkSummaries().map((s) => s.key).sort()).toEqual([logPage(10).key, logPage(1000).key].sort());
-      expect(db.table('logevents').count).toBe(100);
+      expect(db.walkSummaries().map((s) => s.key).sort()).toEqual([page, ...before].map((p) => p.key).sort());
+      expect(db.table('logevents').count).toBe(50 * (before.length + 1));
     } finally {
       db.close();
     }

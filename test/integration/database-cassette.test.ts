@@ -449,6 +449,26 @@ describe('database cassettes (.sqlite)', () => {
     expect(timeless(await answersReadingNoKindWhole(join(root, 'snap-sqlite')))).toEqual(timeless(await answers(join(root, 'snap-json'))));
   });
 
+  it('resumes a snapshot into a database asking the wiki nothing it holds, and reading none of it whole', { timeout: 120_000 }, async () => {
+    const wiki = await startServer({ cassettes: join(root, 'json'), onMiss: 'builtin', clock: '2024-03-10T00:00:00Z' });
+    try {
+      const dir = join(root, 'resume-sqlite');
+      const first = await snapshot({ upstream: wiki.url, cassettes: dir, cassette: 'resume', store: 'sqlite' });
+      expect(first.requests - first.reused).toBeGreaterThan(10);
+      const before = await convertedBack(join(dir, 'resume.sqlite'));
+      const whole = vi.spyOn(SqliteCassette.prototype, 'read');
+      const again = await snapshot({ upstream: wiki.url, cassettes: dir, cassette: 'resume' });
+      expect(whole).not.toHaveBeenCalled();
+      expect(again.reused).toBe(again.requests);
+      expect(again.requests).toBe(first.requests);
+      // (the recorded times apart: the second snapshot changed nothing else)
+      expect(timesAlike(await convertedBack(join(dir, 'resume.sqlite')))).toBe(timesAlike(before));
+    } finally {
+      vi.restoreAllMocks();
+      await wiki.close();
+    }
+  });
+
   it("replays a snapshot's database reading none of its link-id crawl's summaries, at start or for its computed answers, and answers as the JSON snapshot", { timeout: 120_000 }, async () => {
     await snapshotBoth(root, 'crawl');
     const file = join(root, 'crawl-sqlite', 'crawl.sqlite');
