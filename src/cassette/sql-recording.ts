@@ -4,7 +4,7 @@ import { PAGES, type Page } from '../wiki/model.js';
 import type { Cassette, Harvest, Interaction } from './format.js';
 import { listTarget, type HarvestTarget } from './harvest-target.js';
 import type { SqliteCassette } from './store-sqlite.js';
-import { pagesTitled, rowById, rowCount } from './sql-table.js';
+import { StoredRows } from './sql-table.js';
 
 /** Staged rows of a kind by place, and the places of their ids. */
 interface StagedKind {
@@ -32,6 +32,7 @@ export class DatabaseRecording implements HarvestTarget {
   private interactions = new Map<string, Interaction>();
   /** The next place of each tabled kind (its rows' count: places are 0…n-1). */
   private readonly next = new Map<string, number>();
+  private readonly rows: StoredRows;
 
   private constructor(
     readonly database: SqliteCassette,
@@ -40,6 +41,7 @@ export class DatabaseRecording implements HarvestTarget {
   ) {
     this.meta = meta;
     this.entities = entities;
+    this.rows = new StoredRows(database.db);
     this.loose = listTarget(entities as Harvest, () => (this.looseChanged = true));
   }
 
@@ -81,12 +83,12 @@ export class DatabaseRecording implements HarvestTarget {
     const staged = this.staged.get(kind);
     const at = staged?.ids.get(id);
     if (at !== undefined) return { at, entity: staged!.rows.get(at)! };
-    return rowById(this.database.db, kind, id);
+    return this.rows.byId(kind, id);
   }
 
   add(kind: string, idFields: readonly string[], entity: object): number {
     if (!this.shaped(kind)) return this.loose.add(kind, idFields, entity);
-    const at = this.next.get(kind) ?? rowCount(this.database.db, kind);
+    const at = this.next.get(kind) ?? this.rows.count(kind);
     this.next.set(kind, at + 1);
     if (this.entities[kind] === undefined) {
       this.entities[kind] = { $table: true };
@@ -103,7 +105,7 @@ export class DatabaseRecording implements HarvestTarget {
   }
 
   pagesTitled(title: string): { at: number; page: Page }[] {
-    const out = new Map<number, Page>(pagesTitled(this.database.db, title).map((p) => [p.at, p.page]));
+    const out = new Map<number, Page>(this.rows.pagesTitled(title).map((p) => [p.at, p.page]));
     for (const [at, page] of this.staged.get(PAGES)?.rows ?? []) {
       if ((page as Page).title === title) out.set(at, page as Page);
       else out.delete(at);

@@ -57,37 +57,55 @@ export function kindSchema(shape: KindShape): string[] {
   return out;
 }
 
-/** Whether a database has the table of a kind. */
-function hasTable(db: Database, kind: string): boolean {
-  return db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?").pluck().get(tableName(kind)) === 1;
-}
-
-/** The entity of a kind stored under an id, as recorded (the first place: a file edited by hand may hold two), and its place. */
-export function rowById(db: Database, kind: string, id: string): { at: number; entity: object } | undefined {
-  if (!hasTable(db, kind)) return undefined;
-  const row = db.prepare(`SELECT seq, data FROM ${tableName(kind)} WHERE id = ? ORDER BY seq LIMIT 1`).get(id) as { seq: number; data: string } | undefined;
-  return row && { at: row.seq, entity: parseKeepingKeyOrder(row.data) as object };
-}
-
-/** How many places a kind's table holds (its rows are at places 0 to n - 1); 0 without a table. */
-export function rowCount(db: Database, kind: string): number {
-  if (!hasTable(db, kind)) return 0;
-  return ((db.prepare(`SELECT max(seq) FROM ${tableName(kind)}`).pluck().get() as number | null) ?? -1) + 1;
-}
-
 /**
- * The stored pages of a prefixed title, as recorded, each place: through the `title` index
- * (namespace, title) once per namespace the pages are in, not a scan of every page.
+ * The stored rows of a database's kinds as a recording reads them (sql-recording.ts): an entity by
+ * id, how many places a kind has, the pages of a title; as recorded (`data`), statements made once
+ * (a recording looks up each entity it shows).
  */
-export function pagesTitled(db: Database, title: string): { at: number; page: Page }[] {
-  if (!hasTable(db, PAGES)) return [];
-  const t = tableName(PAGES);
-  const one = db.prepare(`SELECT seq, data FROM ${t} WHERE x_ns = ? AND x_title = ? ORDER BY seq`);
-  const out: { at: number; page: Page }[] = [];
-  for (const ns of db.prepare(`SELECT DISTINCT x_ns FROM ${t}`).pluck().all() as number[]) {
-    for (const r of one.all(ns, title) as { seq: number; data: string }[]) out.push({ at: r.seq, page: parseKeepingKeyOrder(r.data) as Page });
+export class StoredRows {
+  private readonly statements = new Map<string, Statement>();
+  private readonly tables = new Set<string>();
+
+  constructor(private readonly db: Database) {}
+
+  /** The entity of a kind stored under an id (the first place: a file edited by hand may hold two), and its place. */
+  byId(kind: string, id: string): { at: number; entity: object } | undefined {
+    if (!this.has(kind)) return undefined;
+    const row = this.sql(`SELECT seq, data FROM ${tableName(kind)} WHERE id = ? ORDER BY seq LIMIT 1`).get(id) as { seq: number; data: string } | undefined;
+    return row && { at: row.seq, entity: parseKeepingKeyOrder(row.data) as object };
   }
-  return out.sort((a, b) => a.at - b.at);
+
+  /** How many places a kind's table holds (its rows are at places 0 to n - 1); 0 without a table. */
+  count(kind: string): number {
+    if (!this.has(kind)) return 0;
+    return ((this.sql(`SELECT max(seq) FROM ${tableName(kind)}`).pluck().get() as number | null) ?? -1) + 1;
+  }
+
+  /** The pages of a prefixed title, each place: through the `title` index (namespace, title) once per namespace pages are in, not a scan. */
+  pagesTitled(title: string): { at: number; page: Page }[] {
+    if (!this.has(PAGES)) return [];
+    const t = tableName(PAGES);
+    const one = this.sql(`SELECT seq, data FROM ${t} WHERE x_ns = ? AND x_title = ? ORDER BY seq`);
+    const out: { at: number; page: Page }[] = [];
+    for (const ns of this.sql(`SELECT DISTINCT x_ns FROM ${t}`).pluck().all() as number[]) {
+      for (const r of one.all(ns, title) as { seq: number; data: string }[]) out.push({ at: r.seq, page: parseKeepingKeyOrder(r.data) as Page });
+    }
+    return out.sort((a, b) => a.at - b.at);
+  }
+
+  /** Whether the kind has its table (once it has, it keeps it). */
+  private has(kind: string): boolean {
+    if (this.tables.has(kind)) return true;
+    const made = this.db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?").pluck().get(tableName(kind)) === 1;
+    if (made) this.tables.add(kind);
+    return made;
+  }
+
+  private sql(text: string): Statement {
+    let s = this.statements.get(text);
+    if (!s) this.statements.set(text, (s = this.db.prepare(text)));
+    return s;
+  }
 }
 
 /** An entity's row: its place, id, `known` props (JSON, or null: every prop known), JSON text and index columns. */
