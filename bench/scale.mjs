@@ -13,15 +13,17 @@
 //                    node:http server writing the same bytes, in the same run (autocannon, 10
 //                    connections, SCALE_HIT_SECONDS each, default 3)
 // min / median / max of SCALE_RUNS starts (default 3; 1 for sizes of 1M and more).
+// `record into` lines time `wikitape record` appending one answer to the database row's wiki
+// against the same into a new database (timeAppend).
 // `snapshot` rows time `wikitape snapshot` of a fixture server of N log events (SCALE_SNAPSHOT
 // sizes, default 10k,100k), stopped after SCALE_SNAPSHOT_TIMEOUT seconds (default 600).
 // Environment: SCALE_SIZES (default 10k,100k; e.g. 10k,100k,1m,10m), SCALE_DIST (the build to
-// measure, default dist/), SCALE_ONLY=cassette|database|dbsnapshot|fixture|snapshot. The database rows hold
+// measure, default dist/), SCALE_ONLY=cassette|database|dbsnapshot|append|fixture|snapshot. The database rows hold
 // the issue's wiki: N log events, N/10 pages × 5 links, N/10 blocks, N/100 protected titles; the
 // `dbsnapshot` row is that wiki as `wikitape snapshot --store sqlite` records it from a wikitape
 // server serving the database row's cassette (the snapshot timed once, kept under SCALE_DIR).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -44,6 +46,7 @@ const fmt = (n) => (n >= 1e6 ? `${n / 1e6}M` : n >= 1e3 ? `${n / 1e3}k` : String
 async function main() {
   process.stdout.write(`scale bench: ${DIST}, node ${process.version}, load ${loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
   const rows = [];
+  const appended = [];
   for (const n of SIZES) {
     const runs = Number(process.env.SCALE_RUNS ?? (n >= 1e6 ? 1 : 3));
     if (!ONLY || ONLY === 'cassette') rows.push(await measure(`cassette, ${fmt(n)} log events`, 'cassettes', await cassetteOf(n), n, runs, false));
@@ -55,9 +58,11 @@ async function main() {
     }
     // The database wiki again, as `wikitape snapshot --store sqlite` records it from a wikitape server serving it.
     if (!ONLY || ONLY === 'dbsnapshot') rows.push(await measureSnapshotOf(n, runs));
+    if (!ONLY || ONLY === 'append') appended.push(await timeAppend(n));
     if (!ONLY || ONLY === 'fixture') rows.push(await measure(`fixture, ${fmt(n)} log events + ${fmt(n)} pages × 5 links + ${fmt(n)} blocks`, 'fixture', fixtureOf(n), n, runs, true));
   }
-  printTable(rows);
+  if (rows.length > 0) printTable(rows);
+  for (const line of appended) process.stdout.write(`${line}\n`);
   if (!ONLY || ONLY === 'snapshot') for (const n of SNAPSHOTS) process.stdout.write(`${await timeSnapshot(n)}\n`);
   process.stdout.write(`load after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
 }
@@ -273,6 +278,42 @@ async function measureSnapshotOf(n, runs) {
   const took = readFileSync(timeFile, 'utf8').trim();
   process.stdout.write(`snapshot --store sqlite of the ${fmt(n)} database: ${took}\n`);
   return measure(`snapshot (--store sqlite, ${took}) of a wikitape server serving the ${fmt(n)} database cassette`, 'cassettes', out, n, runs, n / 10);
+}
+
+/**
+ * `wikitape record` appending to the database of n log events (a copy of databaseOf(n, true)),
+ * against the same recorder making a new database, in the same run: from the recorder's start to
+ * its first recorded answer (a log page none holds, from a replay of the bundled wiki), and its
+ * peak RSS (Linux), with the recordings written when it stops. Sizes of 10M and more are left out
+ * (a copy of ~17 GB).
+ */
+async function timeAppend(n) {
+  if (n >= 1e7) return `record into the ${fmt(n)} database: not measured (its copy would be ~17 GB)`;
+  const up = await start([fileURLToPath(import.meta.url), 'serve', 'cassettes', join(HERE, '..', 'cassettes')]);
+  try {
+    const fresh = await recordOne(join(DIR, 'append-new'), null);
+    const held = await recordOne(join(DIR, `append-${fmt(n)}`), join(await databaseOf(n, true), 'snapshot.sqlite'));
+    const f = (r) => `${r.firstMs.toFixed(0)} ms to the first recorded answer, peak RSS ${r.peakMb.toFixed(0)} MB`;
+    return `record into the ${fmt(n)} database: ${f(held)}; into a new one: ${f(fresh)} (ratio ${(held.firstMs / fresh.firstMs).toFixed(2)}, RSS ${(held.peakMb / fresh.peakMb).toFixed(2)})`;
+  } finally {
+    await stop(up.child);
+  }
+
+  async function recordOne(dir, copyOf) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    if (copyOf) copyFileSync(copyOf, join(dir, 'snapshot.sqlite'));
+    const t = performance.now();
+    const rec = await start([join(DIST, 'cli.js'), 'record', '--cassettes', dir, '--cassette', 'snapshot', '--store', 'sqlite', '--upstream', up.url, '--port', '0', '--quiet']);
+    const url = /(http:\S+)/.exec(rec.url)[1];
+    const answer = await get(`${url}?action=query&list=logevents&lelimit=7&leprop=ids%7Ctitle%7Cuser&format=json`);
+    if (answer.status !== 200) throw new Error(`record: ${answer.status}`);
+    const firstMs = performance.now() - t;
+    const peakMb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${rec.child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+    await new Promise((res) => (rec.child.once('exit', res), rec.child.kill('SIGINT')));
+    rmSync(dir, { recursive: true, force: true });
+    return { firstMs, peakMb };
+  }
 }
 
 /** The child: one wikitape server (`node bench/scale.mjs serve cassettes|fixture PATH [ON_MISS]`). */
