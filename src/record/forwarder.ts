@@ -103,7 +103,16 @@ export class Forwarder {
     this.waiting.set(req, { ...asked, onAnswer });
     // Only the configured upstream: its origin and its api.php path; the client's path is ignored.
     req.url = `${this.target.pathname}${query ? `?${query}` : ''}`;
-    this.proxy.web(req, res, { target: this.target.origin, buffer: Readable.from(body) });
+    // http-proxy 1.18 copies its options with util._extend, which Node 22 and later deprecate
+    // (DEP0060, printed at its first call): a line about a dependency's code, nothing the user
+    // can change. Deprecations are off for this synchronous call alone, every other still printed.
+    const quiet = process.noDeprecation;
+    process.noDeprecation = true;
+    try {
+      this.proxy.web(req, res, { target: this.target.origin, buffer: Readable.from(body) });
+    } finally {
+      process.noDeprecation = quiet;
+    }
   }
 
   /** Closes the connections to the upstream. */
