@@ -54,8 +54,6 @@ export class DatabaseRecording implements HarvestTarget {
     const meta = database.member('meta');
     const entities = database.member('entities');
     if (typeof meta !== 'object' || meta === null || typeof entities !== 'object' || entities === null || Array.isArray(entities)) return null;
-    // (a kind in a table the store has no shape for, or one with a shape kept in the member:
-    // the document's writes move it, as they always did)
     const tabled = new Set(database.tabled());
     if ([...tabled].some((kind) => database.kindShape(kind) === undefined)) return null;
     if (Object.entries(entities).some(([kind, v]) => database.kindShape(kind) !== undefined && !tabled.has(kind) && Array.isArray(v) && v.length > 0)) return null;
