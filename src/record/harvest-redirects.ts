@@ -1,7 +1,7 @@
 import type { Json, JsonObject } from '../api/result.js';
 import { isObject } from '../api/result.js';
 import type { HarvestTarget } from '../cassette/harvest-target.js';
-import { PAGES, type Page, type Redirect } from '../wiki/model.js';
+import { PAGES, REDIRECTS, type Page, type Redirect } from '../wiki/model.js';
 
 /**
  * What an answer shows of redirects (kept apart from harvest.ts's entities so that it moves
@@ -34,7 +34,6 @@ export function harvestRedirects(target: HarvestTarget, q: JsonObject, request: 
   }
 }
 
-const REDIRECTS = 'redirects';
 const REDIRECT_ID = ['from'] as const;
 const PAGE_ID = ['pageid'] as const;
 

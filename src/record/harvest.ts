@@ -6,7 +6,7 @@ import type { Touched } from '../cassette/changes.js';
 import { listTarget, type HarvestTarget } from '../cassette/harvest-target.js';
 import { splitMulti } from '../request/canonical.js';
 import { MODULES } from '../modules/index.js';
-import { PAGES, type Page } from '../wiki/model.js';
+import { MISSING_TITLES, PAGES, type Page } from '../wiki/model.js';
 import { harvestRedirects } from './harvest-redirects.js';
 
 /**
@@ -82,14 +82,13 @@ function harvestPages(target: HarvestTarget, pages: JsonObject[]): void {
       if (added.length > 0) target.put(PAGES, place!, { ...page, extlinks: [...page.extlinks, ...added.map((url) => ({ id: 0, url }))] });
     } else if (p['missing'] === true && typeof p['title'] === 'string') {
       const m = { ns: Number(p['ns']), title: p['title'] };
-      if (!target.find(MISSING, MISSING_ID, entityId(MISSING_ID, m))) target.add(MISSING, MISSING_ID, m);
+      if (!target.find(MISSING_TITLES, MISSING_ID, entityId(MISSING_ID, m))) target.add(MISSING_TITLES, MISSING_ID, m);
     }
   }
 }
 
 const PAGE_ID = ['pageid'] as const;
 const MISSING_ID = ['ns', 'title'] as const;
-const MISSING = 'missing';
 
 function asObjects(v: Json | undefined): JsonObject[] {
   return Array.isArray(v) ? v.filter(isObject) : [];

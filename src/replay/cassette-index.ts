@@ -3,7 +3,7 @@ import type { Cassette } from '../cassette/format.js';
 import { scanCassette } from '../cassette/scan.js';
 import { CassetteError, notACassette, type CassetteStore } from '../cassette/store.js';
 import { entityId, mergeSighting, ownKinds, type ListModule } from '../api/list-module.js';
-import { PAGES, emptyModel, entitiesOf, entityKind, mergePage, storedModel, type PageIds, type StoredEntities, type WikiModel } from '../wiki/model.js';
+import { MISSING_TITLES, PAGES, REDIRECTS, emptyModel, entitiesOf, entityKind, mergePage, storedModel, type PageIds, type StoredEntities, type WikiModel } from '../wiki/model.js';
 import { storedLinkPages } from '../cassette/sql-prepare.js';
 import type { SqliteCassette } from '../cassette/store-sqlite.js';
 import type { WikiProfile } from '../wiki/profile.js';
@@ -74,7 +74,7 @@ function addUnseen<T, K>(items: readonly T[], seen: Map<K, Held>, keyOf: (x: T) 
  */
 function entityKinds(lists: readonly ListModule[]): { kind: string; idFields: readonly string[]; merge?: (earlier: object, later: object) => object }[] {
   const own = ownKinds(lists).map((entity) => ({ kind: entity.kind as string, idFields: entity.idFields, merge: (earlier: object, later: object) => mergeSighting(entity, earlier, later) }));
-  return [...own, { kind: PAGES as string, idFields: ['pageid'], merge: mergePage as (held: object, again: object) => object }, { kind: 'missing', idFields: ['ns', 'title'] }, { kind: 'redirects', idFields: ['from'] }];
+  return [...own, { kind: PAGES as string, idFields: ['pageid'], merge: mergePage as (held: object, again: object) => object }, { kind: MISSING_TITLES as string, idFields: ['ns', 'title'] }, { kind: REDIRECTS as string, idFields: ['from'] }];
 }
 
 /**
@@ -90,7 +90,7 @@ export async function loadCassettes(store: CassetteStore, lists: readonly ListMo
   const into = (kind: string): object[] => {
     if (kind === PAGES) return entitiesOf(index.model, PAGES) as object[];
     if (kind === 'missing') return index.model.missing;
-    if (kind === 'redirects') return (index.model.redirects ??= []);
+    if (kind === REDIRECTS) return (index.model.redirects ??= []);
     let list = index.model.entities.get(kind);
     if (!list) index.model.entities.set(entityKind(kind), (list = []));
     return list;

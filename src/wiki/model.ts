@@ -130,6 +130,12 @@ export function pageById(model: WikiModel, id: number): Page | undefined {
 /** The wiki's own kind of entity: its pages (`model.pages`, the cassette's `entities.pages`). */
 export const PAGES = entityKind<Page>('pages');
 
+/** The titles answers said are missing (the cassette's `entities.missing`; no table: a few). */
+export const MISSING_TITLES = entityKind<MissingTitle>('missing');
+
+/** Redirects and their targets as answers showed them (the cassette's `entities.redirects`; no table: a few). */
+export const REDIRECTS = entityKind<Redirect>('redirects');
+
 /** How a kind of entity is read through a table: its kind, the fields that name one, its declared indexes. */
 export interface TableShape<E extends object> {
   readonly kind: EntityKind<E>;
