@@ -11,7 +11,7 @@ import { fieldColumn, type IndexColumn, type IndexKey, type IndexSpecs } from '.
 import { atLeast } from '../wiki/profile.js';
 import { requireMaxOneParameter } from './checks.js';
 import { compareKeys, deriveUserId, fixtureEntry, takePage, windowRange, memoKey, needCompleteList, needProps, needPropsOfAll } from './list-support.js';
-import { isoToMw } from '../util/timestamp.js';
+import { entityMw } from '../util/timestamp.js';
 import { apiClass, continueCondition, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
 
 const FLAGS = ['automatic', 'anononly', 'nocreate', 'autoblock', 'noemail', 'hidden', 'allowusertalk', 'partial'] as const;
@@ -54,7 +54,7 @@ const BLOCKS = entityKind<Block>('blocks');
 
 /** The order's columns (`bl_timestamp`, `bl_id`). */
 const ORDER_COLUMNS: IndexColumn<Block>[] = [
-  { name: 'ts', type: 'text', value: (b) => (typeof b.timestamp === 'string' ? isoToMw(b.timestamp) : '') },
+  { name: 'ts', type: 'text', value: (b) => entityMw(b.timestamp) },
   fieldColumn('id', 'integer'),
 ];
 
@@ -105,7 +105,7 @@ export const blocks: ListModule<Block> = {
   },
   order: {
     key: (b) => key(b),
-    continueValue: (b) => `${isoToMw(b.timestamp)}|${b.id}`,
+    continueValue: (b) => `${entityMw(b.timestamp)}|${b.id}`,
     continueTypes: ['timestamp', 'int'],
   },
   params: (profile) => ({
@@ -142,7 +142,7 @@ function propValues(version: string): string[] {
   return atLeast({ version }, '1.44') ? [...PROPS_139.slice(0, 8), 'parsedreason', ...PROPS_139.slice(8)] : PROPS_139;
 }
 
-const key = memoKey((b: Block) => [isoToMw(b.timestamp), b.id] as const);
+const key = memoKey((b: Block) => [entityMw(b.timestamp), b.id] as const);
 
 /**
  * The blocks a question may show, in its order, within its window (start, end, continue): read by

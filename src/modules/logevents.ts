@@ -11,7 +11,7 @@ import { requireMaxOneParameter } from './checks.js';
 import { HIDDEN_LOG_TYPES, logActions, logTypes } from './log-types.js';
 import { deriveUserId, fixtureEntry, takePage, memoKey, needCompleteList, needProps, needPropsOfAll, windowRange } from './list-support.js';
 import { fieldColumn, type IndexColumn, type IndexKey, type IndexSpecs } from '../wiki/entity-table.js';
-import { isoToMw } from '../util/timestamp.js';
+import { entityMw } from '../util/timestamp.js';
 import { isAllowed, userCanSeeRevDel } from '../api/session.js';
 import { formatLogParams } from './log-params.js';
 import { apiClass, continueCondition, fetchedRows, genderCacheLookup, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
@@ -50,7 +50,7 @@ const LOG_EVENTS = entityKind<LogEvent>('logevents');
 
 /** The order's columns (`log_timestamp`, `log_id`): every index of log events ends with them, as MediaWiki's do. */
 const ORDER_COLUMNS: IndexColumn<LogEvent>[] = [
-  { name: 'ts', type: 'text', value: (e) => (typeof e.timestamp === 'string' ? isoToMw(e.timestamp) : '') },
+  { name: 'ts', type: 'text', value: (e) => entityMw(e.timestamp) },
   fieldColumn('logid', 'integer'),
 ];
 
@@ -116,7 +116,7 @@ export const logevents: ListModule<LogEvent> = {
   },
   order: {
     key: (e) => key(e),
-    continueValue: (e) => `${isoToMw(e.timestamp)}|${e.logid}`,
+    continueValue: (e) => `${entityMw(e.timestamp)}|${e.logid}`,
     continueTypes: ['timestamp', 'int'],
   },
   params: (profile) => ({

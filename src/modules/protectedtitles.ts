@@ -5,7 +5,7 @@ import type { JsonObject } from '../api/result.js';
 import { entityKind, tableOf } from '../wiki/model.js';
 import { fieldColumn } from '../wiki/entity-table.js';
 import { compareKeys, deriveUserId, fixtureEntry, takePage, windowRange, memoKey, needCompleteList, needProps, needPropsOfAll } from './list-support.js';
-import { isoToMw } from '../util/timestamp.js';
+import { entityMw } from '../util/timestamp.js';
 import { apiClass, fetchedRows, genderCacheLookup, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
 import { atLeast } from '../wiki/profile.js';
 
@@ -103,7 +103,7 @@ function dbkey(p: ProtectedTitle): string {
   return text.replace(/ /g, '_');
 }
 
-const key = memoKey((p: ProtectedTitle) => [isoToMw(p.timestamp), p.ns, dbkey(p)] as const);
+const key = memoKey((p: ProtectedTitle) => [entityMw(p.timestamp), p.ns, dbkey(p)] as const);
 
 function filterRows(ctx: ApiContext, v: ParamValues): ProtectedTitle[] {
   // addWhereFld adds no condition for an empty list: a filter whose every value was dropped with a

@@ -126,8 +126,17 @@ export function toMw(ms: number): string {
 }
 
 /** TS_MW from the TS_ISO_8601 form (`2024-03-01T10:00:00Z` → `20240301100000`) the model keeps. */
-export function isoToMw(iso: string): string {
+function isoToMw(iso: string): string {
   return iso.replace(/[-:TZ]/g, '').slice(0, 14);
+}
+
+/**
+ * An entity's timestamp as TS_MW, or `''` when no recording showed it (a list walked without its
+ * timestamp prop). The order and the continuation token a list builds from it are then guesses,
+ * which the module flags (needPropsOfAll: `<list>.timestamp`); they must not crash it.
+ */
+export function entityMw(iso: unknown): string {
+  return typeof iso === 'string' ? isoToMw(iso) : '';
 }
 
 /** TS_ISO_8601: `YYYY-MM-DDTHH:MM:SSZ`. */

@@ -103,6 +103,26 @@ describe('what replay knows from recordings', () => {
     expect(r.source).toBe('builtin');
   });
 
+  it("a list recorded without its entries' timestamps: a page that continues is flagged (the order and the token need them), never a crash", async () => {
+    // A bot that asked for no timestamps (bkprop=id|user|expiry, leprop=ids|type, ptprop=level): its walks
+    // are whole, but the next page's token (`<timestamp>|<id>`) and the order are the timestamps'.
+    const blocks = recorded({ list: 'blocks', bkprop: 'id|user|expiry' }, { query: { blocks: [{ id: 2, user: 'Вандал', expiry: 'infinity' }, { id: 1, user: '192.0.2.0/24', expiry: 'infinity' }] } });
+    const log = recorded({ list: 'logevents', leprop: 'ids|type' }, { query: { logevents: [{ logid: 5, ns: 0, title: 'X', pageid: 3, logpage: 3, type: 'block' }, { logid: 4, ns: 0, title: 'Y', pageid: 0, logpage: 0, type: 'block' }] } });
+    const titles = recorded({ list: 'protectedtitles', ptprop: 'level' }, { query: { protectedtitles: [{ ns: 0, title: 'A', level: 'sysop' }, { ns: 0, title: 'B', level: 'sysop' }] } });
+    const dir = await cassettes('1.43.9', [blocks, log, titles]);
+    for (const [q, field] of [
+      [{ list: 'blocks', bkprop: 'id|user|expiry', bklimit: '1' }, 'blocks.timestamp'],
+      [{ list: 'blocks', bkprop: 'id|expiry', bkids: '1|2' }, 'blocks.timestamp'],
+      [{ list: 'logevents', leprop: 'ids|type', lelimit: '1' }, 'logevents.timestamp'],
+      [{ list: 'protectedtitles', ptprop: 'level', ptlimit: '1' }, 'protectedtitles.timestamp'],
+    ] as const) {
+      const flagged = await ask(dir, q);
+      expect([q, flagged.source, flagged.unknown?.split(', ').includes(field), flagged.body.error]).toEqual([q, 'builtin', true, undefined]);
+      const miss = await ask(dir, q, { onMiss: 'error' });
+      expect([q, miss.source, miss.body.error?.code, miss.body.error?.info]).toEqual([q, 'miss', 'wikitape-miss', expect.stringContaining(field)]);
+    }
+  });
+
   it('learns el_ids from the tokens of a walk (1.43: the id; 1.39: page, index and id) and continues where MediaWiki does', async () => {
     const page = (links: string[]) => ({ query: { pages: [{ pageid: 7, ns: 0, title: 'Ссылки', extlinks: links.map((url) => ({ url })) }] } });
     const urls = ['https://a.example/', 'https://b.example/', 'https://c.example/'];
