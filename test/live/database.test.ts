@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server.js';
 import { runCli, startCli } from '../support/cli.js';
-import { convertedBack, timesAlike } from '../support/database-back.js';
+import { convertedBack, wikiTimesAlike as steady } from '../support/database-back.js';
 import { compare, normalize } from '../support/differential.js';
 import { LIVE_VERSIONS, liveWiki, type LiveWiki } from '../support/live-wiki.js';
 
@@ -45,9 +45,6 @@ const COMPUTED = [
 const CONTINUED = ['action=query&list=logevents&lelimit=9&leprop=ids|title|type|timestamp&format=json&formatversion=2', 'action=query&prop=extlinks&titles=Список ссылок|Alpha&ellimit=6&format=json'];
 /** What no snapshot learns (the API never shows the spam blacklist): a miss. */
 const UNKNOWABLE = 'action=spamblacklist&url=http://casino-spam.example/x&format=json';
-
-/** A cassette's text with what differs between two recordings of one wiki made alike: times of recording, and siteinfo's `time` (the wiki's clock). */
-const steady = (text: string) => timesAlike(text).replace(/"time": "[^"]*"/g, '"time": "T"');
 
 /** Asks the bot's questions through `base`, each walk to its end; the query strings asked, each answered by the wiki (`upstream`). */
 async function bot(base: string): Promise<string[]> {

@@ -17,6 +17,14 @@ export function timesAlike(text: string): string {
   return text.replace(/"recordedAt": "[^"]*"/g, '"recordedAt": "T"');
 }
 
+/**
+ * A cassette's text with what differs between two recordings of one live wiki made alike: times
+ * of recording, and siteinfo's `time` (the wiki's clock).
+ */
+export function wikiTimesAlike(text: string): string {
+  return timesAlike(text).replace(/"time": "[^"]*"/g, '"time": "T"');
+}
+
 /** The JSON a database cassette file converts back to, its times made alike. */
 export async function convertedBack(file: string): Promise<string> {
   const to = join(await mkdtemp(join(tmpdir(), 'wikitape-back-')), 'back.json');
