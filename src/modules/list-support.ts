@@ -29,16 +29,34 @@ export function badContinue(): ApiUsageError {
 }
 
 
-/** A 1.39 continue timestamp goes through Database::timestamp(): garbage is an internal error. */
+/**
+ * A 1.39 continue timestamp goes through Database::timestamp(): garbage is an internal error,
+ * ConvertibleTimestamp::setTimestamp's; a form it reads whose date falls outside years 0-9999
+ * (`00000000000000` rolls back to -0001-11-30, `99999999999999` forward past 9999) fails later,
+ * in getTimestamp(TS_MW), with that method's message (as the live 1.39 answers).
+ */
 function internalTimestampError(value: string): ApiUsageError {
+  const detail = parseTimestamp(value, 0, { anyYear: true }) === null ? `setTimestamp: Invalid timestamp - ${value}` : 'getTimestamp: The timestamp cannot be represented in the specified format';
   return new ApiUsageError(
     apiMessage(
       'internal_api_error_Wikimedia\\Timestamp\\TimestampException',
       'apierror-exceptioncaught',
-      ['', `Wikimedia\\Timestamp\\ConvertibleTimestamp::setTimestamp: Invalid timestamp - ${value}`],
+      ['', `Wikimedia\\Timestamp\\ConvertibleTimestamp::${detail}`],
       { errorclass: 'Wikimedia\\Timestamp\\TimestampException' },
     ),
   );
+}
+
+/**
+ * 1.43's parseContinueParamOrDie keeps a timestamp part only if Database::timestamp() gives it
+ * back unchanged: fourteen digits naming a real date of years 0-9999. ConvertibleTimestamp rolls
+ * a month 13 or an hour 25 over into the next year or day, so those come back changed and are
+ * `badcontinue`, as is a date it cannot represent (`00000000000000`, `99999999999999`).
+ */
+function roundTrips(value: string): boolean {
+  if (!/^\d{14}$/.test(value)) return false;
+  const ms = parseTimestamp(value, 0);
+  return ms !== null && toMw(ms) === value;
 }
 
 /**
@@ -62,7 +80,7 @@ export function parseTimestampContinue(
         return Number(p);
       }
       if (t === 'timestamp') {
-        if (!/^\d{14}$/.test(p)) throw badContinue();
+        if (!roundTrips(p)) throw badContinue();
         return p;
       }
       return p;

@@ -81,6 +81,29 @@ describe('errors in the default (BC) format', () => {
     const garbage139 = await api({ action: 'query', list: 'logevents', lecontinue: 'garbage|5' });
     expect(garbage139.headers['mediawiki-api-error']).toBe('internal_api_error_Wikimedia\\Timestamp\\TimestampException');
   });
+
+  // Checked against both live wikis: 1.43 keeps a continue timestamp only if the database gives it
+  // back unchanged, 1.39 rolls a month 13 over and fails on a date outside years 0-9999.
+  it.each(['20241301000000|10', '20240304250000|10', '00000000000000|10', '99999999999999|10'])('1.43 refuses the continue timestamp %s that does not come back unchanged', async (lecontinue) => {
+    const lists: Record<string, string>[] = [{ list: 'logevents', lecontinue }, { list: 'blocks', bkcontinue: lecontinue }, { list: 'protectedtitles', ptcontinue: lecontinue.replace('|10', '|0|X') }];
+    for (const list of lists) {
+      const res = await api({ action: 'query', ...list }, { version: '1.43.9' });
+      expect(res.headers['mediawiki-api-error'], JSON.stringify(list)).toBe('badcontinue');
+    }
+  });
+
+  it('1.39 fails a continue timestamp outside years 0-9999 in getTimestamp, and rolls a month 13 over', async () => {
+    for (const lecontinue of ['00000000000000|10', '99999999999999|10']) {
+      const { body } = await error({ list: 'logevents', lecontinue });
+      expect(body.error['info']).toBe('[] Exception caught: Wikimedia\\Timestamp\\ConvertibleTimestamp::getTimestamp: The timestamp cannot be represented in the specified format');
+    }
+    const { body } = await error({ list: 'logevents', lecontinue: 'abc|10' });
+    expect(body.error['info']).toBe('[] Exception caught: Wikimedia\\Timestamp\\ConvertibleTimestamp::setTimestamp: Invalid timestamp - abc');
+    // 2024-13-01 is 2025-01-01: past every entry, so the whole list from its newest.
+    const rolled = data(await api({ action: 'query', list: 'logevents', lecontinue: '20241301000000|10', lelimit: '1', leprop: 'ids' }));
+    const first = data(await api({ action: 'query', list: 'logevents', lelimit: '1', leprop: 'ids' }));
+    expect(rolled['query']).toEqual(first['query']);
+  });
 });
 
 describe('warnings', () => {
