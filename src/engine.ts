@@ -271,7 +271,7 @@ export class ReplayEngine {
   ): Omit<Answer, 'key'> | null {
     const hook = apiFaultHook(faults, params);
     if (!hook) return null;
-    const request = new ApiRequest(params, lossy, { posted: req.method === 'POST', queryNames: new Set(get.keys()) });
+    const request = new ApiRequest(params, lossy, httpFacts(req, get));
     const outcome = runApi(request, { profile: this.profile, model: this.model, knows: this.knows(), now, actions: MODULES.actions, ...(session ? { session } : {}), fault: hook, faultProbe: true });
     if (outcome.fault === undefined) return null;
     const rendered = render({ profile: this.profile, model: this.model, assocLists: ASSOC_LISTS, knows: this.knows(), outcome, http, now, ...sessionOf(session) });
@@ -335,10 +335,13 @@ export class ReplayEngine {
     // the computed pages of the same list agree under any clock.
     // Nobody in a bot-password session asking meta=userinfo: the anonymous recording shows `*`'s
     // rights, the session allows only the grants' (the built-in module narrows them).
-    const narrowed = session?.caller.allowedRights !== undefined && splitMulti(params.get('meta') ?? '').includes('userinfo');
+    const asksUserinfo = splitMulti(params.get('meta') ?? '').includes('userinfo');
+    const narrowed = session?.caller.allowedRights !== undefined && asksUserinfo;
+    // `uiprop=acceptlang` shows the caller's own Accept-Language: a recording shows the recorder's.
+    const perCaller = asksUserinfo && splitMulti(params.get('uiprop') ?? '').some((p) => p === 'acceptlang' || p === '*');
     // Under --clock recorded a recording is replayed as of its own time, so a later one changes it not.
     const own = this.perRecording && found ? recordingTime(found) : null;
-    const recorded = found && !expiredSince(found, own ?? clockNow) && !narrowed ? found : undefined;
+    const recorded = found && !expiredSince(found, own ?? clockNow) && !narrowed && !perCaller ? found : undefined;
     const http = { ...req, url: globalRequestUrl(req.url), params };
     const faulted = opts.faults ? this.fault(opts.faults, req, params, get, lossy, clockNow, session, http) : null;
     if (faulted) return { ...faulted, key: redactQuery(key) };
@@ -362,7 +365,7 @@ export class ReplayEngine {
     const walked = this.perRecording ? walkTime(params, knows, MODULES.query.list) : null;
     const now = walked ?? clockNow;
     const env = { profile: this.profile, model, knows, now, actions: MODULES.actions, ...(session ? { session } : {}) };
-    const request = new ApiRequest(params, lossy, { posted: req.method === 'POST', queryNames: new Set(get.keys()) });
+    const request = new ApiRequest(params, lossy, httpFacts(req, get));
     let outcome = runApi(request, env);
     const unknown = [...outcome.unknown, ...printerUnknown(params, this.profile, outcome), ...(view ? [] : visibilityUnknown(session?.caller, outcome.modules))];
     const miss = this.onMiss === 'error' && refusing(outcome, unknown).length > 0;
@@ -385,4 +388,10 @@ export class ReplayEngine {
     // The key is what logs and onRequest show of the question: secrets never reach them.
     return { ...rendered, source, key: redactQuery(key), usage, userLang: outcome.userLang, clocked: true, ...(near.length > 0 ? { nearMisses: near } : {}), ...(walked !== null ? { at: walked } : {}) };
   }
+}
+
+/** What ApiRequest keeps of how a request came (see ApiRequest.http). */
+function httpFacts(req: HttpRequest, get: ParamMap): ApiRequest['http'] {
+  const lang = req.headers['accept-language'];
+  return { posted: req.method === 'POST', queryNames: new Set(get.keys()), ...(typeof lang === 'string' ? { acceptLanguage: lang } : {}) };
 }

@@ -26,8 +26,11 @@ export class ApiRequest {
   constructor(
     readonly params: ParamMap,
     readonly lossy: ReadonlySet<string> = new Set(),
-    /** How it came: POSTed or not, and the names in its query string (ApiMain's POST checks). */
-    readonly http: { posted: boolean; queryNames: ReadonlySet<string> } = { posted: false, queryNames: new Set(params.keys()) },
+    /**
+     * How it came: POSTed or not, the names in its query string (ApiMain's POST checks), and its
+     * `Accept-Language` header (`meta=userinfo&uiprop=acceptlang` shows the caller's own).
+     */
+    readonly http: { posted: boolean; queryNames: ReadonlySet<string>; acceptLanguage?: string } = { posted: false, queryNames: new Set(params.keys()) },
   ) {}
 
   /** The cleaned value, or undefined when absent. Marks the name as used. */

@@ -16,7 +16,26 @@ const PROPS_139 = PROPS.filter((p) => p !== 'cancreateaccount');
  * of 0 (UserEditTracker::getUserEditCount is null for id 0, ApiQueryUserInfo casts it to int) and
  * no `registrationdate` (User::getRegistration is false for anonymous users).
  */
-const ANON_BY_RULE: ReadonlySet<string> = new Set(['groupmemberships', 'implicitgroups', 'editcount', 'registrationdate']);
+const ANON_BY_RULE: ReadonlySet<string> = new Set(['groupmemberships', 'implicitgroups', 'editcount', 'registrationdate', 'acceptlang']);
+
+/** WebRequest::getAcceptLang's pattern: a language code or `*`, then an optional `;q=` of 0.000 to 1.000 (PCRE's `\s` is ASCII). */
+const ACCEPT_LANG = /([a-z]{1,8}(?:-[a-z]{1,8})*|\*)[ \t\n\v\f\r]*(?:;[ \t\n\v\f\r]*q[ \t\n\v\f\r]*=[ \t\n\v\f\r]*(1(?:\.0{0,3})?|0(?:\.\d{0,3})?)?)?/g;
+
+/**
+ * `uiprop=acceptlang`: the caller's own `Accept-Language` header as WebRequest::getAcceptLang
+ * reads it (the same in 1.39 and 1.43), never a recording's (the recorder's client sent its own):
+ * lower-cased, each code with its q (1 when none is given; q=0 leaves it out, a code given again
+ * keeps its first place with its last q), sorted by q, highest first, ties in the order given.
+ */
+function acceptLang(header: string | undefined): JsonObject[] {
+  if (!header) return [];
+  const langs = new Map<string, number>();
+  for (const m of header.replace(/[A-Z]/g, (c) => c.toLowerCase()).matchAll(ACCEPT_LANG)) {
+    const q = m[2] === undefined ? 1 : Number.parseFloat(m[2]);
+    if (q) langs.set(m[1]!, q);
+  }
+  return [...langs].sort((a, b) => b[1] - a[1]).map(([code, q]) => ({ q, code }));
+}
 
 /** The props the built-in wiki answers for an anonymous caller (blockinfo: from the fixture's blocks), those MediaWiki's code decides among them. */
 const BUILT: ReadonlySet<string> = new Set(['blockinfo', 'hasmsg', 'groups', 'rights', 'changeablegroups', ...ANON_BY_RULE]);
@@ -45,7 +64,8 @@ export const userinfo: QueryModule = {
       for (const p of USERINFO_ORDER) {
         if (!props.has(p)) continue;
         const recorded = caller.userinfo?.get(p);
-        if (recorded) Object.assign(info, recorded);
+        if (p === 'acceptlang') info['acceptlang'] = acceptLang(ctx.request.http.acceptLanguage);
+        else if (recorded) Object.assign(info, recorded);
         else if (p === 'groups' && caller.groups) info['groups'] = [...caller.groups];
         else if (p === 'rights' && caller.rights) info['rights'] = [...caller.rights];
         else ctx.unknown(`userinfo.${p}`);
@@ -68,6 +88,7 @@ export const userinfo: QueryModule = {
     }
     if (props.has('changeablegroups')) info['changeablegroups'] = { add: [], remove: [], 'add-self': [], 'remove-self': [] };
     if (props.has('editcount')) info['editcount'] = 0;
+    if (props.has('acceptlang')) info['acceptlang'] = acceptLang(ctx.request.http.acceptLanguage);
     // A replayed wiki: what its recorded answers showed (every prop nobody recorded is flagged).
     const recorded = userInfoFromRecordings(ctx, [...props], info, ANON_BY_RULE);
     if (!recorded) {
@@ -77,6 +98,8 @@ export const userinfo: QueryModule = {
       for (const p of props) if (!BUILT.has(p)) ctx.unknown(`userinfo.${p}`);
     }
     const shown = recorded ?? info;
+    // The caller's header, whatever a recording of the recorder's client showed.
+    if ('acceptlang' in shown) shown['acceptlang'] = info['acceptlang']!;
     // Nobody in a bot-password session: only the rights the bot password's grants allow.
     const allowed = caller.allowedRights;
     if (allowed !== undefined && Array.isArray(shown['rights'])) {

@@ -132,7 +132,22 @@ function queryToV1(q: JsonObject, assocLists: ReadonlySet<string>, order: PageOr
     else if (k === 'general' && isObject(v)) out[k] = bcKeeping(mapValues(v, (x) => (isObject(x) && isSequential(x) ? Object.values(x) : x)), ['variantarticlepath']);
     else if (k === 'namespaces' && isObject(v)) out[k] = mapValues(v, (ns) => (isObject(ns) ? contentLast(bc(ns) as JsonObject, ['name']) : ns));
     else if (k === 'namespacealiases' && Array.isArray(v)) out[k] = v.map((a) => (isObject(a) ? contentLast(bc(a) as JsonObject, ['alias']) : a));
+    else if (k === 'userinfo' && isObject(v)) out[k] = userinfoToV1(v);
     else if (assocLists.has(k) && Array.isArray(v)) out[k] = v.map(assocEntryToV1).filter((e): e is Json => e !== undefined);
+    else setBc(out, k, v);
+  }
+  return out;
+}
+
+/**
+ * ApiQueryUserInfo's BC shapes: each `acceptlang` entry's code is its content value (`*`, last),
+ * and `centralids`/`attachedlocal` are typed `assoc` (all-false `attachedlocal` prints `{}`).
+ */
+function userinfoToV1(u: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(u)) {
+    if (k === 'acceptlang' && Array.isArray(v)) out[k] = v.map((l) => (isObject(l) ? contentLast(bc(l) as JsonObject, ['code']) : l));
+    else if ((k === 'centralids' || k === 'attachedlocal') && isObject(v)) out[k] = bc(v, true)!;
     else setBc(out, k, v);
   }
   return out;

@@ -26,9 +26,11 @@ const RIGHTS = ['createaccount', 'read'];
 let server: RunningServer;
 beforeAll(async () => {
   const recorded = interaction({ meta: 'userinfo', uiprop: 'blockinfo|hasmsg|groups|rights', formatversion: '2' }, { query: { userinfo: { id: 0, name: '127.0.0.1', anon: true, messages: false, groups: ['*'], rights: RIGHTS } } });
+  // The recorder's client sent `Accept-Language: *`: what a recording shows is its header, not the next caller's.
+  const central = interaction({ meta: 'userinfo', uiprop: 'acceptlang|centralids', formatversion: '2' }, { query: { userinfo: { id: 0, name: '127.0.0.1', anon: true, acceptlang: [{ q: 1, code: '*' }], centralids: { local: 0 }, attachedlocal: { local: false } } } });
   const cassette: Cassette = {
     meta: { format: 1, upstream: 'http://wiki.test/w/api.php', recordedAt: '2024-03-01T00:00:00Z', profile: { version: '1.43.9', language: 'en', scriptPath: '/w', server: 'http://wiki.test', debugInfo: false } },
-    interactions: [recorded],
+    interactions: [recorded, central],
     entities: emptyHarvest(),
   };
   const dir = await mkdtemp(join(tmpdir(), 'wikitape-userinfo-rules-'));
@@ -43,6 +45,20 @@ describe('userinfo of an anonymous caller on a replayed wiki', () => {
     const r = await c.call({ action: 'query', meta: 'userinfo', uiprop: 'groups|rights|editcount|blockinfo|hasmsg|implicitgroups|groupmemberships|registrationdate', formatversion: '2' }, 'GET');
     expect(r.headers.get('x-wikitape-unknown')).toBeNull();
     expect(r.body['query'].userinfo).toEqual({ id: 0, name: '127.0.0.1', anon: true, messages: false, groups: ['*'], groupmemberships: [], implicitgroups: ['*'], rights: RIGHTS, editcount: 0 });
+  });
+
+  // As both live wikis answer (WebRequest::getAcceptLang): the caller's header, lower-cased, by q.
+  it("shows the caller's own Accept-Language, not the recorder's", async () => {
+    const ask = async (fv: string, lang?: string) => {
+      const r = await fetch(`${server.url}?action=query&meta=userinfo&uiprop=acceptlang|centralids&format=json&formatversion=${fv}`, { headers: lang === undefined ? {} : { 'accept-language': lang } });
+      expect(r.headers.get('x-wikitape-unknown')).toBeNull();
+      return ((await r.json()) as { query: { userinfo: Record<string, unknown> } }).query.userinfo;
+    };
+    expect(await ask('2', 'de-DE, fr;q=0, en;q=0.5,de;q=0.9, ru')).toEqual({ id: 0, name: '127.0.0.1', anon: true, acceptlang: [{ q: 1, code: 'de-de' }, { q: 1, code: 'ru' }, { q: 0.9, code: 'de' }, { q: 0.5, code: 'en' }], centralids: { local: 0 }, attachedlocal: { local: false } });
+    expect(await ask('2', '')).toMatchObject({ acceptlang: [] });
+    // formatversion=1: the code is each entry's content (`*`); attachedlocal is an assoc array, `{}` when all false.
+    const v1 = await ask('1', '*');
+    expect(JSON.stringify(v1)).toBe('{"id":0,"name":"127.0.0.1","anon":"","acceptlang":[{"q":1,"*":"*"}],"centralids":{"local":0},"attachedlocal":{}}');
   });
 
   it("refuses the wiki's rate limits, which no recording shows", async () => {
