@@ -107,6 +107,14 @@ function general(f: WikiFacts): Item[] {
   for (const g of asBot) {
     items.push(plain('general', 'bot', { ...bases[0]!, ...g }));
   }
+  // Continue timestamps the database rolls over (a month 13, an hour 25): 1.39 reads the later date, 1.43 says badcontinue.
+  const mw = at(f.logTimestamps, 3).replace(/\D/g, '');
+  const [month13, hour25] = [`${mw.slice(0, 4)}13${mw.slice(6)}`, `${mw.slice(0, 8)}25${mw.slice(10)}`];
+  items.push(
+    plain('general', 'anon', { list: 'logevents', lecontinue: `${month13}|1`, lelimit: '3', leprop: 'ids|timestamp' }),
+    plain('general', 'anon', { list: 'blocks', bkcontinue: `${hour25}|1`, bklimit: '2', bkprop: 'id|timestamp' }),
+    plain('general', 'anon', { list: 'protectedtitles', ptcontinue: `${month13}|0|X`, ptlimit: '2' }),
+  );
   items.push(walk(plain('general', 'anon', { list: 'logevents|blocks', lelimit: '15', bklimit: '6', rawcontinue: '1' })));
   items.push(walk(plain('general', 'anon', { prop: 'extlinks', titles: f.linked.join('|'), ellimit: '30', rawcontinue: '1' })));
   return items;
@@ -143,6 +151,8 @@ function languages(f: WikiFacts): Item[] {
   extra.forEach((e, i) => items.push(plain('languages', 'anon', { action: 'query', ...at(questions, i), ...e })));
   items.push(plain('languages', 'bot', { ...questions[1]!, errorformat: 'plaintext', uselang: 'qqx' }));
   items.push(plain('languages', 'bot', { ...questions[0]!, uselang: 'de' }));
+  // A browser's Accept-Language: userinfo shows it (lower-cased, by q), and it is no uselang.
+  for (const fv of ['1', '2']) items.push({ ...plain('languages', 'anon', { meta: 'userinfo', uiprop: 'acceptlang', formatversion: fv }), headers: { 'Accept-Language': 'de-DE, fr;q=0, en;q=0.5,de;q=0.9, RU' } });
   return items;
 }
 
@@ -166,6 +176,8 @@ function loggedIn(f: WikiFacts): Item[] {
     { meta: 'siteinfo|userinfo', siprop: 'general|namespacealiases', uiprop: 'rights' },
     { list: 'logevents|blocks', lelimit: '1000', bklimit: '1000', continue: '' },
     { list: 'protectedtitles', ptlimit: '5001' },
+    // The caller's own Accept-Language (fetch sends `*`), whatever the recorder's client sent; formatversion 1's shapes.
+    { meta: 'userinfo', uiprop: 'acceptlang|centralids' },
   ];
   return pairs.flatMap((p) => [plain('logged-in', 'anon', p), plain('logged-in', 'bot', p)]);
 }

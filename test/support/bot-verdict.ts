@@ -42,7 +42,9 @@ export function covers(flag: string, part: readonly string[]): boolean {
   if (/[+=]/.test(flag) || /^(?:format|session)\./.test(flag)) return true;
   const [area = '', what = ''] = flag.split('.');
   if (area === 'siteinfo') return part[0] === 'query' && part[1] === what;
-  if (area === 'pages' && part[0] === 'query' && ['pages', 'redirects', 'pageids'].includes(part[1] ?? '')) return true;
+  if (area === 'pages' && part[0] === 'query' && ['pages', 'redirects', 'pageids', 'normalized'].includes(part[1] ?? '')) return true;
+  // A page's size, protections and language links are what list=allpages' filters read.
+  if (area === 'pages' && ['length', 'protection', 'langlinks'].includes(what) && (part[1] === 'allpages' || CONTINUATION.includes(part[0] ?? ''))) return true;
   if (part.includes(area)) return true;
   return ['entries', 'id', 'existence', 'redirect'].includes(what) && CONTINUATION.includes(part[0] ?? '');
 }
@@ -51,7 +53,7 @@ export function covers(flag: string, part: readonly string[]): boolean {
 function shown(text: string): unknown {
   const steady = normalize(text);
   const page = /<pre class="api-pretty-content">([\s\S]*?)<\/pre>/.exec(steady);
-  const json = page ? page[1]!.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#039;/g, "'").replace(/&amp;/g, '&') : steady.replace(/^\/\*\*\/\w+\(([\s\S]*)\)$/, '$1');
+  const json = page ? page[1]!.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#039;/g, "'").replace(/&amp;/g, '&') : steady.replace(/^\/\*\*\/\w*\(([\s\S]*)\)$/, '$1');
   try {
     return JSON.parse(json);
   } catch {

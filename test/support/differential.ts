@@ -7,7 +7,7 @@ import { HEADERS } from './questions.js';
  */
 export function normalize(text: string): string {
   if (text.startsWith('<!DOCTYPE html>')) return normalizePage(text);
-  const m = /^(\/\*\*\/\w+\()?([\s\S]*?)(\))?$/.exec(text)!;
+  const m = /^(\/\*\*\/\w*\()?([\s\S]*?)(\))?$/.exec(text)!;
   try {
     const j = JSON.parse(m[2]!) as Record<string, unknown>;
     delete j['debuginfo'];
