@@ -42,8 +42,9 @@ function runQuery(ctx: ApiContext, modules: QueryModules): void {
     rawcontinue: { type: 'boolean' },
   };
   const v = readParams(ctx, { path: 'query', prefix: '', name: 'query' }, spec);
-  // An XML export of the pages' content: what wikitape never has.
-  if (v['export'] === true || v['exportnowrap'] === true) {
+  // An XML export of the pages' content: what wikitape never has. `exportnowrap` without `export`
+  // changes nothing (ApiQuery reads it only when exporting), as both live wikis answer.
+  if (v['export'] === true) {
     throw new ApiUsageError(apiMessage('wikitape-notimplemented', 'wikitape-notimplemented', ['export=']), 'query');
   }
   const requested: QueryModule[] = [];

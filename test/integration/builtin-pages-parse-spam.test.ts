@@ -11,6 +11,13 @@ describe('prop=extlinks', () => {
     expect(Object.keys(pages)).toEqual(['2', '3', '-2', '-1']); // JSON.parse puts integer keys first; the text above keeps MediaWiki's order
   });
 
+  it('answers exportnowrap without export as the page set alone, and refuses export', async () => {
+    const res = await api({ action: 'query', titles: 'Alpha', indexpageids: '1', exportnowrap: '1' });
+    expect(res.headers['x-wikitape-unknown']).toBeUndefined();
+    expect(data(res)).toEqual({ batchcomplete: '', query: { pageids: ['3'], pages: { '3': { pageid: 3, ns: 0, title: 'Alpha' } } } });
+    expect((await api({ action: 'query', titles: 'Alpha', export: '1', exportnowrap: '1' })).headers['mediawiki-api-error']).toBe('wikitape-notimplemented');
+  });
+
   it('sorts pages by id in fv2, fake ids first, and marks fromencoded', async () => {
     const body = data(await api({ action: 'query', prop: 'extlinks', titles: 'Alpha|Несуществующая|москва', formatversion: '2' }));
     const q = body['query'] as Obj;

@@ -74,6 +74,7 @@ export function pagesetQuestions(): string[] {
     encode({ titles: 'a[b|Talk:Talk:x', errorformat: 'wikitext', formatversion: '2' }),
     encode({ titles: 'Alpha|Zeta', redirects: '1', formatversion: '2', continue: '', meta: 'userinfo', uiprop: 'blockinfo|hasmsg' }),
     encode({ titles: 'Москва', prop: 'extlinks', redirects: '1', origin: '*' }),
+    encode({ titles: 'Alpha|Zeta', indexpageids: '1', exportnowrap: '1', redirects: '1' }),
   );
   return qs;
 }
