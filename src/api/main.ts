@@ -202,10 +202,6 @@ function checkExecute(call: Call, action: ActionModule, v: ParamValues): void {
   const { ctx, outcome, env } = call;
   const { profile } = env;
   const caller = ctx.session.caller;
-  // ApiMain::setupExecuteAction: a module that must be posted fails a GET first.
-  if ((action.mustBePosted || action.needsToken) && !call.request.http.posted) {
-    throw new ApiUsageError(apiMessage('mustbeposted', 'apierror-mustbeposted', [action.name]));
-  }
   // maxlag never trips unless a fault says so: like a single-database wiki (no replicas), there
   // is no lag to exceed, even for a negative maxlag (checked on MediaWiki 1.39).
   const facts: FaultFacts = { action, profile, maxlag: pv.num(v['maxlag']) ?? null, assert: pv.str(v['assert']) ?? null };
@@ -225,6 +221,13 @@ function checkExecute(call: Call, action: ActionModule, v: ParamValues): void {
   }
   fault('permissions');
   fault('maxlag');
+  // ApiMain::setupExternalResponse, after the asserts, the token (setupModule: a GET without one
+  // is missingparam, with one in its query string mustpostparams) and the permissions: a module
+  // that must be posted fails a GET (checked on both live wikis: GET action=logout is
+  // missingparam, GET action=login&assert=user assertuserfailed).
+  if ((action.mustBePosted || action.needsToken) && !call.request.http.posted) {
+    throw new ApiUsageError(apiMessage('mustbeposted', 'apierror-mustbeposted', [action.name]));
+  }
   fault('execute');
 }
 

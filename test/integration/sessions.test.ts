@@ -74,6 +74,16 @@ describe('action=login offline', () => {
     const r = await new Client(server.url).call({ action: 'login', lgname: 'Admin' }, 'GET');
     expect(r.body['error']).toMatchObject({ code: 'mustbeposted', info: 'The "login" module requires a POST request.' });
   });
+
+  // ApiMain::executeAction's order, as both live wikis answer a GET: the asserts, then the token
+  // (setupModule), and only then whether the module must be posted (setupExternalResponse).
+  it('checks the asserts and the token before POST', async () => {
+    const c = new Client(server.url);
+    expect((await c.call({ action: 'login', lgname: 'Admin', assert: 'user' }, 'GET')).body['error']).toMatchObject({ code: 'assertuserfailed' });
+    expect((await c.call({ action: 'logout' }, 'GET')).body['error']).toMatchObject({ code: 'missingparam', info: 'The "token" parameter must be set.' });
+    expect((await c.call({ action: 'clientlogin' }, 'GET')).body['error']).toMatchObject({ code: 'missingparam', info: 'The "logintoken" parameter must be set.' });
+    expect((await c.call({ action: 'logout', token: '+\\' }, 'GET')).body['error']).toMatchObject({ code: 'mustpostparams' });
+  });
 });
 
 describe('action=clientlogin offline', () => {
@@ -110,7 +120,9 @@ describe('writes offline, and the write log', () => {
     const c = new Client(server.url);
     await c.call({ action: 'login', lgname: 'Admin', lgpassword: 'main-password', lgtoken: await c.token('login') });
     const csrf = await c.token('csrf');
-    expect((await c.call({ action: 'edit', title: 'Sandbox', text: 'x', token: csrf }, 'GET')).body['error'].code).toBe('mustbeposted');
+    // ApiMain::setupModule checks the token before setupExternalResponse checks POST (both live wikis answer so).
+    expect((await c.call({ action: 'edit', title: 'Sandbox', text: 'x', token: csrf }, 'GET')).body['error'].code).toBe('mustpostparams');
+    expect((await c.call({ action: 'edit', title: 'Sandbox', text: 'x' }, 'GET')).body['error']).toMatchObject({ code: 'missingparam', info: 'The "token" parameter must be set.' });
     expect((await c.call({ action: 'edit', title: 'Sandbox', text: 'x', token: 'bad+\\' })).body['error']).toMatchObject({ code: 'badtoken', info: 'Invalid CSRF token.' });
     expect((await c.call({ action: 'edit', title: 'Sandbox', text: 'x' })).body['error']).toMatchObject({ code: 'missingparam', info: 'The "token" parameter must be set.' });
     expect((await c.call({ action: 'edit', text: 'x', token: csrf })).body['error']).toMatchObject({ code: 'missingparam', info: 'One of the parameters "title" and "pageid" is required.' });
