@@ -132,6 +132,10 @@ function queryToV1(q: JsonObject, assocLists: ReadonlySet<string>, order: PageOr
     else if (k === 'general' && isObject(v)) out[k] = bcKeeping(mapValues(v, (x) => (isObject(x) && isSequential(x) ? Object.values(x) : x)), ['variantarticlepath']);
     else if (k === 'namespaces' && isObject(v)) out[k] = mapValues(v, (ns) => (isObject(ns) ? contentLast(bc(ns) as JsonObject, ['name']) : ns));
     else if (k === 'namespacealiases' && Array.isArray(v)) out[k] = v.map((a) => (isObject(a) ? contentLast(bc(a) as JsonObject, ['alias']) : a));
+    // ApiQuerySiteinfo::appendLanguages and appendSkins: the name is each entry's content value.
+    else if ((k === 'languages' || k === 'skins') && Array.isArray(v)) out[k] = v.map((x) => (isObject(x) ? contentLast(bc(x) as JsonObject, ['name']) : x));
+    // appendDefaultOptions names every option a BC bool: true and false print as they are.
+    else if (k === 'defaultoptions' && isObject(v)) out[k] = v;
     else if (k === 'userinfo' && isObject(v)) out[k] = userinfoToV1(v);
     else if (assocLists.has(k) && Array.isArray(v)) out[k] = v.map(assocEntryToV1).filter((e): e is Json => e !== undefined);
     else setBc(out, k, v);

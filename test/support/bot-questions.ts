@@ -115,6 +115,8 @@ function general(f: WikiFacts): Item[] {
     plain('general', 'anon', { list: 'blocks', bkcontinue: `${hour25}|1`, bklimit: '2', bkprop: 'id|timestamp' }),
     plain('general', 'anon', { list: 'protectedtitles', ptcontinue: `${month13}|0|X`, ptlimit: '2' }),
   );
+  // formatversion=1's shapes of siteinfo: names as content (`*`), the default options' booleans kept.
+  items.push(plain('general', 'anon', { meta: 'siteinfo', siprop: 'languages|skins|defaultoptions' }));
   items.push(walk(plain('general', 'anon', { list: 'logevents|blocks', lelimit: '15', bklimit: '6', rawcontinue: '1' })));
   items.push(walk(plain('general', 'anon', { prop: 'extlinks', titles: f.linked.join('|'), ellimit: '30', rawcontinue: '1' })));
   return items;

@@ -27,6 +27,20 @@ describe('toFormatVersion1', () => {
     expect(JSON.stringify(v1)).toBe('{"query":{"blocks":[{},{"nocreate":""}],"logevents":[{"params":{}}],"general":{"magiclinks":[]}}}');
   });
 
+  // As both live wikis print formatversion=1 (ApiQuerySiteinfo: setContentValue 'name', META_BC_BOOLS of every option).
+  it("prints siteinfo's language and skin names as content and keeps the default options' booleans", () => {
+    const v1 = toFormatVersion1({
+      query: {
+        languages: [{ code: 'aa', bcp47: 'aa', name: 'Qafár af' }],
+        skins: [{ code: 'vector-2022', name: 'Vector 2022', default: true }, { code: 'fallback', name: 'Fallback', unusable: true }],
+        defaultoptions: { 'search-match-redirect': true, minordefault: false, rclimit: 50 },
+      },
+    }, ASSOC);
+    expect(JSON.stringify(v1)).toBe(
+      '{"query":{"languages":[{"code":"aa","bcp47":"aa","*":"Qafár af"}],"skins":[{"code":"vector-2022","default":"","*":"Vector 2022"},{"code":"fallback","unusable":"","*":"Fallback"}],"defaultoptions":{"search-match-redirect":true,"minordefault":false,"rclimit":50}}}',
+    );
+  });
+
   it('keys query.pages by id in ApiPageSet order: missing, invalid, then existing pages in DB order', () => {
     // formatversion=2 order: fake ids -3 … -1 first (sorted by id), then page ids ascending.
     const v2: JsonObject = {
