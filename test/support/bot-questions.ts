@@ -115,8 +115,9 @@ function general(f: WikiFacts): Item[] {
     plain('general', 'anon', { list: 'blocks', bkcontinue: `${hour25}|1`, bklimit: '2', bkprop: 'id|timestamp' }),
     plain('general', 'anon', { list: 'protectedtitles', ptcontinue: `${month13}|0|X`, ptlimit: '2' }),
   );
-  // formatversion=1's shapes of siteinfo: names as content (`*`), the default options' booleans kept.
+  // formatversion=1's shapes: siteinfo's names as content (`*`), the default options' booleans kept; userinfo's acceptlang and attachedlocal.
   items.push(plain('general', 'anon', { meta: 'siteinfo', siprop: 'languages|skins|defaultoptions' }));
+  items.push(plain('general', 'anon', { meta: 'userinfo', uiprop: 'acceptlang|centralids' }));
   items.push(walk(plain('general', 'anon', { list: 'logevents|blocks', lelimit: '15', bklimit: '6', rawcontinue: '1' })));
   items.push(walk(plain('general', 'anon', { prop: 'extlinks', titles: f.linked.join('|'), ellimit: '30', rawcontinue: '1' })));
   return items;
@@ -178,8 +179,8 @@ function loggedIn(f: WikiFacts): Item[] {
     { meta: 'siteinfo|userinfo', siprop: 'general|namespacealiases', uiprop: 'rights' },
     { list: 'logevents|blocks', lelimit: '1000', bklimit: '1000', continue: '' },
     { list: 'protectedtitles', ptlimit: '5001' },
-    // The caller's own Accept-Language (fetch sends `*`), whatever the recorder's client sent; formatversion 1's shapes.
-    { meta: 'userinfo', uiprop: 'acceptlang|centralids' },
+    // The caller's own Accept-Language (fetch sends `*`), whatever the recorder's client sent.
+    { meta: 'userinfo', uiprop: 'acceptlang' },
   ];
   return pairs.flatMap((p) => [plain('logged-in', 'anon', p), plain('logged-in', 'bot', p)]);
 }
