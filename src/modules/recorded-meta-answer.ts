@@ -68,24 +68,61 @@ export function blockInfoFromList(ctx: ApiContext): Record<string, unknown> | un
   return {};
 }
 
+/** The siteinfo parameters that change a part (without their `si` prefix): `showalldb` and `numberingroup` count by presence. */
+export interface SiteinfoModifiers {
+  filteriw?: string | null;
+  showalldb?: boolean;
+  numberingroup?: boolean;
+  inlanguagecode?: string | null;
+}
+
 /**
- * `meta=siteinfo` on a replayed wiki: each requested part as a recorded answer showed it
- * (`general.time` is the clock's). Null when the model is not learned from recordings; flags each
- * part nobody recorded.
+ * Which modifiers change which part (ApiQuerySiteinfo): the interwiki map is filtered by
+ * `filteriw` and names its languages in `inlanguagecode`, as do `languages` and `skins`;
+ * `showalldb` lists every replica's lag, `numberingroup` counts each group's members.
  */
-export function siteInfoFromRecordings(ctx: ApiContext, props: readonly string[]): JsonObject | null {
+const PART_MODIFIERS: Readonly<Record<string, readonly (keyof SiteinfoModifiers)[]>> = {
+  interwikimap: ['filteriw', 'inlanguagecode'], dbrepllag: ['showalldb'], usergroups: ['numberingroup'], languages: ['inlanguagecode'], skins: ['inlanguagecode'],
+};
+
+/** The key a recorded siteinfo part is kept under: the prop, and each modifier of that part the question gave (`interwikimap?filteriw=local`). */
+export function siteinfoPartKey(prop: string, m: SiteinfoModifiers): string {
+  const given = (PART_MODIFIERS[prop] ?? []).flatMap((name) => {
+    const v = m[name];
+    // An empty inlanguagecode is no code (ApiQuerySiteinfo reads `?? ''`, then `if ( $code … )`).
+    return v === true ? [name] : typeof v === 'string' && v !== '' ? [`${name}=${v}`] : [];
+  });
+  return given.length === 0 ? prop : `${prop}?${given.join('&')}`;
+}
+
+/**
+ * `meta=siteinfo` on a replayed wiki: each requested part as a recorded answer with the same
+ * modifiers showed it (`general.time` is the clock's); a filtered interwiki map is also read from
+ * the unfiltered one (each entry says whether it is `local`). Null when the model is not learned
+ * from recordings; flags each part nobody recorded.
+ */
+export function siteInfoFromRecordings(ctx: ApiContext, props: readonly string[], m: SiteinfoModifiers = {}): JsonObject | null {
   const k = ctx.knows;
   if (!k) return null;
   const recorded = k.meta.get('siteinfo') ?? new Map<string, Record<string, unknown>>();
   const out: JsonObject = {};
   for (const p of props) {
-    const part = recorded.get(p);
+    const part = recorded.get(siteinfoPartKey(p, m))?.[p] ?? (p === 'interwikimap' ? filteredInterwikis(recorded, m) : undefined);
     if (part === undefined) {
       ctx.unknown(`siteinfo.${p}`);
       continue;
     }
-    const value = part[p] as JsonObject;
+    const value = part as JsonObject;
     out[p] = p === 'general' && typeof value['time'] === 'string' ? { ...value, time: toIso(ctx.now) } : value;
   }
   return out;
+}
+
+/** `sifilteriw=local` / `!local` of a recorded unfiltered interwiki map (InterwikiLookup::getAllPrefixes by iw_local). */
+function filteredInterwikis(recorded: ReadonlyMap<string, Record<string, unknown>>, m: SiteinfoModifiers): JsonObject[] | undefined {
+  if (m.filteriw !== 'local' && m.filteriw !== '!local') return undefined;
+  const all = recorded.get(siteinfoPartKey('interwikimap', { ...m, filteriw: null }))?.['interwikimap'];
+  if (!Array.isArray(all)) return undefined;
+  const local = m.filteriw === 'local';
+  return (all as JsonObject[]).filter((e) => (e['local'] === true) === local);
 }

@@ -42,7 +42,7 @@ export const siteinfo: QueryModule = {
     // Parts are added as they are made: a request that asks for none (`siprop=bogus`) adds no `query`.
     const q: JsonObject = {};
     // A replayed wiki's parts as recorded (each part nobody recorded is flagged, then built in).
-    const recorded = siteInfoFromRecordings(ctx, props);
+    const recorded = siteInfoFromRecordings(ctx, props, { filteriw: pv.str(v['filteriw']), showalldb: v['showalldb'] === true, numberingroup: v['numberingroup'] === true, inlanguagecode: pv.str(v['inlanguagecode']) });
     const nsctx = { lang: ctx.profile.language, metaNamespace: ctx.profile.siteName.replace(/ /g, '_'), version: ctx.profile.version };
     for (const p of props) {
       if (recorded?.[p] !== undefined) q[p] = recorded[p]!;

@@ -1,7 +1,7 @@
 import type { Interaction } from '../cassette/format.js';
 import { isObject, type JsonObject } from '../api/result.js';
 import { splitMulti } from '../request/canonical.js';
-import { USERINFO_FIELD_PROP } from '../modules/recorded-meta-answer.js';
+import { USERINFO_FIELD_PROP, siteinfoPartKey } from '../modules/recorded-meta-answer.js';
 
 /**
  * `meta=userinfo` and `meta=siteinfo` answers as recorded, taken apart by prop, so that a question
@@ -10,7 +10,7 @@ import { USERINFO_FIELD_PROP } from '../modules/recorded-meta-answer.js';
  *
  * userinfo: each prop's fields (`hasmsg` → `messages`; `blockinfo` → the block fields, none when
  * the caller is not blocked), plus the base fields (`id`, `name`, `anon`) under ''.
- * siteinfo: each prop's part of `query` (`general` → `query.general` …).
+ * siteinfo: each prop's part of `query` (`general` → `query.general` …), under siteinfoPartKey.
  */
 export function recordedMeta(interactions: Iterable<Interaction>): Map<string, Map<string, Record<string, unknown>>> {
   const out = new Map<string, Map<string, Record<string, unknown>>>([['userinfo', new Map()], ['siteinfo', new Map()]]);
@@ -24,8 +24,10 @@ export function recordedMeta(interactions: Iterable<Interaction>): Map<string, M
     if (metas.includes('userinfo') && isObject(q['userinfo']) && i.user === undefined) takeUserInfo(out.get('userinfo')!, q['userinfo'], splitMulti(r['uiprop'] ?? ''));
     if (metas.includes('siteinfo')) {
       const site = out.get('siteinfo')!;
+      // A part the question's modifiers changed (a filtered interwiki map …) is kept apart.
+      const m = { filteriw: r['sifilteriw'] ?? null, showalldb: 'sishowalldb' in r, numberingroup: 'sinumberingroup' in r, inlanguagecode: r['siinlanguagecode'] ?? null };
       for (const p of splitMulti(r['siprop'] ?? 'general')) {
-        if (q[p] !== undefined) site.set(p, { [p]: q[p] });
+        if (q[p] !== undefined) site.set(siteinfoPartKey(p, m), { [p]: q[p] });
       }
     }
   }

@@ -118,6 +118,8 @@ function general(f: WikiFacts): Item[] {
   // formatversion=1's shapes: siteinfo's names as content (`*`), the default options' booleans kept; userinfo's acceptlang and attachedlocal.
   items.push(plain('general', 'anon', { meta: 'siteinfo', siprop: 'languages|skins|defaultoptions' }));
   items.push(plain('general', 'anon', { meta: 'userinfo', uiprop: 'acceptlang|centralids' }));
+  // A filtered interwiki map (none of this wiki's interwikis is local).
+  for (const filter of ['local', '!local']) items.push(plain('general', 'anon', { meta: 'siteinfo', siprop: 'interwikimap', sifilteriw: filter }));
   items.push(walk(plain('general', 'anon', { list: 'logevents|blocks', lelimit: '15', bklimit: '6', rawcontinue: '1' })));
   items.push(walk(plain('general', 'anon', { prop: 'extlinks', titles: f.linked.join('|'), ellimit: '30', rawcontinue: '1' })));
   return items;
