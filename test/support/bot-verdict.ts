@@ -41,7 +41,8 @@ const CONTINUATION = ['continue', 'query-continue', 'batchcomplete'];
 export function covers(flag: string, part: readonly string[]): boolean {
   if (/[+=]/.test(flag) || /^(?:format|session)\./.test(flag)) return true;
   const [area = '', what = ''] = flag.split('.');
-  if (area === 'siteinfo') return part[0] === 'query' && part[1] === what;
+  // A `query` left out whole (every part asked was unknown) is what the siteinfo flags name.
+  if (area === 'siteinfo') return part[0] === 'query' && (part[1] === what || part.length === 1);
   if (area === 'pages' && part[0] === 'query' && ['pages', 'redirects', 'pageids', 'normalized'].includes(part[1] ?? '')) return true;
   // A page's size, protections and language links are what list=allpages' filters read.
   if (area === 'pages' && ['length', 'protection', 'langlinks'].includes(what) && (part[1] === 'allpages' || CONTINUATION.includes(part[0] ?? ''))) return true;
