@@ -36,12 +36,25 @@ export interface HeldCassette {
 }
 
 /**
- * Opens a cassette to record into: a database cassette that is there through its appending store
- * (`appendTo`), any other as its store's document.
+ * Opens a cassette to record into: a database cassette through its appending store (`appendTo`),
+ * one made new first written empty (its `meta` and lists), so that a recorder never holds in
+ * memory what it recorded into a database (a snapshot of a big wiki); any other as its store's
+ * document.
  */
 export async function holdCassette(store: CassetteStore, name: string, upstream: string): Promise<HeldCassette> {
   const appending = store.appendTo?.(name) ?? null;
-  return appending ? new AppendedDatabase(appending) : new HeldDocument(await store.open(name, upstream));
+  if (appending) return new AppendedDatabase(appending);
+  const doc = await store.open(name, upstream);
+  if (!store.appendTo || changesOf(doc) === undefined || doc.data.interactions.length > 0) return new HeldDocument(doc);
+  try {
+    await doc.write();
+  } catch {
+    // (not written, a full disk say: held as the document, whose writes try again, and say why)
+    return new HeldDocument(doc);
+  }
+  closeCassette(doc);
+  const made = store.appendTo(name);
+  return made ? new AppendedDatabase(made) : new HeldDocument(await store.open(name, upstream));
 }
 
 /** What every recording changes: the wiki's profile it teaches, the time of the last recording. */

@@ -160,18 +160,22 @@ describe.skipIf(databasesUnavailable() !== null)('appending to a database casset
     }
   });
 
-  // Into a database made new (its document written by what was told) and into one that is there (appended to).
+  // Appended to a database made new (written empty first) or there; and held as a document, told
+  // what changed, when the database made new could not be written empty (a full disk at start).
   it.each([
-    { into: 'a new database', method: 'write', before: [] },
-    { into: 'a database that is there', method: 'append', before: [logPage(1000)] },
-  ] as const)('stores what a failed write held at the next write, into $into', async ({ method, before }) => {
+    { into: 'a new database', failing: ['append'], before: [] },
+    { into: 'a database that is there', failing: ['append'], before: [logPage(1000)] },
+    { into: 'a new database that could not be written empty', failing: ['write', 'write'], before: [] },
+  ] as const)('stores what a failed write held at the next write, into $into', async ({ failing, before }) => {
     const store = new FileCassetteStore(await mkdtemp(join(tmpdir(), 'wikitape-append-')), { entities: LIST_ENTITIES, knowledge: KNOWLEDGE_ENTITIES, format: 'sqlite' });
     if (before.length > 0) await record(store, before);
+    for (const method of failing) {
+      vi.spyOn(SqliteCassette.prototype, method).mockImplementationOnce(() => {
+        throw new Error('SQLITE_FULL: database or disk is full');
+      });
+    }
     const writer = new CassetteWriter(store, 'grow', 'http://wiki.test/wiki/api.php', { onError: () => undefined });
     await writer.ready();
-    vi.spyOn(SqliteCassette.prototype, method).mockImplementationOnce(() => {
-      throw new Error('SQLITE_FULL: database or disk is full');
-    });
     const page = logPage(10);
     writer.add(Promise.resolve({ interaction: page, debuginfo: undefined, readerView: true, site: {} }), () => page.key);
     await expect(writer.flush()).rejects.toThrow(/disk is full/);
