@@ -48,16 +48,18 @@ export class DatabaseRecording implements HarvestTarget {
   /**
    * Opens recordings into `database`, or null when it cannot take them so: it holds no cassette
    * yet, or a kind is kept otherwise than the store keeps it (in a table the store has no shape
-   * for, or in the `entities` member with a shape): a document store's write moves it whole.
+   * for; with a shape, in the `entities` member, even as an empty list, or in a table the member
+   * does not mark, rows left by an older write): a document store's write moves it whole.
    */
   static of(database: SqliteCassette): DatabaseRecording | null {
     const meta = database.member('meta');
-    const entities = database.member('entities');
+    const entities = database.member('entities') as Record<string, unknown> | undefined;
     if (typeof meta !== 'object' || meta === null || typeof entities !== 'object' || entities === null || Array.isArray(entities)) return null;
     const tabled = new Set(database.tabled());
     if ([...tabled].some((kind) => database.kindShape(kind) === undefined)) return null;
-    if (Object.entries(entities).some(([kind, v]) => database.kindShape(kind) !== undefined && !tabled.has(kind) && Array.isArray(v) && v.length > 0)) return null;
-    return new DatabaseRecording(database, meta as Cassette['meta'], entities as Record<string, unknown>);
+    const rows = new StoredRows(database.db);
+    if (database.shapedKinds().some((kind) => !tabled.has(kind) && (entities[kind] !== undefined || rows.count(kind) > 0))) return null;
+    return new DatabaseRecording(database, meta as Cassette['meta'], entities);
   }
 
   /** The recording of a key: applied since the last write, or stored. */

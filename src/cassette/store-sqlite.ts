@@ -455,6 +455,11 @@ export class SqliteCassette {
     return this.shapes.get(kind);
   }
 
+  /** The kinds it keeps in tables when it writes them (those it has a shape for). */
+  shapedKinds(): string[] {
+    return [...this.shapes.keys()];
+  }
+
   private shapeOf(kind: string): KindShape {
     return this.shapes.get(kind) ?? { kind, idFields: [], indexes: {} };
   }

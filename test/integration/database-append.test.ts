@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { convertCassette } from '../../src/cassette/convert.js';
-import { FileCassetteStore } from '../../src/cassette/store.js';
+import { closeCassette, FileCassetteStore } from '../../src/cassette/store.js';
 import { SqliteCassette } from '../../src/cassette/store-sqlite.js';
 import { databasesUnavailable } from '../../src/cassette/sqlite-driver.js';
 import { summariesOf } from '../../src/cassette/walk-summary.js';
@@ -131,6 +131,23 @@ describe.skipIf(databasesUnavailable() !== null)('appending to a database casset
     } finally {
       db.close();
     }
+  });
+
+  it('keeps what it records of a kind that a store without its shape left as an empty list in the entities member', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'wikitape-append-'));
+    const texts: string[] = [];
+    for (const format of ['json', 'sqlite'] as const) {
+      const store = (entities: typeof LIST_ENTITIES) => new FileCassetteStore(join(root, format), { entities, format });
+      // A store that knows no list's kind writes the log events' list (empty) into the `entities` member.
+      const bare = await store([]).open('grow', 'http://wiki.test/wiki/api.php');
+      bare.data.entities.logevents = [];
+      await bare.write();
+      closeCassette(bare);
+      await record(store(LIST_ENTITIES), [logPage(100)]);
+      texts.push(format === 'json' ? timesAlike(await readFile(store([]).fileOf('grow'), 'utf8')) : await convertedBack(store([]).databaseFile('grow')));
+    }
+    expect((JSON.parse(texts[0]!) as Cassette).entities.logevents).toHaveLength(50);
+    expect(texts[1]).toBe(texts[0]);
   });
 
   it('leaves every recording in the .sqlite file itself once its recorder stopped: the file alone, copied elsewhere, holds them', async () => {
