@@ -48,6 +48,23 @@ async function record(store: FileCassetteStore, interactions: readonly Interacti
   await new Promise((resolve) => setImmediate(resolve));
 }
 
+type StoreOf = (entities: typeof LIST_ENTITIES) => FileCassetteStore;
+
+/**
+ * What `steps` leave in the cassette `grow` kept as JSON, and kept as a database converted back
+ * (times of recording alike): `store` makes that format's store knowing the kinds given.
+ */
+async function bothWays(steps: (store: StoreOf, format: 'json' | 'sqlite') => Promise<void>): Promise<[string, string]> {
+  const root = await mkdtemp(join(tmpdir(), 'wikitape-append-'));
+  const texts: string[] = [];
+  for (const format of ['json', 'sqlite'] as const) {
+    const store: StoreOf = (entities) => new FileCassetteStore(join(root, format), { entities, format });
+    await steps(store, format);
+    texts.push(format === 'json' ? timesAlike(await readFile(store([]).fileOf('grow'), 'utf8')) : await convertedBack(store([]).databaseFile('grow')));
+  }
+  return [texts[0]!, texts[1]!];
+}
+
 /**
  * The characters of text bound to the statements each database write runs (what it hands SQLite):
  * a recorder appends to a database that is there (SqliteCassette.append).
@@ -134,19 +151,15 @@ describe.skipIf(databasesUnavailable() !== null)('appending to a database casset
   });
 
   it('keeps what it records of a kind that a store without its shape left as an empty list in the entities member', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'wikitape-append-'));
-    const texts: string[] = [];
-    for (const format of ['json', 'sqlite'] as const) {
-      const store = (entities: typeof LIST_ENTITIES) => new FileCassetteStore(join(root, format), { entities, format });
+    const texts = await bothWays(async (store) => {
       // A store that knows no list's kind writes the log events' list (empty) into the `entities` member.
       const bare = await store([]).open('grow', 'http://wiki.test/wiki/api.php');
       bare.data.entities.logevents = [];
       await bare.write();
       closeCassette(bare);
       await record(store(LIST_ENTITIES), [logPage(100)]);
-      texts.push(format === 'json' ? timesAlike(await readFile(store([]).fileOf('grow'), 'utf8')) : await convertedBack(store([]).databaseFile('grow')));
-    }
-    expect((JSON.parse(texts[0]!) as Cassette).entities.logevents).toHaveLength(50);
+    });
+    expect((JSON.parse(texts[0]) as Cassette).entities.logevents).toHaveLength(50);
     expect(texts[1]).toBe(texts[0]);
   });
 
@@ -209,19 +222,15 @@ describe.skipIf(databasesUnavailable() !== null)('appending to a database casset
   });
 
   it('takes the kinds a write kept out of their tables (as prune and diff --update once did) back in whole, and converts back to the file a JSON store writes', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'wikitape-append-'));
-    const texts: string[] = [];
-    for (const format of ['json', 'sqlite'] as const) {
-      const store = (entities: typeof LIST_ENTITIES) => new FileCassetteStore(join(root, format), { entities, format });
+    const texts = await bothWays(async (store, format) => {
       await record(store(LIST_ENTITIES), [logPage(100)]);
       // Written by a store that knows no list's kind: its log events go into the `entities` member, the table keeps the first 50.
       await record(store([]), [logPage(150)]);
       if (format === 'sqlite') expect(tabledKinds(store([]).databaseFile('grow'))).not.toContain('logevents');
       await record(store(LIST_ENTITIES), [logPage(200)]);
       if (format === 'sqlite') expect(tabledKinds(store([]).databaseFile('grow'))).toContain('logevents');
-      texts.push(format === 'json' ? timesAlike(await readFile(store([]).fileOf('grow'), 'utf8')) : await convertedBack(store([]).databaseFile('grow')));
-    }
-    expect((JSON.parse(texts[0]!) as Cassette).entities.logevents).toHaveLength(150);
+    });
+    expect((JSON.parse(texts[0]) as Cassette).entities.logevents).toHaveLength(150);
     expect(texts[1]).toBe(texts[0]);
   });
 
