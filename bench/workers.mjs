@@ -10,7 +10,7 @@
 //
 // Env: BENCH_SECONDS (default 5) per measurement; BENCH_WORKERS (default 2); BENCH_ROUNDS
 // (default 2: 1, N, 1, N … so that a change in the machine's load shows in both);
-// BENCH_GENERATORS (default "autocannon,pipelined").
+// BENCH_GENERATORS (default "autocannon,pipelined"); BENCH_CASES (default all, see below).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -29,6 +29,9 @@ const CASES = [
   // A distinct lelimit per request (1-500, then again with another requestid): computed each time, never one printed answer reused.
   { name: 'computed (list=logevents, lelimit 1-500)', query: 'action=query&list=logevents&lelimit=7&format=json', source: 'synthesized', vary: true },
 ];
+// BENCH_CASES: the cases to run, by the start of their name ("computed", "cassette hit"); default all.
+const ONLY = (process.env.BENCH_CASES ?? '').split(',').filter(Boolean);
+const RUN = ONLY.length === 0 ? CASES : CASES.filter((c) => ONLY.some((o) => c.name.startsWith(o)));
 const log = (line) => process.stderr.write(`bench:workers: ${line}\n`);
 
 const ROOT = mkdtempSync(join(tmpdir(), 'wikitape-bench-workers-'));
@@ -166,7 +169,7 @@ const SETUPS = [
 const rows = [];
 const before = loadavg();
 log(`${cpus().length} cores, load average ${before.map((l) => l.toFixed(2)).join(' ')}; ${DURATION} s per measurement, ${ROUNDS} rounds, generators ${GENERATORS.join(', ')}`);
-for (const c of CASES) {
+for (const c of RUN) {
   for (const generator of GENERATORS) {
     const got = Object.fromEntries(SETUPS.map((x) => [x.key, []]));
     for (let round = 0; round < ROUNDS; round++) {
