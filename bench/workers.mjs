@@ -3,7 +3,8 @@
 // wiki with debuginfo off, as production wikis run, each loaded by two generators in this process:
 // autocannon (a full HTTP client) and bench/pipelined.mjs (raw keep-alive sockets, 8 requests in
 // flight per connection, answers skipped unread: a fraction of autocannon's CPU). Prints each
-// case's requests per second with one and two workers and the ratio, and beside them what decides
+// case's requests per second with one and two workers and the ratio (of the best rates, and the
+// median and range of each round's own), and beside them what decides
 // it on a shared 2-core machine (Linux /proc): the CPU time per answer of the server's processes
 // (primary and workers) and of the generator, and how long the servers' processes waited for a
 // core (run queue) while they had work. docs/decisions/0019-many-processes.md.
@@ -189,15 +190,18 @@ for (const c of RUN) {
     const best = (k) => Math.max(...got[k].map((r) => r.rps));
     const m = (k, field) => median(got[k].map((r) => r[field]));
     const all = Object.values(got).flat();
-    rows.push({ case: c.name, generator, rps: Object.fromEntries(SETUPS.map((x) => [x.key, best(x.key)])), cpu: Object.fromEntries(SETUPS.map((x) => [x.key, m(x.key, 'serverUs')])), wait: Object.fromEntries(SETUPS.map((x) => [x.key, m(x.key, 'waited')])), primary: m('workers', 'primaryUs'), generatorUs: median(all.map((r) => r.generatorUs)) });
+    // Each round measures the setups back to back: its own ratios see the same machine (the median and range of those beside the best rates).
+    const perRound = (k) => got[k].map((r, i) => r.rps / got.one[i].rps).sort((a, b) => a - b);
+    rows.push({ case: c.name, generator, rounds: Object.fromEntries(['workers', 'apart'].map((k) => [k, perRound(k)])), rps: Object.fromEntries(SETUPS.map((x) => [x.key, best(x.key)])), cpu: Object.fromEntries(SETUPS.map((x) => [x.key, m(x.key, 'serverUs')])), wait: Object.fromEntries(SETUPS.map((x) => [x.key, m(x.key, 'waited')])), primary: m('workers', 'primaryUs'), generatorUs: median(all.map((r) => r.generatorUs)) });
   }
 }
 const after = loadavg();
 const pct = (x) => (x === null ? 'n/a' : `${Math.round(x * 100)} %`);
-console.log(`| case | generator | 1 process (req/s) | --workers ${WORKERS} (req/s) | ratio | ${WORKERS} separate processes (req/s) | ratio | server CPU µs per answer: 1 / workers / separate | of which the primary | generator CPU µs per answer | servers waited for a core: 1 / workers / separate |`);
-console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+console.log(`| case | generator | 1 process (req/s) | --workers ${WORKERS} (req/s) | ratio | per round: median (range) | ${WORKERS} separate processes (req/s) | ratio | per round | server CPU µs per answer: 1 / workers / separate | of which the primary | generator CPU µs per answer | servers waited for a core: 1 / workers / separate |`);
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
   const keys = SETUPS.map((x) => x.key);
-  console.log(`| ${r.case} | ${r.generator} | ${Math.round(r.rps.one)} | ${Math.round(r.rps.workers)} | ${(r.rps.workers / r.rps.one).toFixed(2)}× | ${Math.round(r.rps.apart)} | ${(r.rps.apart / r.rps.one).toFixed(2)}× | ${keys.map((k) => fixed(r.cpu[k])).join(' / ')} | ${fixed(r.primary, 1)} | ${fixed(r.generatorUs)} | ${keys.map((k) => pct(r.wait[k])).join(' / ')} |`);
+  const spread = (list) => `${median(list).toFixed(2)}× (${list[0].toFixed(2)}–${list.at(-1).toFixed(2)})`;
+  console.log(`| ${r.case} | ${r.generator} | ${Math.round(r.rps.one)} | ${Math.round(r.rps.workers)} | ${(r.rps.workers / r.rps.one).toFixed(2)}× | ${spread(r.rounds.workers)} | ${Math.round(r.rps.apart)} | ${(r.rps.apart / r.rps.one).toFixed(2)}× | ${spread(r.rounds.apart)} | ${keys.map((k) => fixed(r.cpu[k])).join(' / ')} | ${fixed(r.primary, 1)} | ${fixed(r.generatorUs)} | ${keys.map((k) => pct(r.wait[k])).join(' / ')} |`);
 }
-console.log(`\n${cpus().length} cores; load average (1, 5, 15 min) before ${before.map((l) => l.toFixed(2)).join(' ')}, after ${after.map((l) => l.toFixed(2)).join(' ')}; req/s: best of ${ROUNDS} rounds of ${DURATION} s; CPU and waits: medians; ${CONNECTIONS} connections in all, the generators in the bench's own process, on the same cores. "Waited for a core": run-queue time of the servers' main threads, summed, as a share of the window (2 processes that each waited half the time: 100 %).`);
+console.log(`\n${cpus().length} cores; load average (1, 5, 15 min) before ${before.map((l) => l.toFixed(2)).join(' ')}, after ${after.map((l) => l.toFixed(2)).join(' ')}; req/s: best of ${ROUNDS} rounds of ${DURATION} s (each round runs the setups in turn; "per round": the ratios within each round); CPU and waits: medians; ${CONNECTIONS} connections in all, the generators in the bench's own process, on the same cores. "Waited for a core": run-queue time of the servers' main threads, summed, as a share of the window (2 processes that each waited half the time: 100 %).`);
