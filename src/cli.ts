@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// First: V8's settings, before any other module runs (v8-flags.ts).
-import './v8-flags.js';
+// First: V8's settings, before any other module runs (util/v8-flags.ts).
+import './util/v8-flags.js';
 import { isAbsolute, relative } from 'node:path';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
