@@ -9,9 +9,9 @@
  * allocations, always falls inside an answer and finds that answer's rows alive, so V8 judged
  * every row literal long-lived: every computed answer's rows went to the old generation, and were
  * collected by full collections, each ~1 s under load, marked and swept on V8's helper threads.
- * One process hid that cost on the idle core; `--workers 2` has none (bench/RESULTS.md, "Many
- * processes": server CPU per computed answer 639–716 µs instead of 675–862, two workers 1.52–1.72 ×
- * one instead of 1.41–1.54 ×, in the same runs).
+ * One process hid that cost on the idle core; `--workers 2` has none. Turned off, two workers
+ * answered 25–33 % more computed answers a second, in turn with the build before (decision 0019,
+ * "What one process hid"; bench/RESULTS.md).
  */
 import { setFlagsFromString } from 'node:v8';
 
