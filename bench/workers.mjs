@@ -33,6 +33,10 @@ const CASES = [
 // BENCH_CASES: the cases to run, by the start of their name ("computed", "cassette hit"); default all.
 const ONLY = (process.env.BENCH_CASES ?? '').split(',').filter(Boolean);
 const RUN = ONLY.length === 0 ? CASES : CASES.filter((c) => ONLY.some((o) => c.name.startsWith(o)));
+if (RUN.length === 0) {
+  process.stderr.write(`bench:workers: BENCH_CASES=${process.env.BENCH_CASES} names no case; the cases: ${CASES.map((c) => `"${c.name}"`).join(', ')}\n`);
+  process.exit(2);
+}
 const log = (line) => process.stderr.write(`bench:workers: ${line}\n`);
 
 const ROOT = mkdtempSync(join(tmpdir(), 'wikitape-bench-workers-'));
