@@ -9,7 +9,7 @@ import { PAGES, PAGE_INDEXES, PAGE_SHAPE, mergePage, pageDbKey, tableOf, type Pa
 import { readFixturePage } from '../wiki/fixtures.js';
 import { atLeast, type WikiProfile } from '../wiki/profile.js';
 import { makeTitleSafe } from '../wiki/title.js';
-import { badContinue, needCompleteList, takePage } from './list-support.js';
+import { badContinue, needCompleteList, showRows, takePage } from './list-support.js';
 
 /** RestrictionStore::listAllRestrictionTypes( true ) of a default install, and $wgRestrictionLevels. */
 const PR_TYPES = ['edit', 'move', 'upload'];
@@ -144,7 +144,7 @@ export const allpages: ListModule<Page> = {
       rows = byLanglinks(ctx, rows, langlinks);
     }
     const { page, next } = takePage(rows, limit);
-    ctx.result.query()['allpages'] = page.map((p): JsonObject => ({ pageid: p.pageid, ns: p.ns, title: p.title }));
+    showRows(ctx, 'allpages', page, '', (p): JsonObject => ({ pageid: p.pageid, ns: p.ns, title: p.title }));
     const fetched = next ? [...page, next] : page;
     return next ? { continueValue: dbkey(next), fetched } : { fetched };
   },

@@ -10,7 +10,7 @@ import { entityKind, tableOf } from '../wiki/model.js';
 import { fieldColumn, type IndexColumn, type IndexKey, type IndexSpecs } from '../wiki/entity-table.js';
 import { atLeast } from '../wiki/profile.js';
 import { requireMaxOneParameter } from './checks.js';
-import { compareKeys, deriveUserId, fixtureEntry, takePage, windowRange, memoKey, needCompleteList, needProps, needPropsOfAll } from './list-support.js';
+import { compareKeys, deriveUserId, fixtureEntry, takePage, windowRange, memoKey, needCompleteList, needProps, needPropsOfAll, showRows } from './list-support.js';
 import { entityMw } from '../util/timestamp.js';
 import { apiClass, continueCondition, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
 
@@ -132,7 +132,8 @@ export const blocks: ListModule<Block> = {
     const { page, next } = takePage(rows, limit);
     const props = new Set(pv.list(v['prop']));
     for (const b of page) needProps(ctx, 'blocks', b, props);
-    ctx.result.query()['blocks'] = page.map((b) => blockInfo(ctx, b, props));
+    // blockInfo reads the props, the version and (a block's duration, from 1.44 on) the user language.
+    showRows(ctx, 'blocks', page, `${[...props].sort().join('|')} ${ctx.profile.version} ${ctx.userLang.code}`, (b) => blockInfo(ctx, b, props));
     return next ? { continueValue: this.order.continueValue(next) } : {};
   },
 };

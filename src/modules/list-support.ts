@@ -2,6 +2,8 @@ import { ApiUsageError, apiMessage } from '../api/errors.js';
 import type { ApiContext } from '../api/context.js';
 import { learnProp, type ContinueType, type ListModule, type SortKey } from '../api/list-module.js';
 import { pv, type ParamValues } from '../api/param-spec.js';
+import { frozenJson, isFrozenJson, withFrozenMembers } from '../api/frozen.js';
+import type { JsonObject } from '../api/result.js';
 import { isValid, isValidRange } from '../util/ip.js';
 import { parseTimestamp, toMw } from '../util/timestamp.js';
 import { compareIndexKeys, type EntityTable, type IndexKey, type KeyRange, type KnownCounts } from '../wiki/entity-table.js';
@@ -21,6 +23,68 @@ export function memoKey<T extends object>(keyOf: (x: T) => SortKey): (x: T) => S
     if (k === undefined) keys.set(x, (k = keyOf(x)));
     return k;
   };
+}
+
+/** An entity's rows as some list showed them, by variant, and the `known` props they were built under. */
+interface KeptRows {
+  known: unknown;
+  readonly rows: Map<string, JsonObject>;
+}
+
+/** Entities whose rows are kept, per generation (two are kept: ROWS_KEPT to 2 × ROWS_KEPT entities). */
+const ROWS_KEPT = 8192;
+let youngRows = new Map<object, KeptRows>();
+let oldRows = new Map<object, KeptRows>();
+
+function keptRows(e: object): KeptRows {
+  const young = youngRows.get(e);
+  if (young) return young;
+  const kept = oldRows.get(e) ?? { known: undefined, rows: new Map() };
+  if (youngRows.size >= ROWS_KEPT) {
+    oldRows = youngRows;
+    youngRows = new Map();
+  }
+  youngRows.set(e, kept);
+  return kept;
+}
+
+/**
+ * Puts a page of a list's entries into the answer (`query[name]`) as rows, each built once per
+ * entity and variant and kept (frozen): once a row is shown again, its text is cached as well
+ * (api/frozen.ts), so that printing a page joins its rows' texts, and formatversion=1 converts
+ * each row once. `variant` names everything besides the entity that
+ * `build` reads (the props, the caller's rights, the version, the user language). An entity whose
+ * `known` props changed since (a derivation filled a field in, api/list-module.ts learnProp) is
+ * built again. The rows of the ROWS_KEPT to 2 × ROWS_KEPT entities shown last are kept, so memory
+ * stays bounded on a wiki of any size; a database cassette's entities are new objects at each read
+ * and are simply built.
+ */
+export function showRows<E extends object>(ctx: ApiContext, name: string, page: readonly E[], variant: string, build: (e: E) => JsonObject): void {
+  const key = `${name}\u0000${variant}`;
+  const rows: JsonObject[] = [];
+  let again = false;
+  for (const e of page) {
+    const kept = keptRows(e);
+    const known = (e as { known?: unknown }).known;
+    if (kept.known !== known) {
+      kept.known = known;
+      kept.rows.clear();
+    }
+    let row = kept.rows.get(key);
+    if (row === undefined) kept.rows.set(key, (row = Object.freeze(build(e))));
+    else {
+      // Shown again: its text is worth keeping. A row shown once (as every row read from a
+      // database is) is printed with the rest of its page in one pass, which costs less.
+      if (!isFrozenJson(row)) frozenJson(row);
+      again = true;
+    }
+    rows.push(row);
+  }
+  ctx.result.query()[name] = rows;
+  if (again) {
+    withFrozenMembers(ctx.result.query());
+    withFrozenMembers(rows);
+  }
 }
 
 /** ApiBase::dieContinueUsageIf: the one error for any malformed `xxcontinue`. */

@@ -9,7 +9,7 @@ import { escapeWikiText, htmlspecialchars } from '../util/escape.js';
 import { parseTitle } from '../wiki/title.js';
 import { requireMaxOneParameter } from './checks.js';
 import { HIDDEN_LOG_TYPES, logActions, logTypes } from './log-types.js';
-import { deriveUserId, fixtureEntry, takePage, memoKey, needCompleteList, needProps, needPropsOfAll, windowRange } from './list-support.js';
+import { deriveUserId, fixtureEntry, takePage, memoKey, needCompleteList, needProps, needPropsOfAll, showRows, windowRange } from './list-support.js';
 import { fieldColumn, type IndexColumn, type IndexKey, type IndexSpecs } from '../wiki/entity-table.js';
 import { entityMw } from '../util/timestamp.js';
 import { isAllowed, userCanSeeRevDel } from '../api/session.js';
@@ -144,7 +144,11 @@ export const logevents: ListModule<LogEvent> = {
     const { page, next } = takePage(rows, limit);
     const props = new Set(pv.list(v['prop']));
     for (const e of page) needProps(ctx, 'logevents', e, props);
-    ctx.result.query()['logevents'] = page.map((e) => extractRowInfo(ctx, e, props));
+    // What extractRowInfo reads besides the entry: the props, the caller's rights to hidden parts,
+    // the version and (a block's duration, from 1.44 on) the user language.
+    const rights = hiddenRights(ctx);
+    const variant = `${[...props].sort().join('|')} ${+rights.hidden}${+rights.suppressed} ${ctx.profile.version} ${ctx.userLang.code}`;
+    showRows(ctx, 'logevents', page, variant, (e) => extractRowInfo(ctx, rights, e, props));
     const fetched = next ? [...page, next] : page;
     return next ? { continueValue: this.order.continueValue(next), fetched } : { fetched };
   },
@@ -253,23 +257,33 @@ function titleTests(ctx: ApiContext, v: ParamValues): ((e: LogEvent) => boolean)
   return tests;
 }
 
+/** The caller's rights to an entry's hidden parts: `deletedhistory`, and `suppressrevision` or `viewsuppressed`. */
+interface HiddenRights {
+  readonly hidden: boolean;
+  readonly suppressed: boolean;
+}
+
+function hiddenRights(ctx: ApiContext): HiddenRights {
+  const caller = ctx.session.caller;
+  return { hidden: isAllowed(caller, 'deletedhistory'), suppressed: isAllowed(caller, 'suppressrevision') || isAllowed(caller, 'viewsuppressed') };
+}
+
 /**
  * LogEventsList::userCanBitfield: a hidden part of an entry shows to callers with `deletedhistory`,
  * a suppressed one to those with `suppressrevision` or `viewsuppressed` (readers see neither).
  */
-function userCan(ctx: ApiContext, deleted: number, field: number): boolean {
+function userCan(rights: HiddenRights, deleted: number, field: number): boolean {
   if ((deleted & field) === 0) return true;
-  const caller = ctx.session.caller;
-  return deleted & 8 ? isAllowed(caller, 'suppressrevision') || isAllowed(caller, 'viewsuppressed') : isAllowed(caller, 'deletedhistory');
+  return deleted & 8 ? rights.suppressed : rights.hidden;
 }
 
-function extractRowInfo(ctx: ApiContext, e: LogEvent, props: Set<string>): JsonObject {
+function extractRowInfo(ctx: ApiContext, rights: HiddenRights, e: LogEvent, props: Set<string>): JsonObject {
   const out: JsonObject = {};
   const deleted = e.deleted ?? 0;
   const actionHidden = (deleted & 1) !== 0;
   if (props.has('ids')) out['logid'] = e.logid;
   if (actionHidden && (props.has('title') || props.has('ids') || props.has('details'))) out['actionhidden'] = true;
-  if (userCan(ctx, deleted, 1)) {
+  if (userCan(rights, deleted, 1)) {
     if (props.has('title')) {
       out['ns'] = e.ns;
       out['title'] = e.title;
@@ -287,7 +301,7 @@ function extractRowInfo(ctx: ApiContext, e: LogEvent, props: Set<string>): JsonO
   }
   const userHidden = (deleted & 4) !== 0;
   if (userHidden && (props.has('user') || props.has('userid'))) out['userhidden'] = true;
-  if (userCan(ctx, deleted, 4)) {
+  if (userCan(rights, deleted, 4)) {
     if (props.has('user')) out['user'] = e.user;
     if (props.has('userid')) out['userid'] = e.userid;
     if ((props.has('user') || props.has('userid')) && e.userid === 0) out['anon'] = true;
@@ -295,7 +309,7 @@ function extractRowInfo(ctx: ApiContext, e: LogEvent, props: Set<string>): JsonO
   if (props.has('timestamp')) out['timestamp'] = e.timestamp;
   const commentHidden = (deleted & 2) !== 0;
   if (commentHidden && (props.has('comment') || props.has('parsedcomment'))) out['commenthidden'] = true;
-  if (userCan(ctx, deleted, 2)) {
+  if (userCan(rights, deleted, 2)) {
     if (props.has('comment')) out['comment'] = e.comment;
     if (props.has('parsedcomment')) out['parsedcomment'] = e.parsedcomment ?? htmlspecialchars(e.comment);
   }

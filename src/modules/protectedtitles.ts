@@ -4,7 +4,7 @@ import { mergeKnown, type ListModule } from '../api/list-module.js';
 import type { JsonObject } from '../api/result.js';
 import { entityKind, tableOf } from '../wiki/model.js';
 import { fieldColumn } from '../wiki/entity-table.js';
-import { compareKeys, deriveUserId, fixtureEntry, takePage, windowRange, memoKey, needCompleteList, needProps, needPropsOfAll } from './list-support.js';
+import { compareKeys, deriveUserId, fixtureEntry, takePage, windowRange, memoKey, needCompleteList, needProps, needPropsOfAll, showRows } from './list-support.js';
 import { entityMw } from '../util/timestamp.js';
 import { apiClass, fetchedRows, genderCacheLookup, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
 import { atLeast } from '../wiki/profile.js';
@@ -91,7 +91,7 @@ export const protectedtitles: ListModule<ProtectedTitle> = {
     // B/C: userid comes with user too.
     const shown = props.has('user') ? new Set([...props, 'userid']) : props;
     for (const p of page) needProps(ctx, 'protectedtitles', p, shown);
-    ctx.result.query()['protectedtitles'] = page.map((p) => titleInfo(p, props));
+    showRows(ctx, 'protectedtitles', page, [...props].sort().join('|'), (p) => titleInfo(p, props));
     const fetched = next ? [...page, next] : page;
     return next ? { continueValue: this.order.continueValue(next), fetched } : { fetched };
   },

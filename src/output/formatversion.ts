@@ -1,5 +1,6 @@
 import type { Json, JsonObject } from '../api/result.js';
 import { isObject } from '../api/result.js';
+import { frozenJson, holdsFrozen, isFrozenJson, withFrozenMembers } from '../api/frozen.js';
 import { OrderedObject } from './ordered.js';
 import { goodPagesInOrder, type PageOrderContext } from './page-order.js';
 
@@ -137,10 +138,43 @@ function queryToV1(q: JsonObject, assocLists: ReadonlySet<string>, order: PageOr
     // appendDefaultOptions names every option a BC bool: true and false print as they are.
     else if (k === 'defaultoptions' && isObject(v)) out[k] = v;
     else if (k === 'userinfo' && isObject(v)) out[k] = userinfoToV1(v);
-    else if (assocLists.has(k) && Array.isArray(v)) out[k] = v.map(assocEntryToV1).filter((e): e is Json => e !== undefined);
+    else if (Array.isArray(v) && holdsFrozen(v)) {
+      // A list's rows shown again (modules/list-support.ts showRows): each converted once.
+      out[k] = rowsToV1(v, assocLists.has(k) ? V1_ASSOC : V1_PLAIN);
+      withFrozenMembers(out);
+    } else if (assocLists.has(k) && Array.isArray(v)) out[k] = v.map(assocEntryToV1).filter((e): e is Json => e !== undefined);
     else setBc(out, k, v);
   }
   return out;
+}
+
+/** The formatversion=1 forms of frozen rows (json.ts frozenJson), by the transform that made them. */
+interface RowTransform {
+  readonly toV1: (row: Json) => Json | undefined;
+  readonly made: WeakMap<object, Json | undefined>;
+}
+const V1_ASSOC: RowTransform = { toV1: assocEntryToV1, made: new WeakMap() };
+const V1_PLAIN: RowTransform = { toV1: (row) => bc(row), made: new WeakMap() };
+
+/**
+ * A list's rows in formatversion=1: a frozen row's form is made once (and frozen, so that its
+ * encodings are cached too), other rows' each time; rows the transform removes are left out.
+ */
+function rowsToV1(rows: readonly Json[], transform: RowTransform): Json[] {
+  const out: Json[] = [];
+  for (const row of rows) {
+    let t: Json | undefined;
+    if (typeof row === 'object' && row !== null && isFrozenJson(row)) {
+      if (transform.made.has(row)) t = transform.made.get(row);
+      else {
+        t = transform.toV1(row);
+        if (typeof t === 'object' && t !== null) frozenJson(Object.freeze(t));
+        transform.made.set(row, t);
+      }
+    } else t = transform.toV1(row);
+    if (t !== undefined) out.push(t);
+  }
+  return withFrozenMembers(out);
 }
 
 /**

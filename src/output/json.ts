@@ -18,10 +18,12 @@
  *   (`1.0e-5`, `1.0e-7`, `5.0e-5`, `1.0e+19`) — JS prints `0.00001`, `1e-7`, `10000000000000000000`.
  *   Integers beyond PHP's int64 are floats there and printed as such (`9.223372036854776e+18`).
  *
- * Frozen fragments: `frozenJson(value)` marks an immutable object/array whose encodings are cached
- * (per option set) and spliced in wherever it appears as a member of the encoded top-level object or
- * of an object marked with `frozenJson`/`withFrozenMembers`. debuginfo's `includes` list uses this,
- * so encoding a fresh debuginfo does not re-encode ~900 file entries per request.
+ * Frozen fragments: `frozenJson(value)` (api/frozen.ts) marks an immutable object/array whose
+ * encodings are cached (per option set) and spliced in wherever it appears as a member of the encoded
+ * top-level object or of an object or list marked with `frozenJson`/`withFrozenMembers`. debuginfo's
+ * `includes` list uses this, so encoding a fresh debuginfo does not re-encode ~900 file entries per
+ * request, and so do a list's rows shown again (modules/list-support.ts showRows): a page of them is
+ * their cached texts joined.
  *
  * Byte output (`encodeJsonTailChunks`, `encodeJsonChunks`): the same text as byte chunks, long
  * strings and the HTML page's `<pre>` text escaped straight into buffers (text-bytes.ts). This
@@ -29,6 +31,7 @@
  * caches and the PHP post-pass, which stay private to it.
  */
 
+import { holdsFrozen, isFrozenJson } from '../api/frozen.js';
 import { escapePreBytes, textBytes, writeUnicodeEscape } from './text-bytes.js';
 
 export interface JsonOptions {
@@ -135,25 +138,8 @@ function postPass(s: string, opts: JsonOptions): string {
 // ---------------------------------------------------------------------------------------------
 // Frozen fragments
 
-/** Immutable values whose encodings are cached, keyed by option set. */
-const frozen = new WeakMap<object, Map<string, string>>();
-/** Objects that have frozen members somewhere below (so the encoder splits them). */
-const hasFrozen = new WeakSet<object>();
-
-/**
- * Marks `value` (an object or array that will never be mutated) so that its encodings are cached
- * and reused. Returns the same value.
- */
-export function frozenJson<T extends object>(value: T): T {
-  if (!frozen.has(value)) frozen.set(value, new Map());
-  return value;
-}
-
-/** Marks an object as containing frozen members (directly or deeper). Returns the same object. */
-export function withFrozenMembers<T extends object>(value: T): T {
-  hasFrozen.add(value);
-  return value;
-}
+/** The encodings of frozen values (api/frozen.ts), by option set. */
+const frozenTexts = new WeakMap<object, Map<string, string>>();
 
 function optKey(opts: JsonOptions, indent: number): string {
   return `${opts.ascii ? 1 : 0}${opts.pretty ? 1 : 0}${opts.hexTagAmp ? 1 : 0}${opts.pretty ? indent : 0}`;
@@ -170,17 +156,18 @@ function indentText(s: string, indent: number): string {
 /** Encodes `value` as if it sat at nesting depth `indent` (pretty mode). */
 function encodeAt(value: unknown, opts: JsonOptions, indent: number): string {
   if (typeof value === 'object' && value !== null) {
-    const cache = frozen.get(value);
-    if (cache) {
+    if (isFrozenJson(value)) {
+      let cache = frozenTexts.get(value);
+      if (!cache) frozenTexts.set(value, (cache = new Map()));
       const k = optKey(opts, indent);
       let s = cache.get(k);
       if (s === undefined) {
-        s = isSplittable(value) && hasFrozen.has(value) ? encodeSplit(value, opts, indent) : encodePlain(value, opts, indent);
+        s = isSplittable(value) && holdsFrozen(value) ? encodeSplit(value, opts, indent) : encodePlain(value, opts, indent);
         cache.set(k, s);
       }
       return s;
     }
-    if (isSplittable(value) && hasFrozen.has(value)) return encodeSplit(value, opts, indent);
+    if (holdsFrozen(value)) return Array.isArray(value) ? encodeSplitList(value, opts, indent) : encodeSplit(value as Record<string, unknown>, opts, indent);
   }
   return encodePlain(value, opts, indent);
 }
@@ -218,12 +205,25 @@ function encodeSplit(obj: Record<string, unknown>, opts: JsonOptions, indent: nu
   return first ? '{}' : out + '}';
 }
 
+/** A list marked withFrozenMembers, element by element (JSON.stringify's layout: `null` for what JSON cannot hold). */
+function encodeSplitList(list: readonly unknown[], opts: JsonOptions, indent: number): string {
+  if (list.length === 0) return '[]';
+  const pad = opts.pretty ? '\n' + '    '.repeat(indent + 1) : '';
+  let out = '';
+  for (let i = 0; i < list.length; i++) {
+    let v = list[i];
+    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') v = null;
+    out += (i === 0 ? '[' : ',') + pad + encodeAt(v, opts, opts.pretty ? indent + 1 : 0);
+  }
+  return out + (opts.pretty ? '\n' + '    '.repeat(indent) : '') + ']';
+}
+
 function topLevelHasFrozen(value: unknown): boolean {
   if (!isSplittable(value)) return false;
-  if (hasFrozen.has(value) || frozen.has(value)) return true;
+  if (holdsFrozen(value) || isFrozenJson(value)) return true;
   for (const k in value) {
     const v = value[k];
-    if (typeof v === 'object' && v !== null && (frozen.has(v) || hasFrozen.has(v))) return true;
+    if (typeof v === 'object' && v !== null && (isFrozenJson(v) || holdsFrozen(v))) return true;
   }
   return false;
 }
@@ -233,7 +233,7 @@ export function encodeJson(value: unknown, opts: JsonOptions): string {
   const indent = opts.pretty ? (opts.indent ?? 0) : 0;
   if (topLevelHasFrozen(value)) {
     const v = value as Record<string, unknown>;
-    return frozen.has(v) ? encodeAt(v, opts, indent) : encodeSplit(v, opts, indent);
+    return isFrozenJson(v) ? encodeAt(v, opts, indent) : encodeSplit(v, opts, indent);
   }
   return encodePlain(value, opts, indent);
 }
@@ -339,12 +339,12 @@ function partsAt(value: unknown, opts: JsonOptions, indent: number, out: Array<s
     return;
   }
   if (typeof value === 'object' && value !== null) {
-    if (frozen.has(value)) {
+    if (isFrozenJson(value)) {
       const b = frozenBuffer(value, opts, indent);
       out.push(pre ? escapePreBytes(b) : b);
       return;
     }
-    if (isPlainContainer(value) && ((!Array.isArray(value) && hasFrozen.has(value)) || holdsLongString(value, 3))) {
+    if (isPlainContainer(value) && ((!Array.isArray(value) && holdsFrozen(value)) || holdsLongString(value, 3))) {
       membersAt(value, opts, indent, out, pre);
       return;
     }

@@ -1,3 +1,5 @@
+import { isFrozenJson } from '../api/frozen.js';
+
 /**
  * JSON objects whose key order JavaScript cannot keep: integer-like keys ("5", "9") always come
  * first and ascending in a JS object, but formatversion=1 `query.pages` lists page ids in
@@ -24,9 +26,14 @@ function replace(value: unknown, found: OrderedObject[]): unknown {
   return value;
 }
 
-/** Whether an OrderedObject is anywhere in `value` (asked of every answer: loops that make no arrays). */
+/**
+ * Whether an OrderedObject is anywhere in `value` (asked of every answer: loops that make no
+ * arrays). A frozen fragment (json.ts frozenJson: a list's row, debuginfo's includes) is plain
+ * JSON data, never one: it is not walked.
+ */
 function contains(value: unknown): boolean {
   if (value instanceof OrderedObject) return true;
+  if (typeof value === 'object' && value !== null && isFrozenJson(value)) return false;
   if (Array.isArray(value)) {
     for (const v of value) if (contains(v)) return true;
     return false;

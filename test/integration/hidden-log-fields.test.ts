@@ -2,10 +2,12 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import type { LogEvent } from '../../src/modules/logevents.js';
+import { startServer, type RunningServer } from '../../src/server.js';
 import { MINI_WIKI, NO_CASSETTES, TEST_CLOCK } from '../support/app.js';
+import { Client } from '../support/cookie-client.js';
 
 /**
  * Log events with hidden fields (log_deleted), as an anonymous reader sees them. ApiQueryLogEvents
@@ -57,5 +59,61 @@ describe('log events with hidden fields', () => {
     const main = ids(await events({ lenamespace: '0' }));
     expect(main).not.toContain(202);
     expect(main).toContain(201);
+  });
+});
+
+/**
+ * An entry's row is built once per caller's rights and kept (modules/list-support.ts showRows):
+ * callers with other rights, asking the same page of one server in turn, each get their own.
+ */
+describe('log events with hidden fields, asked in turn by callers with other rights', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-hidden-rights-'));
+    const account = (name: string, id: number, rights: string[]) => ({ name, id, password: 'pw', groups: ['*', 'user'], rights: ['read', 'writeapi', ...rights] });
+    const accounts = [account('Reader', 2, []), account('Historian', 3, ['deletedhistory']), account('Overseer', 4, ['deletedhistory', 'suppressrevision'])];
+    await writeFile(join(dir, 'hidden.json'), JSON.stringify({ logevents: [USER_HIDDEN, ACTION_HIDDEN], accounts }));
+    // Readers' recordings cannot show what rights show (session.visibility): answered anyway, flagged.
+    server = await startServer({ cassettes: NO_CASSETTES, fixtures: [join(dir, 'hidden.json')], clock: TEST_CLOCK, onMiss: 'builtin' });
+  });
+  afterAll(() => server.close());
+
+  /** Events 201 and 202 as `name` sees them (formatversion=1 and 2), logged in unless a reader. */
+  async function seenBy(name: string | null): Promise<Event[][]> {
+    const c = new Client(server.url);
+    if (name) {
+      const token = await c.token('login');
+      expect((await c.call({ action: 'login', lgname: name, lgpassword: 'pw', lgtoken: token })).body['login'].result).toBe('Success');
+    }
+    const out: Event[][] = [];
+    for (const formatversion of ['1', '2']) {
+      const res = await c.call({ action: 'query', list: 'logevents', lelimit: 'max', formatversion }, 'GET');
+      const list = (res.body as { query?: { logevents: Event[] } }).query?.logevents;
+      if (!list) throw new Error(`no log events for ${name}: ${JSON.stringify(res.body)}`);
+      out.push([201, 202].map((id) => list.find((e) => e.logid === id)!));
+    }
+    return out;
+  }
+
+  it('each sees what its rights show, whoever asked before', async () => {
+    const reader = await seenBy(null);
+    const historian = await seenBy('Historian');
+    const overseer = await seenBy('Overseer');
+    const readerAgain = await seenBy('Reader');
+    for (const [i, bool] of [[0, ''], [1, true]] as const) {
+      // a reader: neither the hidden user nor the suppressed action
+      for (const seen of [reader[i]!, readerAgain[i]!]) {
+        expect(seen[0]).toMatchObject({ userhidden: bool });
+        expect(seen[0]).not.toHaveProperty('user');
+        expect(seen[1]).toMatchObject({ actionhidden: bool, suppressed: bool });
+        expect(seen[1]).not.toHaveProperty('title');
+      }
+      // deletedhistory: the hidden user, not the suppressed action
+      expect(historian[i]![0]).toMatchObject({ userhidden: bool, user: 'Admin' });
+      expect(historian[i]![1]).not.toHaveProperty('title');
+      // suppressrevision: both
+      expect(overseer[i]![0]).toMatchObject({ userhidden: bool, user: 'Admin' });
+      expect(overseer[i]![1]).toMatchObject({ actionhidden: bool, suppressed: bool, title: 'Скрытое действие' });
+    }
   });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../src/api/result.js';
 import { toFormatVersion1 } from '../../../src/output/formatversion.js';
+import { frozenJson, withFrozenMembers } from '../../../src/api/frozen.js';
+import { encodeJson } from '../../../src/output/json.js';
 import { MODULES } from '../../../src/modules/index.js';
 
 /** The lists whose entries are assoc-typed, as the registry says (ListModule.assocEntries). */
@@ -61,6 +63,27 @@ describe('toFormatVersion1', () => {
     expect(pages.entries[0]![1]).toEqual({ ns: 0, title: 'Nonexistent', missing: '' });
     expect(pages.entries[3]![1]).toEqual({ pageid: 5, ns: 0, title: 'Foo', extlinks: [{ '*': 'https://example.com/' }] });
     expect((v1['query'] as Record<string, unknown>)['normalized']).toEqual([{ from: 'nonexistent', to: 'Nonexistent' }]);
+  });
+
+  it("converts a list's frozen rows as it converts plain ones, each once", () => {
+    const logRows = (): JsonObject[] => [
+      { logid: 2, actionhidden: true, suppressed: true, params: { cascade: false }, tags: [] },
+      { logid: 1, title: 'A', anon: true, params: {} },
+    ];
+    const blockRows = (): JsonObject[] => [{ id: 5, automatic: false, anononly: true, nocreate: false }];
+    const data = (frozen: boolean): JsonObject => {
+      const mark = (list: JsonObject[]) => (frozen ? withFrozenMembers(list.map((r) => frozenJson(Object.freeze(r)))) : list);
+      const query = { logevents: mark(logRows()), blocks: mark(blockRows()), protectedtitles: mark([{ ns: 0, title: 'B' }]) };
+      return { batchcomplete: true, query: frozen ? withFrozenMembers(query) : query };
+    };
+    const marked = data(true);
+    const v1 = toFormatVersion1(marked, ASSOC);
+    expect(v1).toEqual(toFormatVersion1(data(false), ASSOC));
+    expect((v1['query'] as JsonObject)['logevents']).toEqual([{ logid: 2, actionhidden: '', suppressed: '', params: {}, tags: [] }, { logid: 1, title: 'A', anon: '', params: {} }]);
+    for (const opts of [{ ascii: true, pretty: false }, { ascii: false, pretty: true }]) expect(encodeJson(v1, opts)).toBe(encodeJson(toFormatVersion1(data(false), ASSOC), opts));
+    // the same rows again: the same converted rows
+    const again = toFormatVersion1(marked, ASSOC);
+    expect(((again['query'] as JsonObject)['logevents'] as JsonObject[])[0]).toBe(((v1['query'] as JsonObject)['logevents'] as JsonObject[])[0]);
   });
 
   it('moves content values to "*" at the end: BC error docref and warnings', () => {

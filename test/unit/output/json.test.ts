@@ -4,12 +4,11 @@ import {
   encodeJsonBytes,
   encodeJsonTail,
   encodeJsonTailBytes,
-  frozenJson,
   jsonpCallbackName,
   phpFloat,
-  withFrozenMembers,
   jsonpEnds,
 } from '../../../src/output/json.js';
+import { frozenJson, withFrozenMembers } from '../../../src/api/frozen.js';
 
 const UTF8 = { ascii: false, pretty: false };
 const ASCII = { ascii: true, pretty: false };
@@ -140,6 +139,32 @@ describe('encodeJson: PHP 8.2 json_encode as ApiFormatJson uses it', () => {
     }
     expect(encodeJsonTail('{}', 'debuginfo', { a: 1 }, UTF8)).toBe('{"debuginfo":{"a":1}}');
     expect(encodeJsonTail('{}', 'debuginfo', { a: 1 }, { ascii: false, pretty: true })).toBe('{\n    "debuginfo": {\n        "a": 1\n    }\n}');
+  });
+});
+
+describe("a list's rows as frozen fragments", () => {
+  const rows = () => [
+    { logid: 2, title: 'Москва', params: { cascade: false, details: [{ type: 'edit', expiry: 'infinite' }] }, time: 1e-5 },
+    { logid: 1, title: 'Tab\there', params: {}, tags: [] },
+  ];
+
+  it('give the text a whole encode gives, in every printing variant, the first time and from the cache', () => {
+    const frozenRows = withFrozenMembers(rows().map((r) => frozenJson(r)));
+    const plain = { batchcomplete: '', continue: { lecontinue: '20240101|1', continue: '-||' }, query: { logevents: rows() } };
+    const marked = { batchcomplete: '', continue: plain.continue, query: withFrozenMembers({ logevents: frozenRows }) };
+    for (const opts of [ASCII, UTF8, { ascii: false, pretty: true }, { ascii: true, pretty: true }, { ascii: false, pretty: true, indent: 2 }]) {
+      const whole = encodeJson(plain, opts);
+      expect(encodeJson(marked, opts)).toBe(whole);
+      expect(encodeJson(marked, opts)).toBe(whole);
+      expect(encodeJsonBytes(marked, opts).toString('utf8')).toBe(whole);
+    }
+  });
+
+  it('print an empty list and what JSON cannot hold as JSON.stringify does', () => {
+    expect(encodeJson({ query: withFrozenMembers({ list: withFrozenMembers([]) }) }, UTF8)).toBe('{"query":{"list":[]}}');
+    expect(encodeJson({ query: withFrozenMembers({ list: withFrozenMembers([frozenJson({ a: 1 }), undefined, 2]) }) }, { ascii: false, pretty: true })).toBe(
+      encodeJson({ query: { list: [{ a: 1 }, null, 2] } }, { ascii: false, pretty: true }),
+    );
   });
 });
 

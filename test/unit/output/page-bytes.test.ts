@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { encodeJson, encodeJsonChunks, encodeJsonTail, encodeJsonTailChunks, frozenJson, withFrozenMembers, type JsonOptions } from '../../../src/output/json.js';
+import { frozenJson, withFrozenMembers } from '../../../src/api/frozen.js';
+import { encodeJson, encodeJsonChunks, encodeJsonTail, encodeJsonTailChunks, type JsonOptions } from '../../../src/output/json.js';
 import { escapePreText, prettyPageChunks, wrappedPageChunks } from '../../../src/output/html-page.js';
 import { escapePreBytes, textBytes } from '../../../src/output/text-bytes.js';
 import { makeProfile } from '../../../src/wiki/profile.js';
