@@ -52,12 +52,12 @@ function keptRows(e: object): KeptRows {
  * Puts a page of a list's entries into the answer (`query[name]`) as rows, each built once per
  * entity and variant and kept (frozen): once a row is shown again, its text is cached as well
  * (api/frozen.ts), so that printing a page joins its rows' texts, and formatversion=1 converts
- * each row once. `variant` names everything besides the entity that
- * `build` reads (the props, the caller's rights, the version, the user language). An entity whose
- * `known` props changed since (a derivation filled a field in, api/list-module.ts learnProp) is
- * built again. The rows of the ROWS_KEPT to 2 × ROWS_KEPT entities shown last are kept, so memory
- * stays bounded on a wiki of any size; a database cassette's entities are new objects at each read
- * and are simply built.
+ * each row once. `variant` names everything besides the entity that `build` reads (the props, the
+ * caller's rights, the version, the user language). An entity whose `known` props changed since
+ * (a derivation filled a field in, api/list-module.ts learnProp) is built again. The rows of the
+ * ROWS_KEPT to 2 × ROWS_KEPT entities shown last are kept, so memory stays bounded on a wiki of any
+ * size; a database cassette's entities are new objects at each read and are simply built.
+ * docs/decisions/0021-rows-printed-once.md.
  */
 export function showRows<E extends object>(ctx: ApiContext, name: string, page: readonly E[], variant: string, build: (e: E) => JsonObject): void {
   const key = `${name}\u0000${variant}`;
