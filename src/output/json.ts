@@ -167,7 +167,7 @@ function encodeAt(value: unknown, opts: JsonOptions, indent: number): string {
       }
       return s;
     }
-    if (holdsFrozen(value)) return Array.isArray(value) ? encodeSplitList(value, opts, indent) : encodeSplit(value as Record<string, unknown>, opts, indent);
+    if (holdsFrozen(value)) return encodeSplit(value as Record<string, unknown> | unknown[], opts, indent);
   }
   return encodePlain(value, opts, indent);
 }
@@ -182,40 +182,28 @@ function encodeKey(key: string, opts: JsonOptions): string {
   return postPass(JSON.stringify(key), opts);
 }
 
-function encodeSplit(obj: Record<string, unknown>, opts: JsonOptions, indent: number): string {
+/**
+ * An object or a list that holds frozen values, member by member, in JSON.stringify's layout (what
+ * JSON cannot hold is left out of an object and printed as `null` in a list).
+ */
+function encodeSplit(value: Record<string, unknown> | readonly unknown[], opts: JsonOptions, indent: number): string {
   // String concatenation (ropes), not Array#join: join copies the (large) frozen fragments every time.
-  let out = '';
-  let first = true;
-  if (opts.pretty) {
-    const pad = '    '.repeat(indent + 1);
-    for (const k of Object.keys(obj)) {
-      const v = obj[k];
-      if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-      out += (first ? '{\n' : ',\n') + pad + encodeKey(k, opts) + ': ' + encodeAt(v, opts, indent + 1);
-      first = false;
-    }
-    return first ? '{}' : out + '\n' + '    '.repeat(indent) + '}';
-  }
-  for (const k of Object.keys(obj)) {
-    const v = obj[k];
-    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-    out += (first ? '{' : ',') + encodeKey(k, opts) + ':' + encodeAt(v, opts, 0);
-    first = false;
-  }
-  return first ? '{}' : out + '}';
-}
-
-/** A list marked withFrozenMembers, element by element (JSON.stringify's layout: `null` for what JSON cannot hold). */
-function encodeSplitList(list: readonly unknown[], opts: JsonOptions, indent: number): string {
-  if (list.length === 0) return '[]';
+  const list = Array.isArray(value);
+  const [open, close] = list ? ['[', ']'] : ['{', '}'];
   const pad = opts.pretty ? '\n' + '    '.repeat(indent + 1) : '';
   let out = '';
-  for (let i = 0; i < list.length; i++) {
-    let v = list[i];
-    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') v = null;
-    out += (i === 0 ? '[' : ',') + pad + encodeAt(v, opts, opts.pretty ? indent + 1 : 0);
+  let first = true;
+  for (const k of list ? value.keys() : Object.keys(value)) {
+    let v = (value as Record<string | number, unknown>)[k];
+    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') {
+      if (!list) continue;
+      v = null;
+    }
+    const key = list ? '' : encodeKey(k as string, opts) + (opts.pretty ? ': ' : ':');
+    out += (first ? open : ',') + pad + key + encodeAt(v, opts, opts.pretty ? indent + 1 : 0);
+    first = false;
   }
-  return out + (opts.pretty ? '\n' + '    '.repeat(indent) : '') + ']';
+  return first ? open + close : out + (opts.pretty ? '\n' + '    '.repeat(indent) : '') + close;
 }
 
 function topLevelHasFrozen(value: unknown): boolean {
