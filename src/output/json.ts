@@ -183,15 +183,15 @@ function encodeKey(key: string, opts: JsonOptions): string {
 }
 
 /**
- * An object or a list that holds frozen values, member by member, in JSON.stringify's layout (what
- * JSON cannot hold is left out of an object and printed as `null` in a list).
+ * The members JSON.stringify prints of an object or a list (what JSON cannot hold is left out of an
+ * object and printed as `null` in a list), each handed to `each` with the text before it (the
+ * opening bracket or a comma, the indentation, the key) and the depth it sits at; returns the text
+ * that closes the value. The string printer (encodeSplit) and the byte printer (membersAt) share it.
  */
-function encodeSplit(value: Record<string, unknown> | readonly unknown[], opts: JsonOptions, indent: number): string {
-  // String concatenation (ropes), not Array#join: join copies the (large) frozen fragments every time.
+function eachMember(value: Record<string, unknown> | readonly unknown[], opts: JsonOptions, indent: number, each: (before: string, v: unknown, indent: number) => void): string {
   const list = Array.isArray(value);
   const [open, close] = list ? ['[', ']'] : ['{', '}'];
   const pad = opts.pretty ? '\n' + '    '.repeat(indent + 1) : '';
-  let out = '';
   let first = true;
   for (const k of list ? value.keys() : Object.keys(value)) {
     let v = (value as Record<string | number, unknown>)[k];
@@ -200,10 +200,20 @@ function encodeSplit(value: Record<string, unknown> | readonly unknown[], opts: 
       v = null;
     }
     const key = list ? '' : encodeKey(k as string, opts) + (opts.pretty ? ': ' : ':');
-    out += (first ? open : ',') + pad + key + encodeAt(v, opts, opts.pretty ? indent + 1 : 0);
+    each((first ? open : ',') + pad + key, v, opts.pretty ? indent + 1 : 0);
     first = false;
   }
-  return first ? open + close : out + (opts.pretty ? '\n' + '    '.repeat(indent) : '') + close;
+  return first ? open + close : (opts.pretty ? '\n' + '    '.repeat(indent) : '') + close;
+}
+
+/** An object or a list that holds frozen values, member by member (eachMember). */
+function encodeSplit(value: Record<string, unknown> | readonly unknown[], opts: JsonOptions, indent: number): string {
+  // String concatenation (ropes), not Array#join: join copies the (large) frozen fragments every time.
+  let out = '';
+  const end = eachMember(value, opts, indent, (before, v, at) => {
+    out += before + encodeAt(v, opts, at);
+  });
+  return out + end;
 }
 
 function topLevelHasFrozen(value: unknown): boolean {
@@ -340,25 +350,13 @@ function partsAt(value: unknown, opts: JsonOptions, indent: number, out: Array<s
   out.push(plainPart(value, opts, indent, pre));
 }
 
-/** An object's or array's members printed one by one (partsAt), in JSON.stringify's layout. */
+/** An object's or array's members printed one by one (partsAt), in JSON.stringify's layout (eachMember). */
 function membersAt(value: Record<string, unknown> | unknown[], opts: JsonOptions, indent: number, out: Array<string | Buffer>, pre: boolean): void {
-  const list = Array.isArray(value);
-  const [open, close] = list ? ['[', ']'] : ['{', '}'];
-  const pad = opts.pretty ? '\n' + '    '.repeat(indent + 1) : '';
-  let first = true;
-  for (const k of list ? value.keys() : Object.keys(value)) {
-    let v = (value as Record<string | number, unknown>)[k];
-    // JSON.stringify leaves such members out of an object and prints them as null in an array
-    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') {
-      if (!list) continue;
-      v = null;
-    }
-    const key = list ? '' : encodeKey(k as string, opts) + (opts.pretty ? ': ' : ':');
-    out.push((first ? open : ',') + pad + key);
-    partsAt(v, opts, opts.pretty ? indent + 1 : 0, out, pre);
-    first = false;
-  }
-  out.push(first ? open + close : (opts.pretty ? '\n' + '    '.repeat(indent) : '') + close);
+  const end = eachMember(value, opts, indent, (before, v, at) => {
+    out.push(before);
+    partsAt(v, opts, at, out, pre);
+  });
+  out.push(end);
 }
 
 /** The parts as byte chunks (adjacent strings joined), without copying the cached fragments or long texts. */
