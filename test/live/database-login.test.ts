@@ -121,16 +121,24 @@ describe.each(LIVE_VERSIONS)('a logged-in bot recorded into a database cassette 
 
   it('replays it offline logged in as the wiki answers, never to an anonymous client, and the file holds no secret', { timeout: 120_000 }, async () => {
     // The same bot into a database and into a JSON cassette, at once (the wiki has less time to change between them).
-    const recorded = await Promise.all(
+    // Settled, both: a failure in one store's run leaves no recorder of the other running.
+    const settled = await Promise.allSettled(
       (['sqlite', 'json'] as const).map(async (store) => {
         await mkdir(dir(store));
         const recorder = await startCli(['record', '--upstream', live.apiUrl, '--cassettes', dir(store), '--cassette', 'bot', '--store', store, '--quiet']);
-        const seen = await recordBot(recorder.url, credentials);
-        expect(await recorder.stop(), recorder.stderr()).toBe(0);
+        let seen: Awaited<ReturnType<typeof recordBot>>;
+        try {
+          seen = await recordBot(recorder.url, credentials);
+        } finally {
+          expect(await recorder.stop(), recorder.stderr()).toBe(0);
+        }
         expect(await readdir(dir(store))).toEqual([`bot.${store}`]);
         return seen;
       }),
     );
+    const failed = settled.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    const recorded = settled.map((r) => (r as PromiseFulfilledResult<Awaited<ReturnType<typeof recordBot>>>).value);
     const { bot, secrets } = recorded[0]!;
     expect(await convertedBack(join(dir('sqlite'), 'bot.sqlite')).then(wikiTimesAlike)).toBe(wikiTimesAlike(await readFile(join(dir('json'), 'bot.json'), 'utf8')));
 
