@@ -290,6 +290,12 @@ export class SqliteCassette {
     this.summaries.forget();
     this.made.clear();
     this.held = null;
+    // (its extlinks answers too: kept as the write stored and removed them, they would hold answers
+    // the database does not, and the next write's step would learn links' ids and walks of links from them)
+    this.links = null;
+    // (and the `entities` member's text it made of its document: the next write, told that only tabled
+    // kinds changed, would store that text, the kinds kept in the member as the write that failed had them)
+    this.entitiesHeld = null;
   }
 
   /** Every interaction, in key order (a database written before the walks' summaries had their table needs them once). */

@@ -1,18 +1,24 @@
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import request from 'supertest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { createApp } from '../../src/app.js';
+import { CassetteChanges } from '../../src/cassette/changes.js';
 import { convertCassette } from '../../src/cassette/convert.js';
 import { closeCassette, FileCassetteStore } from '../../src/cassette/store.js';
 import { SqliteCassette } from '../../src/cassette/store-sqlite.js';
+import { StoredMembers } from '../../src/cassette/sql-document.js';
 import { databasesUnavailable } from '../../src/cassette/sqlite-driver.js';
 import { summariesOf } from '../../src/cassette/walk-summary.js';
 import { tableShapes } from '../../src/cassette/sql-table.js';
 import { KNOWLEDGE_ENTITIES, LIST_ENTITIES, MODULES } from '../../src/modules/index.js';
 import { pruneCassettes } from '../../src/cassette/commands.js';
 import { CassetteWriter } from '../../src/record/cassette-writer.js';
-import type { Cassette, Interaction } from '../../src/cassette/format.js';
+import { emptyCassette, type Cassette, type Interaction } from '../../src/cassette/format.js';
+import { harvest } from '../../src/record/harvest.js';
+import { prepareDatabaseFile } from '../../src/replay/prepare-database.js';
 import { convertedBack, tabledKinds, timesAlike } from '../support/database-back.js';
 
 /**
@@ -46,6 +52,32 @@ async function record(store: FileCassetteStore, interactions: readonly Interacti
   await writer.flush();
   writer.close();
   await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Puts an answer into a document as a recorder does (its entities harvested), each change told to `changes`. */
+function recordInto(c: Cassette, changes: CassetteChanges, i: Interaction): void {
+  const at = c.interactions.findIndex((x) => x.key === i.key);
+  if (at >= 0) c.interactions[at] = i;
+  else c.interactions.push(i);
+  changes.stored(i);
+  harvest(c.entities, i.body, i.request, (kind, place) => changes.entity(kind, place));
+}
+
+/** The pages a prepared database keeps as proved complete by its walks of links (sql-prepare.ts LINK_WALKS), of a file. */
+function walkedLinkPages(file: string): number[] {
+  const db = new SqliteCassette(file, tableShapes(LIST_ENTITIES));
+  try {
+    return db.db.prepare('SELECT pageid FROM link_walk_pages ORDER BY pageid').pluck().all() as number[];
+  } finally {
+    db.close();
+  }
+}
+
+/** What replay answers `query` from the cassettes of `dir`: where the answer came from, what it says is unknown, and its text (debuginfo left out). */
+async function replayed(dir: string, query: string): Promise<string> {
+  const res = await request(createApp({ cassettes: dir, onMiss: 'builtin' })).get(`/wiki/api.php?action=query&${query}&format=json&formatversion=2`);
+  const { debuginfo: _d, ...body } = JSON.parse(res.text) as Record<string, unknown>;
+  return `${res.status} ${String(res.headers['x-wikitape-source'])} unknown=${String(res.headers['x-wikitape-unknown'] ?? '')} ${JSON.stringify(body)}`;
 }
 
 type StoreOf = (entities: typeof LIST_ENTITIES) => FileCassetteStore;
@@ -245,6 +277,94 @@ describe.skipIf(databasesUnavailable() !== null)('appending to a database casset
     entity.data.entities.logevents!.push({ ...entity.data.entities.logevents![0]!, logid: 1 });
     await expect(entity.write()).rejects.toThrow(/its document holds 51 entities\.logevents, the database would hold 50/);
     expect(await convertedBack(store.databaseFile('grow'))).toBe(before);
+  });
+
+  it('prepares the write after a refused one from the answers the database holds, not from those the refused one stored, and replays as the JSON file', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'wikitape-append-'));
+    await mkdir(join(root, 'db'));
+    const file = join(root, 'db', 'c.sqlite');
+    // A walk of links over Alpha and Beta, one link an answer: its first answer, and the last (the link after the token).
+    const walk = 'ellimit=1&prop=extlinks&titles=Alpha%7CBeta';
+    const first = answer(walk, { continue: { elcontinue: '5', continue: '||' }, query: { pages: [{ pageid: 1, ns: 0, title: 'Alpha', extlinks: [{ url: 'https://a.example/1' }] }, { pageid: 2, ns: 0, title: 'Beta' }] } });
+    const last = answer(`elcontinue=5&${walk}`, { query: { pages: [{ pageid: 1, ns: 0, title: 'Alpha', extlinks: [{ url: 'https://a.example/2' }] }, { pageid: 2, ns: 0, title: 'Beta' }] } });
+    const gamma = answer('ellimit=max&prop=extlinks&titles=Gamma', { query: { pages: [{ pageid: 3, ns: 0, title: 'Gamma', extlinks: [{ url: 'https://g.example/1' }] }] } });
+    const db = new SqliteCassette(file, tableShapes(LIST_ENTITIES), true, KNOWLEDGE_ENTITIES);
+    const doc = emptyCassette('http://wiki.test/wiki/api.php', new Date('2024-02-01T00:00:00Z'), LIST_ENTITIES.map((e) => e.kind));
+    const changes = new CassetteChanges();
+    try {
+      // Prepared by its first write; the second, an extlinks answer, by a step, which reads the extlinks answers the database holds (kept from then on).
+      for (const i of [first, gamma]) {
+        recordInto(doc, changes, i);
+        db.write(doc, changes.take());
+      }
+      expect(db.prepared()).toBe(true);
+      // The walk's last answer, refused (its writer did not tell of an answer it added): the database is as it was.
+      const refused = structuredClone(doc);
+      const told = new CassetteChanges();
+      recordInto(refused, told, last);
+      refused.interactions.push(logPage(100));
+      expect(() => db.write(refused, told.take())).toThrow(/was not written \(it is as it was\)/);
+      // The next write (the walk's first answer recorded again) tells what it changes in the database as it is (the store's
+      // writers tell a refused write's changes again, stored anew by the next write: not so here).
+      recordInto(doc, changes, { ...first, recordedAt: '2024-03-01T00:00:00Z' });
+      db.write(doc, changes.take());
+      expect(db.prepared()).toBe(true);
+    } finally {
+      db.close();
+    }
+    // Replay (as a user runs it: without the test suite's check that the walks' summaries teach what the answers teach)
+    // says Alpha's links are not known whole, as from the JSON file: never Alpha's one link recorded as all it has.
+    vi.stubEnv('WIKITAPE_CHECK_SUMMARIES', '');
+    onTestFinished(() => void vi.unstubAllEnvs());
+    await mkdir(join(root, 'json'));
+    await convertCassette(file, join(root, 'json', 'c.json'), LIST_ENTITIES);
+    for (const q of ['prop=extlinks&titles=Alpha&ellimit=max', 'prop=extlinks&titles=Beta&ellimit=max']) {
+      const json = await replayed(join(root, 'json'), q);
+      expect(json).toMatch(/^200 builtin unknown=extlinks\.entries /);
+      expect(await replayed(join(root, 'db'), q)).toBe(json);
+    }
+    // The walk is not complete in what the database holds (its last answer was refused): preparing it whole proves no page of it.
+    await mkdir(join(root, 'whole'));
+    await copyFile(file, join(root, 'whole', 'c.sqlite'));
+    expect(prepareDatabaseFile(join(root, 'whole', 'c.sqlite'), LIST_ENTITIES, KNOWLEDGE_ENTITIES)).toBe(true);
+    expect(walkedLinkPages(join(root, 'whole', 'c.sqlite'))).toEqual([3]);
+    expect(walkedLinkPages(file)).toEqual(walkedLinkPages(join(root, 'whole', 'c.sqlite')));
+  });
+
+  it('stores the entities member of the document it is given after a write that rolled back, not the one that write made', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'wikitape-append-'));
+    await mkdir(join(root, 'db'));
+    const file = join(root, 'db', 'c.sqlite');
+    const db = new SqliteCassette(file, tableShapes(LIST_ENTITIES), true);
+    const doc = emptyCassette('http://wiki.test/wiki/api.php', new Date('2024-02-01T00:00:00Z'), LIST_ENTITIES.map((e) => e.kind));
+    const changes = new CassetteChanges();
+    try {
+      recordInto(doc, changes, answer('prop=info&titles=Alpha', { query: { pages: [{ pageid: 1, ns: 0, title: 'Alpha' }] } }));
+      db.write(doc, changes.take());
+      // A write that shows a missing title (kept in the `entities` member), failing as it stores the members (a disk I/O error, say).
+      const refused = structuredClone(doc);
+      const told = new CassetteChanges();
+      recordInto(refused, told, answer('prop=info&titles=Nowhere', { query: { pages: [{ ns: 0, title: 'Nowhere', missing: true }] } }));
+      vi.spyOn(StoredMembers.prototype, 'write').mockImplementationOnce(() => {
+        throw new Error('disk I/O error');
+      });
+      expect(() => db.write(refused, told.take())).toThrow(/disk I\/O error/);
+      // The next write (not the failed one again, as the store's writers do) changes a kind kept in a table alone, and its writer tells
+      // so: the member is the document's, which shows no missing title (soft: what replay answers is checked too).
+      recordInto(doc, changes, answer('prop=info&titles=Beta', { query: { pages: [{ pageid: 2, ns: 0, title: 'Beta' }] } }));
+      db.write(doc, changes.take());
+      expect.soft(db.read().entities).toEqual(doc.entities);
+    } finally {
+      db.close();
+    }
+    // Replay (without the test suite's check, as a user runs it) does not know whether the title is missing, as from the document as a JSON file.
+    vi.stubEnv('WIKITAPE_CHECK_SUMMARIES', '');
+    onTestFinished(() => void vi.unstubAllEnvs());
+    await mkdir(join(root, 'json'));
+    await writeFile(join(root, 'json', 'c.json'), `${JSON.stringify(doc, null, 2)}\n`);
+    const json = await replayed(join(root, 'json'), 'prop=extlinks&titles=Nowhere');
+    expect(json).toMatch(/^200 builtin unknown=pages\.existence /);
+    expect(await replayed(join(root, 'db'), 'prop=extlinks&titles=Nowhere')).toBe(json);
   });
 
   it('converts back to the file a JSON store writes of the same recordings, summaries and all', { timeout: 60_000 }, async () => {
