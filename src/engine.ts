@@ -7,6 +7,7 @@ import { render, type Rendered, type RenderInput } from './output/render.js';
 import { requestParams } from './request/body.js';
 import { parseUrlEncoded, type ParamMap } from './request/params.js';
 import type { Interaction } from './cassette/format.js';
+import type { JsonObject } from './api/result.js';
 import type { Knowledge, WikiModel } from './wiki/model.js';
 import type { IdentityView, LearnAs } from './replay/replay-model.js';
 import { refusing } from './replay/refusal.js';
@@ -163,10 +164,12 @@ export class ReplayEngine {
 
   /**
    * The printing cache of a recorded answer: its data only changes with what the request adds to
-   * it (requestid, curtimestamp, the spelling of titles), so those requests print afresh.
+   * it (requestid, curtimestamp, responselanginfo, the spelling of titles, the warning of a
+   * `callback` that needed cleaning), so only an answer whose data is the recorded body itself is
+   * kept: a request that added to it prints afresh, and leaves nothing behind for the next one.
    */
-  private encodedFor(i: Interaction, params: ParamMap): { encoded?: Map<string, Buffer> } {
-    if (params.has('requestid') || params.has('curtimestamp') || params.has('titles')) return {};
+  private encodedFor(i: Interaction, params: ParamMap, data: JsonObject): { encoded?: Map<string, Buffer> } {
+    if (data !== i.body || params.has('requestid') || params.has('curtimestamp') || params.has('responselanginfo') || params.has('titles')) return {};
     let m = this.encoded.get(i);
     if (!m) this.encoded.set(i, (m = new Map()));
     return { encoded: m };
@@ -348,8 +351,8 @@ export class ReplayEngine {
     if (recorded) {
       const now = own ?? clockNow;
       this.used.add(key);
-      const outcome = recordedOutcome(recorded, params, this.profile, now, MODULES, session?.caller ?? ANONYMOUS);
-      const rendered = render({ profile: this.profile, model: this.model, assocLists: ASSOC_LISTS, outcome, http, now, ...(marks ? { marks } : {}), ...this.encodedFor(recorded, params), ...sessionOf(session), ...keepCookies });
+      const outcome = recordedOutcome(recorded, params, this.profile, now, MODULES, session?.caller ?? ANONYMOUS, lossy);
+      const rendered = render({ profile: this.profile, model: this.model, assocLists: ASSOC_LISTS, outcome, http, now, ...(marks ? { marks } : {}), ...this.encodedFor(recorded, params, outcome.data), ...sessionOf(session), ...keepCookies });
       // curtimestamp, and an Expires counted from now (maxage and smaxage), follow the clock
       const clocked = params.has('curtimestamp') || outcome.maxage > 0 || outcome.smaxage > 0 || (!this.clockFixed && expiring(recorded));
       const printed = [...outcome.unknown, ...printerUnknown(params, this.profile, outcome)];

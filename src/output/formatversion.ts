@@ -24,6 +24,11 @@ export function toFormatVersion1(data: JsonObject, assocLists: ReadonlySet<strin
         if (isObject(v)) out[k] = parseToV1(v);
         else setBc(out, k, v);
         break;
+      case 'compare':
+        // ApiComparePages sets the diff as the content value `body`.
+        if (isObject(v)) out[k] = contentLast(bc(v) as JsonObject, ['body']);
+        else setBc(out, k, v);
+        break;
       case 'warnings':
         out[k] = Array.isArray(v) ? v.map((w) => messageToV1(w)) : isObject(v) ? bcWarningsToV1(v) : v;
         break;
@@ -138,6 +143,8 @@ function queryToV1(q: JsonObject, assocLists: ReadonlySet<string>, order: PageOr
     // appendDefaultOptions names every option a BC bool: true and false print as they are.
     else if (k === 'defaultoptions' && isObject(v)) out[k] = v;
     else if (k === 'userinfo' && isObject(v)) out[k] = userinfoToV1(v);
+    // Content values of modules only a recording shows: each message's text, each category's name.
+    else if (LIST_CONTENT.has(k) && Array.isArray(v) && !holdsFrozen(v)) out[k] = contentEntries(v, LIST_CONTENT.get(k)!);
     else if (Array.isArray(v) && holdsFrozen(v)) {
       // A list's rows shown again (modules/list-support.ts showRows): each converted once.
       out[k] = rowsToV1(v, assocLists.has(k) ? V1_ASSOC : V1_PLAIN);
@@ -203,6 +210,36 @@ function mapValues(o: JsonObject, f: (v: Json) => Json): JsonObject {
   return out;
 }
 
+/**
+ * Lists of `query` whose entries carry a content value (ApiResult::setContentValue), which
+ * formatversion=1 prints as `*`, last: ApiQueryAllMessages' `content`, ApiQueryAllCategories' `category`.
+ */
+const LIST_CONTENT: ReadonlyMap<string, string> = new Map([['allmessages', 'content'], ['allcategories', 'category']]);
+
+/** bc() of each entry of a list, each entry's content value `key` moved to `*`, last. */
+function contentEntries(v: readonly Json[], key: string): Json[] {
+  return bcList(v).map((e) => (isObject(e) ? contentLast(e, [key]) : e));
+}
+
+/**
+ * ApiParse's lists whose entries carry a content value: the title of each link, template,
+ * language and interwiki link (formatLinks, formatLangLinks, formatIWLinks), the name of each
+ * category (formatCategoryLinks).
+ */
+const PARSE_LIST_CONTENT: ReadonlyMap<string, string> = new Map([['links', 'title'], ['templates', 'title'], ['langlinks', 'title'], ['iwlinks', 'title'], ['categories', 'category']]);
+
+/**
+ * A revision in formatversion=1 (ApiQueryRevisionsBase::extractRevisionInfo): its content, the
+ * legacy one or each slot's, is the content value `content`, printed as `*`, last.
+ */
+function revisionToV1(r: Json): Json | undefined {
+  const t = bc(r);
+  if (!isObject(t)) return t;
+  const slots = t['slots'];
+  const withSlots = isObject(slots) ? { ...t, slots: mapValues(slots, (x) => (isObject(x) ? contentLast(x, ['content']) : x)) } : t;
+  return contentLast(withSlots, ['content']);
+}
+
 /** ApiParse's META_BC_SUBELEMENTS: strings that formatversion=1 wraps as `{"*": …}`. */
 const BC_SUBELEMENTS: ReadonlySet<string> = new Set(['text', 'parsedsummary', 'categorieshtml', 'headhtml', 'wikitext', 'psttext', 'limitreporthtml', 'parsetree']);
 
@@ -211,6 +248,7 @@ function parseToV1(p: JsonObject): JsonObject {
   for (const [k, v] of Object.entries(p)) {
     if (BC_SUBELEMENTS.has(k) && typeof v === 'string') out[k] = { '*': v };
     else if ((k === 'properties' || k === 'indicators') && isObject(v)) out[k] = Object.entries(v).map(([name, x]) => ({ name, '*': bc(x) ?? '' }));
+    else if (PARSE_LIST_CONTENT.has(k) && Array.isArray(v)) out[k] = contentEntries(v, PARSE_LIST_CONTENT.get(k)!);
     else setBc(out, k, v);
   }
   return out;
@@ -278,6 +316,7 @@ function pageToV1(p: JsonObject): JsonObject {
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(p)) {
     if (k === 'extlinks' && Array.isArray(v)) out[k] = v.map((l) => (isObject(l) ? contentLast(l, ['url']) : l));
+    else if ((k === 'revisions' || k === 'deletedrevisions') && Array.isArray(v)) out[k] = v.map(revisionToV1).filter((r): r is Json => r !== undefined);
     // An invalid title's reason in a non-BC error format: its text is the content (`*`).
     else if (k === 'invalidreason' && isObject(v)) out[k] = messageToV1(v);
     else setBc(out, k, v);

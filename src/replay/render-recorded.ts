@@ -40,17 +40,27 @@ export function printerUnknown(params: ParamMap, profile: WikiProfile, outcome: 
 /** Keys ApiResult puts on top; requestid and curtimestamp were appended before all others. */
 const ON_TOP = new Set(['batchcomplete', 'continue', 'query-continue', 'warnings', 'errors', 'error']);
 
-/** Puts `requestid` and `curtimestamp` where MediaWiki writes them: after the on-top keys. */
-function withRequestedFields(body: JsonObject, params: ParamMap, now: number): JsonObject {
+/**
+ * Puts `requestid`, `curtimestamp` and `responselanginfo`'s `uselang` and `errorlang` where
+ * MediaWiki writes them (ApiMain::setupExecuteAction, in that order): after the on-top keys. The
+ * languages are the request's (`langs`: the user language's code and the error formatter's).
+ */
+function withRequestedFields(body: JsonObject, params: ParamMap, now: number, langs: () => { uselang: string; errorlang: string }): JsonObject {
   const requestid = params.get('requestid');
   const cur = params.has('curtimestamp');
-  if (requestid === undefined && !cur) return body;
+  const langinfo = params.has('responselanginfo');
+  if (requestid === undefined && !cur && !langinfo) return body;
   const out: JsonObject = {};
   const entries = Object.entries(body);
   let i = 0;
   for (; i < entries.length && ON_TOP.has(entries[i]![0]); i++) out[entries[i]![0]] = entries[i]![1];
   if (requestid !== undefined) out['requestid'] = requestid;
   if (cur) out['curtimestamp'] = toIso(now);
+  if (langinfo) {
+    const { uselang, errorlang } = langs();
+    out['uselang'] = uselang;
+    out['errorlang'] = errorlang;
+  }
   for (; i < entries.length; i++) out[entries[i]![0]] = entries[i]![1];
   return out;
 }
@@ -73,8 +83,9 @@ function withCallbackWarning(data: JsonObject, format: string, params: ParamMap,
  * `uselang` and `errorlang`, so the recorded texts are in the languages asked; what wikitape
  * prints around them (the HTML page, debuginfo) follows the same user language as a computed answer.
  */
-export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiProfile, now: number, registry: ModuleRegistry, caller: Caller): ApiOutcome {
-  const request = new ApiRequest(params);
+export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiProfile, now: number, registry: ModuleRegistry, caller: Caller, lossy: ReadonlySet<string> = new Set()): ApiOutcome {
+  // `lossy`: the names whose bytes were not UTF-8 (a `callback` cleaned so warns, as it does computed).
+  const request = new ApiRequest(params, lossy);
   const errorHeader = i.headers['mediawiki-api-error'];
   const uselang = params.get('uselang');
   const userLang = userLanguage(uselang, profile);
@@ -89,7 +100,8 @@ export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiP
   const recordedMode: CacheMode = errorHeader ? 'private' : i.headers['vary'] ? (/public/.test(i.headers['cache-control'] ?? '') ? 'public' : 'anon-public-user-private') : 'private';
   const cacheMode = cacheModeForUselang(recordedMode, uselang);
   const printer = readPrinter(request);
-  let data = withRequestedFields(withClientSpelling(i.body, params, atLeast(profile, '1.43')), params, now);
+  const langs = () => ({ uselang: userLang.code, errorlang: requestErrorFormatter(params, profile, userLang).lang.code });
+  let data = withRequestedFields(withClientSpelling(i.body, params, atLeast(profile, '1.43')), params, now, langs);
   // The printer reads `callback` through ApiBase::getParameter: a value that needed cleaning warns.
   const arrayCallback = params.get('callback') === ARRAY_VALUE && printer.format !== 'none';
   if (!errorHeader && ((printer.callback !== null && request.wasNormalized('callback')) || arrayCallback)) data = withCallbackWarning(data, printer.format, params, profile, userLang, unknown);
@@ -120,8 +132,8 @@ export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiP
  * hits add sessions, the clock's expiry and the rest of replay around this.
  */
 export function printRecorded(i: Interaction, req: { method: string; url: string; headers: IncomingHttpHeaders; body: Buffer; startedAt: bigint }, profile: WikiProfile, now: number, registry: ModuleRegistry): Rendered {
-  const { params } = requestParams(req.method, req.url, req.headers['content-type'], req.body);
-  const outcome = recordedOutcome(i, params, profile, now, registry, ANONYMOUS);
+  const { params, lossy } = requestParams(req.method, req.url, req.headers['content-type'], req.body);
+  const outcome = recordedOutcome(i, params, profile, now, registry, ANONYMOUS, lossy);
   const assocLists = new Set(registry.query.list.filter((l) => l.assocEntries).map((l) => l.name));
   const http = { ...req, url: globalRequestUrl(req.url), params };
   const rendered = render({ profile, model: emptyModel(), assocLists, outcome, http, now, session: { setCookie: [], sessionId: '' } });
