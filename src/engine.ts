@@ -350,12 +350,22 @@ export class ReplayEngine {
     if (faulted) return { ...faulted, key: redactQuery(key) };
     if (recorded) {
       const now = own ?? clockNow;
-      this.used.add(key);
       const outcome = recordedOutcome(recorded, params, this.profile, now, MODULES, session?.caller ?? ANONYMOUS, lossy);
+      const printed = [...outcome.unknown, ...printerUnknown(params, this.profile, outcome)];
+      // A recording that cannot be printed as the wiki prints it in the form asked (XML, PHP, the
+      // formatversion=1 form of a module wikitape does not know) is refused as any answer is.
+      if (this.onMiss === 'error' && refusing(outcome, printed).length > 0) {
+        const request = new ApiRequest(params, lossy, httpFacts(req, get));
+        const env = { profile: this.profile, model: this.model, knows: this.knows(), now, actions: MODULES.actions, ...(session ? { session } : {}) };
+        const failed = failWith(request, env, new ApiUsageError(apiMessage('wikitape-miss', 'wikitape-miss-unprintable', [redactQuery(key), printed.join(', ')])));
+        const rendered = render({ profile: this.profile, model: this.model, assocLists: ASSOC_LISTS, knows: env.knows, outcome: failed, http, now, ...sessionOf(session), ...keepCookies });
+        rendered.headers.push(['X-Wikitape-Unknown', printed.join(', ')]);
+        return { ...rendered, source: 'miss', key: redactQuery(key), usage: null, userLang: failed.userLang, clocked: true };
+      }
+      this.used.add(key);
       const rendered = render({ profile: this.profile, model: this.model, assocLists: ASSOC_LISTS, outcome, http, now, ...(marks ? { marks } : {}), ...this.encodedFor(recorded, params, outcome.data), ...sessionOf(session), ...keepCookies });
       // curtimestamp, and an Expires counted from now (maxage and smaxage), follow the clock
       const clocked = params.has('curtimestamp') || outcome.maxage > 0 || outcome.smaxage > 0 || (!this.clockFixed && expiring(recorded));
-      const printed = [...outcome.unknown, ...printerUnknown(params, this.profile, outcome)];
       if (printed.length > 0) rendered.headers.push(['X-Wikitape-Unknown', printed.join(', ')]);
       return { ...rendered, source: 'cassette', key, usage: key, userLang: outcome.userLang, clocked, ...(own !== null ? { at: own } : {}) };
     }

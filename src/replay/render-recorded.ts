@@ -21,6 +21,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { requestParams } from '../request/body.js';
 import { globalRequestUrl } from '../request/url.js';
 import { emptyModel } from '../wiki/model.js';
+import { FV1_CHECKED } from '../output/formatversion.js';
+import { splitMulti } from '../request/canonical.js';
 
 /**
  * What the printer cannot print as the wiki does: `format=rawfm` shows ApiResult's internal
@@ -35,6 +37,25 @@ export function printerUnknown(params: ParamMap, profile: WikiProfile, outcome: 
   const page = isHtmlFormat(outcome.printer) ? [...pageTextsUnknown(profile, outcome.userLang)] : [];
   const format = params.get('format');
   return format !== undefined && UNPRINTABLE.has(format) ? [`format.${format}`, ...page] : page;
+}
+
+/**
+ * The modules a recorded answer printed in formatversion=1 JSON holds whose form there wikitape
+ * does not know (FV1_CHECKED): neither built in nor checked against a wiki, as `formatversion.<module>`.
+ */
+function formatVersion1Unknown(params: ParamMap, registry: ModuleRegistry): string[] {
+  const action = params.get('action') ?? 'help';
+  if (action !== 'query') return registry.actions.some((a) => a.name === action) || FV1_CHECKED.has(action) ? [] : [`formatversion.${action}`];
+  const out: string[] = [];
+  for (const group of ['prop', 'list', 'meta', 'generator'] as const) {
+    for (const name of splitMulti(params.get(group) ?? '')) {
+      if (name === '') continue;
+      const kinds = group === 'generator' ? [...registry.query.prop, ...registry.query.list] : registry.query[group];
+      const path = `query+${name}`;
+      if (!kinds.some((m) => m.name === name) && !FV1_CHECKED.has(path) && !out.includes(`formatversion.${path}`)) out.push(`formatversion.${path}`);
+    }
+  }
+  return out;
 }
 
 /** Keys ApiResult puts on top; requestid and curtimestamp were appended before all others. */
@@ -100,6 +121,7 @@ export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiP
   const recordedMode: CacheMode = errorHeader ? 'private' : i.headers['vary'] ? (/public/.test(i.headers['cache-control'] ?? '') ? 'public' : 'anon-public-user-private') : 'private';
   const cacheMode = cacheModeForUselang(recordedMode, uselang);
   const printer = readPrinter(request);
+  if (!errorHeader && printer.formatversion === 1 && (printer.format === 'json' || printer.format === 'jsonfm')) unknown.push(...formatVersion1Unknown(params, registry));
   const langs = () => ({ uselang: userLang.code, errorlang: requestErrorFormatter(params, profile, userLang).lang.code });
   let data = withRequestedFields(withClientSpelling(i.body, params, atLeast(profile, '1.43')), params, now, langs);
   // The printer reads `callback` through ApiBase::getParameter: a value that needed cleaning warns.

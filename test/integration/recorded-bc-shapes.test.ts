@@ -26,6 +26,9 @@ const Q = {
   allmessages: { action: 'query', meta: 'allmessages', ammessages: 'mainpage|edit' },
   allcategories: { action: 'query', list: 'allcategories', acprop: 'size|hidden' },
   compare: { action: 'compare', fromtitle: 'Alpha', totitle: 'Beta' },
+  expand: { action: 'expandtemplates', text: '{{PAGENAME}}', title: 'Alpha' },
+  expandProp: { action: 'expandtemplates', text: '{{PAGENAME}}', title: 'Alpha', prop: 'wikitext' },
+  pageimages: { action: 'query', prop: 'pageimages', titles: 'Москва' },
   siteinfo: { action: 'query', meta: 'siteinfo', siprop: 'statistics' },
   siteinfoDe: { action: 'query', meta: 'siteinfo', siprop: 'statistics', uselang: 'de', errorformat: 'plaintext', errorlang: 'fr' },
 };
@@ -50,6 +53,10 @@ const cassette: Cassette = {
     recorded(Q.allmessages, { batchcomplete: true, query: { allmessages: [{ name: 'mainpage', normalizedname: 'mainpage', content: 'Заглавная страница' }, { name: 'edit', normalizedname: 'edit', content: 'Править' }] } }),
     recorded(Q.allcategories, { batchcomplete: true, query: { allcategories: [{ category: 'Города', size: 0, pages: 0, files: 0, subcats: 0, hidden: false }] } }),
     recorded(Q.compare, { compare: { fromid: 8, fromrevid: 8, fromns: 0, fromtitle: 'Alpha', toid: 9, torevid: 9, tons: 0, totitle: 'Beta', body: '<tr><td>diff</td></tr>' } }),
+    recorded(Q.expand, { expandtemplates: { wikitext: 'Alpha' } }),
+    recorded(Q.expandProp, { expandtemplates: { wikitext: 'Alpha' } }),
+    // A module of an extension (PageImages): its formatversion=1 form is not known.
+    recorded(Q.pageimages, { batchcomplete: true, query: { pages: [{ pageid: 2, ns: 0, title: 'Москва', pageimage: 'X.png' }] } }),
     recorded(Q.siteinfo, { batchcomplete: true, query: { statistics } }),
     recorded(Q.siteinfoDe, { batchcomplete: true, query: { statistics } }),
   ],
@@ -93,6 +100,11 @@ describe('formatversion=1 of recorded answers: content values print as `*`, last
     expect((await ask({ ...Q.compare, format: 'json' })).text).toBe('{"compare":{"fromid":8,"fromrevid":8,"fromns":0,"fromtitle":"Alpha","toid":9,"torevid":9,"tons":0,"totitle":"Beta","*":"<tr><td>diff</td></tr>"}}');
   });
 
+  it("expandtemplates' text without `prop` (the old way), and with it", async () => {
+    expect((await ask({ ...Q.expand, format: 'json' })).text).toBe('{"expandtemplates":{"*":"Alpha"}}');
+    expect((await ask({ ...Q.expandProp, format: 'json' })).text).toBe('{"expandtemplates":{"wikitext":"Alpha"}}');
+  });
+
   it('formatversion=2 keeps them as recorded', async () => {
     expect(JSON.parse((await ask({ ...Q.slots, format: 'json', formatversion: '2' })).text)).toEqual(cassette.interactions[0]!.body);
   });
@@ -125,5 +137,35 @@ describe('what ApiMain adds around a recorded answer', () => {
     const res = await request(createApp({ cassettes: dir })).get(`/wiki/api.php?action=query&meta=siteinfo&siprop=statistics&format=json&callback=x%FFy`);
     expect(res.headers['x-wikitape-source']).toBe('cassette');
     expect(res.text).toMatch(/^\/\*\*\/xy\(\{"warnings":\{"json":\{"\*":"The value passed for \\"callback\\" contains invalid or non-normalized data/);
+  });
+});
+
+describe('a recording asked in a form wikitape cannot print as the wiki does', () => {
+  const builtin = () => request(createApp({ cassettes: dir, onMiss: 'builtin' }));
+
+  it("formatversion=1 of a module whose form there is not known: a miss naming it, by default; flagged with --on-miss builtin", async () => {
+    const res = await request(createApp({ cassettes: dir })).get('/wiki/api.php').query({ ...Q.pageimages, format: 'json' });
+    expect(res.headers['x-wikitape-source']).toBe('miss');
+    expect(res.headers['x-wikitape-unknown']).toBe('formatversion.query+pageimages');
+    expect(res.headers['mediawiki-api-error']).toBe('wikitape-miss');
+    const body = JSON.parse(res.text) as { error: { code: string; info: string } };
+    expect(body.error.code).toBe('wikitape-miss');
+    expect(body.error.info).toContain('A recording answers this request');
+    expect(body.error.info).toContain('formatversion.query+pageimages');
+    const flagged = await builtin().get('/wiki/api.php').query({ ...Q.pageimages, format: 'json' });
+    expect([flagged.headers['x-wikitape-source'], flagged.headers['x-wikitape-unknown']]).toEqual(['cassette', 'formatversion.query+pageimages']);
+    // formatversion=2 is the form it was recorded in
+    const v2 = await request(createApp({ cassettes: dir })).get('/wiki/api.php').query({ ...Q.pageimages, format: 'json', formatversion: '2' });
+    expect([v2.headers['x-wikitape-source'], v2.headers['x-wikitape-unknown']]).toEqual(['cassette', undefined]);
+    expect(JSON.parse(v2.text)).toEqual(cassette.interactions.find((i) => i.request['prop'] === 'pageimages')!.body);
+  });
+
+  it('format=xml and format=php of a recording: a miss by default, not JSON in their place; flagged with --on-miss builtin', async () => {
+    for (const format of ['xml', 'php']) {
+      const res = await request(createApp({ cassettes: dir })).get('/wiki/api.php').query({ ...Q.siteinfo, format });
+      expect([format, res.headers['x-wikitape-source'], res.headers['x-wikitape-unknown'], res.headers['mediawiki-api-error']]).toEqual([format, 'miss', `format.${format}`, 'wikitape-miss']);
+      const flagged = await builtin().get('/wiki/api.php').query({ ...Q.siteinfo, format });
+      expect([format, flagged.headers['x-wikitape-source'], flagged.headers['x-wikitape-unknown']]).toEqual([format, 'cassette', `format.${format}`]);
+    }
   });
 });
