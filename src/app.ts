@@ -411,12 +411,12 @@ function sendSetupError(res: Response, e: unknown): void {
 async function recordOne(recorder: Recorder, req: Request, res: Response, options: WikitapeOptions, startedAt: bigint): Promise<{ params: ParamMap; note: string | null }> {
   const r = await recorder.receive(req);
   const hit = await recorder.recorded(r);
-  if (!hit) recorder.forward(req, res, r);
+  // Nothing is computed and no session is touched: the recording as the wiki gave it (an expired
+  // block included), in the client's format; in a form wikitape cannot print as the wiki does
+  // (XML, an unchecked module's formatversion=1: X-Wikitape-Unknown), the wiki answers instead.
+  const out = hit ? printRecorded(hit.interaction, { method: req.method, url: req.url, headers: req.headers, body: r.body, startedAt }, makeProfile({ ...hit.profile, ...options.profile }), Date.now(), MODULES) : null;
+  if (!out || out.headers.some(([k]) => k === 'X-Wikitape-Unknown')) recorder.forward(req, res, r);
   else {
-    // Nothing is computed and no session is touched: the recording as the wiki gave it (an
-    // expired block included), in the client's format.
-    const profile = makeProfile({ ...hit.profile, ...options.profile });
-    const out = printRecorded(hit.interaction, { method: req.method, url: req.url, headers: req.headers, body: r.body, startedAt }, profile, Date.now(), MODULES);
     res.statusCode = out.status;
     for (const [k, v] of out.headers) res.appendHeader(k, v);
     res.setHeader('X-Wikitape-Source', 'cassette');
