@@ -362,6 +362,11 @@ function pageToV1(p: JsonObject): JsonObject {
     else if ((k === 'revisions' || k === 'deletedrevisions') && Array.isArray(v)) out[k] = v.map(revisionToV1).filter((r): r is Json => r !== undefined);
     // An invalid title's reason in a non-BC error format: its text is the content (`*`).
     else if (k === 'invalidreason' && isObject(v)) out[k] = messageToV1(v);
+    // ApiQueryInfo: the preloaded text is the content value `content` (as a revision slot's), and
+    // each reason `intestactionsdetail` gives is a message (its text or html the content value;
+    // without the detail each action is a boolean, the plain transform's).
+    else if (k === 'preloadcontent' && isObject(v)) out[k] = contentLast(bc(v) as JsonObject, ['content']);
+    else if (k === 'actions' && isObject(v) && Object.values(v).every(Array.isArray)) out[k] = mapValues(v, (reasons) => (reasons as Json[]).map(messageToV1));
     else setBc(out, k, v);
   }
   return out;

@@ -29,9 +29,16 @@ const Q = {
   expand: { action: 'expandtemplates', text: '{{PAGENAME}}', title: 'Alpha' },
   expandProp: { action: 'expandtemplates', text: '{{PAGENAME}}', title: 'Alpha', prop: 'wikitext' },
   pageimages: { action: 'query', prop: 'pageimages', titles: 'Москва' },
+  preload: { action: 'query', prop: 'info', titles: 'Нет такой страницы', inprop: 'preloadcontent', inpreloadcustom: 'Alpha' },
+  testactions: { action: 'query', prop: 'info', titles: 'Мгновенная защита', intestactions: 'edit|move', intestactionsdetail: 'full' },
+  testactionsHtml: { action: 'query', prop: 'info', titles: 'Мгновенная защита', intestactions: 'edit|move', intestactionsdetail: 'full', errorformat: 'html' },
   siteinfo: { action: 'query', meta: 'siteinfo', siprop: 'statistics' },
   siteinfoDe: { action: 'query', meta: 'siteinfo', siprop: 'statistics', uselang: 'de', errorformat: 'plaintext', errorlang: 'fr' },
 };
+const PRELOAD = 'Статья «Alpha». [[Москва]] [[Несуществующая]]\n* [http://wiki.example.net/page/Alpha/0?q=0 ссылка 0]\n* [//docs.example.io/page/Alpha/1?q=1 ссылка 1]';
+const INFO = { contentmodel: 'wikitext', pagelanguage: 'ru', pagelanguagehtmlcode: 'ru', pagelanguagedir: 'ltr' };
+const MOVE_HTML =
+  'Вы должны <a href="/wiki/index.php/%D0%A1%D0%BB%D1%83%D0%B6%D0%B5%D0%B1%D0%BD%D0%B0%D1%8F:%D0%92%D1%85%D0%BE%D0%B4" title="Служебная:Вход">представиться системе</a>, чтобы иметь возможность переименовать страницы.';
 const statistics = { pages: 28, articles: 14, edits: 31, images: 6, users: 17, activeusers: 0, admins: 1, jobs: 55 };
 
 const cassette: Cassette = {
@@ -57,6 +64,12 @@ const cassette: Cassette = {
     recorded(Q.expandProp, { expandtemplates: { wikitext: 'Alpha' } }),
     // A module of an extension (PageImages): its formatversion=1 form is not known.
     recorded(Q.pageimages, { batchcomplete: true, query: { pages: [{ pageid: 2, ns: 0, title: 'Москва', pageimage: 'X.png' }] } }),
+    recorded(Q.preload, { batchcomplete: true, query: { pages: [{ ns: 0, title: 'Нет такой страницы', missing: true, ...INFO, preloadcontent: { contentmodel: 'wikitext', contentformat: 'text/x-wiki', content: PRELOAD }, preloadisdefault: false }] } }),
+    recorded(Q.testactions, {
+      batchcomplete: true,
+      query: { pages: [{ ns: 0, title: 'Мгновенная защита', missing: true, ...INFO, actions: { edit: [], move: [{ code: 'cantmove-anon', text: 'You must be a registered user and [[Special:UserLogin|logged in]] to move a page.' }] } }] },
+    }),
+    recorded(Q.testactionsHtml, { batchcomplete: true, query: { pages: [{ ns: 0, title: 'Мгновенная защита', missing: true, ...INFO, actions: { edit: [], move: [{ code: 'cantmove-anon', html: MOVE_HTML }] } }] } }),
     recorded(Q.siteinfo, { batchcomplete: true, query: { statistics } }),
     recorded(Q.siteinfoDe, { batchcomplete: true, query: { statistics } }),
   ],
@@ -103,6 +116,19 @@ describe('formatversion=1 of recorded answers: content values print as `*`, last
   it("expandtemplates' text without `prop` (the old way), and with it", async () => {
     expect((await ask({ ...Q.expand, format: 'json' })).text).toBe('{"expandtemplates":{"*":"Alpha"}}');
     expect((await ask({ ...Q.expandProp, format: 'json' })).text).toBe('{"expandtemplates":{"wikitext":"Alpha"}}');
+  });
+
+  it("prop=info's preloaded text, and the reasons intestactionsdetail gives (messages: their text or html)", async () => {
+    const info = '"contentmodel":"wikitext","pagelanguage":"ru","pagelanguagehtmlcode":"ru","pagelanguagedir":"ltr"';
+    expect((await ask({ ...Q.preload, format: 'json', utf8: '1' })).text).toBe(
+      `{"batchcomplete":"","query":{"pages":{"-1":{"ns":0,"title":"Нет такой страницы","missing":"",${info},"preloadcontent":{"contentmodel":"wikitext","contentformat":"text/x-wiki","*":${JSON.stringify(PRELOAD)}}}}}}`,
+    );
+    expect((await ask({ ...Q.testactions, format: 'json', utf8: '1' })).text).toBe(
+      `{"batchcomplete":"","query":{"pages":{"-1":{"ns":0,"title":"Мгновенная защита","missing":"",${info},"actions":{"edit":[],"move":[{"code":"cantmove-anon","*":"You must be a registered user and [[Special:UserLogin|logged in]] to move a page."}]}}}}}`,
+    );
+    expect((await ask({ ...Q.testactionsHtml, format: 'json', utf8: '1' })).text).toBe(
+      `{"batchcomplete":"","query":{"pages":{"-1":{"ns":0,"title":"Мгновенная защита","missing":"",${info},"actions":{"edit":[],"move":[{"code":"cantmove-anon","*":${JSON.stringify(MOVE_HTML)}}]}}}}}`,
+    );
   });
 
   it('formatversion=2 keeps them as recorded', async () => {
