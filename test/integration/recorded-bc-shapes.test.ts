@@ -31,6 +31,7 @@ const Q = {
   pageimages: { action: 'query', prop: 'pageimages', titles: 'Москва' },
   preload: { action: 'query', prop: 'info', titles: 'Нет такой страницы', inprop: 'preloadcontent', inpreloadcustom: 'Alpha' },
   testactions: { action: 'query', prop: 'info', titles: 'Мгновенная защита', intestactions: 'edit|move', intestactionsdetail: 'full' },
+  gif: { action: 'query', prop: 'imageinfo', titles: 'Файл:Образец 1.png', iiprop: 'metadata|size' },
   testactionsHtml: { action: 'query', prop: 'info', titles: 'Мгновенная защита', intestactions: 'edit|move', intestactionsdetail: 'full', errorformat: 'html' },
   siteinfo: { action: 'query', meta: 'siteinfo', siprop: 'statistics' },
   siteinfoDe: { action: 'query', meta: 'siteinfo', siprop: 'statistics', uselang: 'de', errorformat: 'plaintext', errorlang: 'fr' },
@@ -39,6 +40,11 @@ const PRELOAD = 'Статья «Alpha». [[Москва]] [[Несуществу
 const INFO = { contentmodel: 'wikitext', pagelanguage: 'ru', pagelanguagehtmlcode: 'ru', pagelanguagedir: 'ltr' };
 const MOVE_HTML =
   'Вы должны <a href="/wiki/index.php/%D0%A1%D0%BB%D1%83%D0%B6%D0%B5%D0%B1%D0%BD%D0%B0%D1%8F:%D0%92%D1%85%D0%BE%D0%B4" title="Служебная:Вход">представиться системе</a>, чтобы иметь возможность переименовать страницы.';
+/**
+ * The 1.43.9 body of prop=imageinfo for a PNG of the live wikis, whose metadata holds no boolean (no
+ * file there does); in a GIF's (GIFMetadataExtractor) `looped` is one, here added as it would come.
+ */
+const PNG_METADATA = [{ name: 'frameCount', value: 0 }, { name: 'loopCount', value: 1 }, { name: 'duration', value: 0 }, { name: 'bitDepth', value: 8 }, { name: 'colorType', value: 'truecolour' }, { name: 'metadata', value: [{ name: '_MW_PNG_VERSION', value: 1 }] }];
 const statistics = { pages: 28, articles: 14, edits: 31, images: 6, users: 17, activeusers: 0, admins: 1, jobs: 55 };
 
 const cassette: Cassette = {
@@ -70,6 +76,10 @@ const cassette: Cassette = {
       query: { pages: [{ ns: 0, title: 'Мгновенная защита', missing: true, ...INFO, actions: { edit: [], move: [{ code: 'cantmove-anon', text: 'You must be a registered user and [[Special:UserLogin|logged in]] to move a page.' }] } }] },
     }),
     recorded(Q.testactionsHtml, { batchcomplete: true, query: { pages: [{ ns: 0, title: 'Мгновенная защита', missing: true, ...INFO, actions: { edit: [], move: [{ code: 'cantmove-anon', html: MOVE_HTML }] } }] } }),
+    recorded(Q.gif, {
+      batchcomplete: true,
+      query: { pages: [{ pageid: 22, ns: 6, title: 'Файл:Образец 1.png', imagerepository: 'local', imageinfo: [{ size: 72, width: 2, height: 2, metadata: [...PNG_METADATA, { name: 'looped', value: true }, { name: 'x', value: [{ name: 'y', value: false }] }] }] }] },
+    }),
     recorded(Q.siteinfo, { batchcomplete: true, query: { statistics } }),
     recorded(Q.siteinfoDe, { batchcomplete: true, query: { statistics } }),
   ],
@@ -128,6 +138,13 @@ describe('formatversion=1 of recorded answers: content values print as `*`, last
     );
     expect((await ask({ ...Q.testactionsHtml, format: 'json', utf8: '1' })).text).toBe(
       `{"batchcomplete":"","query":{"pages":{"-1":{"ns":0,"title":"Мгновенная защита","missing":"",${info},"actions":{"edit":[],"move":[{"code":"cantmove-anon","*":${JSON.stringify(MOVE_HTML)}}]}}}}}`,
+    );
+  });
+
+  it("imageinfo's metadata: each entry's `value` is a BC bool, which keeps true and false", async () => {
+    const png = '[{"name":"frameCount","value":0},{"name":"loopCount","value":1},{"name":"duration","value":0},{"name":"bitDepth","value":8},{"name":"colorType","value":"truecolour"},{"name":"metadata","value":[{"name":"_MW_PNG_VERSION","value":1}]}';
+    expect((await ask({ ...Q.gif, format: 'json', utf8: '1' })).text).toBe(
+      `{"batchcomplete":"","query":{"pages":{"22":{"pageid":22,"ns":6,"title":"Файл:Образец 1.png","imagerepository":"local","imageinfo":[{"size":72,"width":2,"height":2,"metadata":${png},{"name":"looped","value":true},{"name":"x","value":[{"name":"y","value":false}]}]}]}}}}`,
     );
   });
 
