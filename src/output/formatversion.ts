@@ -65,13 +65,19 @@ export function toFormatVersion1(data: JsonObject, assocLists: ReadonlySet<strin
  * form of any other such module is not known (ApiResult's content values, BC sub-elements and kvp
  * lists are not in the formatversion=2 data): a recording of it asked in formatversion=1 is
  * flagged `formatversion.<module>` (render-recorded.ts), a miss by default.
+ *
+ * The live wikis have no category links, templates used, page properties or category members:
+ * categories, templates, pageprops and categorymembers are compared only as empty answers; their
+ * modules set no content value or kvp list, so their entries take the plain transform. Language
+ * and interwiki links (langlinks, iwlinks) are left out: their titles are content values (`*` in
+ * formatversion=1), and the live wikis have none to check a printing of them against.
  */
 export const FV1_CHECKED: ReadonlySet<string> = new Set([
   'compare',
   'expandtemplates',
   ...[
     'allcategories', 'alllinks', 'allimages', 'allmessages', 'allredirects', 'allusers', 'backlinks', 'categories', 'categoryinfo', 'categorymembers',
-    'contributors', 'exturlusage', 'filerepoinfo', 'imageinfo', 'info', 'iwlinks', 'langlinks', 'links', 'linkshere', 'pageprops', 'random',
+    'contributors', 'exturlusage', 'filerepoinfo', 'imageinfo', 'info', 'links', 'linkshere', 'pageprops', 'random',
     'redirects', 'revisions', 'search', 'tags', 'templates', 'usercontribs', 'users',
   ].map((m) => `query+${m}`),
 ]);
@@ -173,6 +179,7 @@ function queryToV1(q: JsonObject, assocLists: ReadonlySet<string>, order: PageOr
     else if (k === 'userinfo' && isObject(v)) out[k] = userinfoToV1(v);
     // Content values of modules only a recording shows: each message's text, each category's name.
     else if (LIST_CONTENT.has(k) && Array.isArray(v) && !holdsFrozen(v)) out[k] = contentEntries(v, LIST_CONTENT.get(k)!);
+    else if (k === 'allimages' && Array.isArray(v) && !holdsFrozen(v)) out[k] = v.map(imageInfoToV1);
     else if (Array.isArray(v) && holdsFrozen(v)) {
       // A list's rows shown again (modules/list-support.ts showRows): each converted once.
       out[k] = rowsToV1(v, assocLists.has(k) ? V1_ASSOC : V1_PLAIN);
@@ -268,6 +275,35 @@ function revisionToV1(r: Json): Json | undefined {
   return contentLast(withSlots, ['content']);
 }
 
+/**
+ * A file's revision in formatversion=1 (ApiQueryImageInfo::getInfo, for prop=imageinfo and
+ * list=allimages): typed `assoc` (with only false flags it prints `{}`), and its metadata lists
+ * (processMetaData) mark each entry's `value` a BC bool, which keeps `true` and `false` (a GIF's
+ * `looped`) where the plain transform prints "" or drops it.
+ */
+function imageInfoToV1(info: Json): Json {
+  if (!isObject(info)) return bc(info) ?? '';
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(info)) {
+    if ((k === 'metadata' || k === 'commonmetadata') && Array.isArray(v)) out[k] = metadataToV1(v);
+    else setBc(out, k, v);
+  }
+  return out;
+}
+
+function metadataToV1(entries: readonly Json[]): Json[] {
+  return entries.map((e) => {
+    if (!isObject(e)) return bc(e) ?? '';
+    const out: JsonObject = {};
+    for (const [k, v] of Object.entries(e)) {
+      if (k === 'value' && typeof v === 'boolean') out[k] = v;
+      else if (k === 'value' && Array.isArray(v)) out[k] = metadataToV1(v);
+      else setBc(out, k, v);
+    }
+    return out;
+  });
+}
+
 /** ApiParse's META_BC_SUBELEMENTS: strings that formatversion=1 wraps as `{"*": …}`. */
 const BC_SUBELEMENTS: ReadonlySet<string> = new Set(['text', 'parsedsummary', 'categorieshtml', 'headhtml', 'wikitext', 'psttext', 'limitreporthtml', 'parsetree']);
 
@@ -360,8 +396,14 @@ function pageToV1(p: JsonObject): JsonObject {
   for (const [k, v] of Object.entries(p)) {
     if (k === 'extlinks' && Array.isArray(v)) out[k] = v.map((l) => (isObject(l) ? contentLast(l, ['url']) : l));
     else if ((k === 'revisions' || k === 'deletedrevisions') && Array.isArray(v)) out[k] = v.map(revisionToV1).filter((r): r is Json => r !== undefined);
+    else if (k === 'imageinfo' && Array.isArray(v)) out[k] = v.map(imageInfoToV1);
     // An invalid title's reason in a non-BC error format: its text is the content (`*`).
     else if (k === 'invalidreason' && isObject(v)) out[k] = messageToV1(v);
+    // ApiQueryInfo: the preloaded text is the content value `content` (as a revision slot's), and
+    // each reason `intestactionsdetail` gives is a message (its text or html the content value;
+    // without the detail each action is a boolean, the plain transform's).
+    else if (k === 'preloadcontent' && isObject(v)) out[k] = contentLast(bc(v) as JsonObject, ['content']);
+    else if (k === 'actions' && isObject(v) && Object.values(v).every(Array.isArray)) out[k] = mapValues(v, (reasons) => (reasons as Json[]).map(messageToV1));
     else setBc(out, k, v);
   }
   return out;

@@ -6,7 +6,7 @@ import { ApiRequest } from '../api/request.js';
 import { cacheModeForUselang, type CacheMode } from '../api/context.js';
 import type { Interaction } from '../cassette/format.js';
 import { ARRAY_VALUE, type ParamMap } from '../request/params.js';
-import { ApiResult, type JsonObject } from '../api/result.js';
+import { ApiResult, isObject, type Json, type JsonObject } from '../api/result.js';
 import { requestErrorFormatter } from '../api/main.js';
 import { apiMessage } from '../api/errors.js';
 import { atLeast, type WikiProfile } from '../wiki/profile.js';
@@ -34,9 +34,40 @@ const UNPRINTABLE: ReadonlySet<string> = new Set(['rawfm', 'xml', 'xmlfm', 'php'
 
 /** What the printer cannot print as the wiki does for this request (see UNPRINTABLE), for X-Wikitape-Unknown. */
 export function printerUnknown(params: ParamMap, profile: WikiProfile, outcome: ApiOutcome): string[] {
-  const page = isHtmlFormat(outcome.printer) ? [...pageTextsUnknown(profile, outcome.userLang)] : [];
+  const page = isHtmlFormat(outcome.printer) ? [...pageTextsUnknown(profile, outcome.userLang), ...pageUnknown(params, profile, outcome.data)] : [];
   const format = params.get('format');
   return format !== undefined && UNPRINTABLE.has(format) ? [`format.${format}`, ...page] : page;
+}
+
+/** The class names whose message boxes' styles 1.43's skin loads when the page's HTML holds them (Skin::getDefaultModules). */
+const MESSAGE_BOXES = ['mw-message-box', 'cdx-message'];
+
+/**
+ * What the HTML page of this answer holds that wikitape does not print as the wiki does:
+ * `page.styles` on 1.43 when the page holds a message box's class name (in the answer, or in a
+ * parameter, which the format link and debuginfo show): the wiki's page then loads those styles
+ * too, which wikitape neither links nor serves; `page.header` when a parameter holds a
+ * double-underscore word (`__NOTOC__`): the parse of the header's message removes the magic words
+ * among them from the format link, and wikitape does not know the content language's.
+ */
+function pageUnknown(params: ParamMap, profile: WikiProfile, data: Json): string[] {
+  const said = [...params].flat();
+  const out: string[] = [];
+  if (atLeast(profile, '1.43') && (said.some(holdsMessageBox) || someText(data, holdsMessageBox))) out.push('page.styles');
+  if (said.some((s) => /__[^_\s]\S*?__/.test(s))) out.push('page.header');
+  return out;
+}
+
+const holdsMessageBox = (s: string): boolean => MESSAGE_BOXES.some((c) => s.includes(c));
+
+/** Whether a key or a string anywhere in `v` passes `test`. */
+function someText(v: Json, test: (s: string) => boolean): boolean {
+  if (typeof v === 'string') return test(v);
+  if (Array.isArray(v)) return v.some((x) => someText(x, test));
+  if (isObject(v)) {
+    for (const k in v) if (test(k) || someText(v[k]!, test)) return true;
+  }
+  return false;
 }
 
 /**

@@ -29,9 +29,26 @@ const Q = {
   expand: { action: 'expandtemplates', text: '{{PAGENAME}}', title: 'Alpha' },
   expandProp: { action: 'expandtemplates', text: '{{PAGENAME}}', title: 'Alpha', prop: 'wikitext' },
   pageimages: { action: 'query', prop: 'pageimages', titles: 'Москва' },
+  preload: { action: 'query', prop: 'info', titles: 'Нет такой страницы', inprop: 'preloadcontent', inpreloadcustom: 'Alpha' },
+  testactions: { action: 'query', prop: 'info', titles: 'Мгновенная защита', intestactions: 'edit|move', intestactionsdetail: 'full' },
+  editintro: { action: 'query', prop: 'info', titles: 'Alpha', inprop: 'editintro' },
+  notoc: { action: 'expandtemplates', text: '__NOTOC__{{PAGENAME}}', title: 'Alpha', prop: 'wikitext' },
+  gif: { action: 'query', prop: 'imageinfo', titles: 'Файл:Образец 1.png', iiprop: 'metadata|size' },
+  testactionsHtml: { action: 'query', prop: 'info', titles: 'Мгновенная защита', intestactions: 'edit|move', intestactionsdetail: 'full', errorformat: 'html' },
   siteinfo: { action: 'query', meta: 'siteinfo', siprop: 'statistics' },
   siteinfoDe: { action: 'query', meta: 'siteinfo', siprop: 'statistics', uselang: 'de', errorformat: 'plaintext', errorlang: 'fr' },
 };
+const PRELOAD = 'Статья «Alpha». [[Москва]] [[Несуществующая]]\n* [http://wiki.example.net/page/Alpha/0?q=0 ссылка 0]\n* [//docs.example.io/page/Alpha/1?q=1 ссылка 1]';
+const INFO = { contentmodel: 'wikitext', pagelanguage: 'ru', pagelanguagehtmlcode: 'ru', pagelanguagedir: 'ltr' };
+const MOVE_HTML =
+  'Вы должны <a href="/wiki/index.php/%D0%A1%D0%BB%D1%83%D0%B6%D0%B5%D0%B1%D0%BD%D0%B0%D1%8F:%D0%92%D1%85%D0%BE%D0%B4" title="Служебная:Вход">представиться системе</a>, чтобы иметь возможность переименовать страницы.';
+/**
+ * The 1.43.9 body of prop=imageinfo for a PNG of the live wikis, whose metadata holds no boolean (no
+ * file there does); in a GIF's (GIFMetadataExtractor) `looped` is one, here added as it would come.
+ */
+const PNG_METADATA = [{ name: 'frameCount', value: 0 }, { name: 'loopCount', value: 1 }, { name: 'duration', value: 0 }, { name: 'bitDepth', value: 8 }, { name: 'colorType', value: 'truecolour' }, { name: 'metadata', value: [{ name: '_MW_PNG_VERSION', value: 1 }] }];
+const ANONEDITWARNING =
+  '<div class="cdx-message cdx-message--block cdx-message--warning mw-anon-edit-warning"><span class="cdx-message__icon"></span><div class="cdx-message__content"><strong>Внимание:</strong> Вы не вошли в систему. Ваш IP-адрес будет общедоступен, если вы запишете какие-либо изменения. Если вы <strong><a rel="nofollow" class="external text" href="http://127.0.0.1:8089/wiki/index.php?title=%D0%A1%D0%BB%D1%83%D0%B6%D0%B5%D0%B1%D0%BD%D0%B0%D1%8F:%D0%92%D1%85%D0%BE%D0%B4&amp;returnto=Alpha">войдёте</a></strong> или <strong><a rel="nofollow" class="external text" href="http://127.0.0.1:8089/wiki/index.php?title=%D0%A1%D0%BB%D1%83%D0%B6%D0%B5%D0%B1%D0%BD%D0%B0%D1%8F:%D0%A1%D0%BE%D0%B7%D0%B4%D0%B0%D1%82%D1%8C_%D1%83%D1%87%D1%91%D1%82%D0%BD%D1%83%D1%8E_%D0%B7%D0%B0%D0%BF%D0%B8%D1%81%D1%8C&amp;returnto=Alpha">создадите учётную запись</a></strong>, её имя будет использоваться вместо IP-адреса, наряду с другими преимуществами.</div></div>';
 const statistics = { pages: 28, articles: 14, edits: 31, images: 6, users: 17, activeusers: 0, admins: 1, jobs: 55 };
 
 const cassette: Cassette = {
@@ -57,6 +74,21 @@ const cassette: Cassette = {
     recorded(Q.expandProp, { expandtemplates: { wikitext: 'Alpha' } }),
     // A module of an extension (PageImages): its formatversion=1 form is not known.
     recorded(Q.pageimages, { batchcomplete: true, query: { pages: [{ pageid: 2, ns: 0, title: 'Москва', pageimage: 'X.png' }] } }),
+    recorded(Q.preload, { batchcomplete: true, query: { pages: [{ ns: 0, title: 'Нет такой страницы', missing: true, ...INFO, preloadcontent: { contentmodel: 'wikitext', contentformat: 'text/x-wiki', content: PRELOAD }, preloadisdefault: false }] } }),
+    recorded(Q.testactions, {
+      batchcomplete: true,
+      query: { pages: [{ ns: 0, title: 'Мгновенная защита', missing: true, ...INFO, actions: { edit: [], move: [{ code: 'cantmove-anon', text: 'You must be a registered user and [[Special:UserLogin|logged in]] to move a page.' }] } }] },
+    }),
+    recorded(Q.testactionsHtml, { batchcomplete: true, query: { pages: [{ ns: 0, title: 'Мгновенная защита', missing: true, ...INFO, actions: { edit: [], move: [{ code: 'cantmove-anon', html: MOVE_HTML }] } }] } }),
+    recorded(Q.gif, {
+      batchcomplete: true,
+      query: { pages: [{ pageid: 22, ns: 6, title: 'Файл:Образец 1.png', imagerepository: 'local', imageinfo: [{ size: 72, width: 2, height: 2, metadata: [...PNG_METADATA, { name: 'looped', value: true }, { name: 'x', value: [{ name: 'y', value: false }] }] }] }] },
+    }),
+    recorded(Q.editintro, {
+      batchcomplete: true,
+      query: { pages: [{ pageid: 8, ns: 0, title: 'Alpha', ...INFO, touched: '2026-11-27T03:09:04Z', lastrevid: 8, length: 187, new: true, editintro: { anoneditwarning: ANONEDITWARNING } }] },
+    }),
+    recorded(Q.notoc, { expandtemplates: { wikitext: 'Alpha' } }),
     recorded(Q.siteinfo, { batchcomplete: true, query: { statistics } }),
     recorded(Q.siteinfoDe, { batchcomplete: true, query: { statistics } }),
   ],
@@ -103,6 +135,26 @@ describe('formatversion=1 of recorded answers: content values print as `*`, last
   it("expandtemplates' text without `prop` (the old way), and with it", async () => {
     expect((await ask({ ...Q.expand, format: 'json' })).text).toBe('{"expandtemplates":{"*":"Alpha"}}');
     expect((await ask({ ...Q.expandProp, format: 'json' })).text).toBe('{"expandtemplates":{"wikitext":"Alpha"}}');
+  });
+
+  it("prop=info's preloaded text, and the reasons intestactionsdetail gives (messages: their text or html)", async () => {
+    const info = '"contentmodel":"wikitext","pagelanguage":"ru","pagelanguagehtmlcode":"ru","pagelanguagedir":"ltr"';
+    expect((await ask({ ...Q.preload, format: 'json', utf8: '1' })).text).toBe(
+      `{"batchcomplete":"","query":{"pages":{"-1":{"ns":0,"title":"Нет такой страницы","missing":"",${info},"preloadcontent":{"contentmodel":"wikitext","contentformat":"text/x-wiki","*":${JSON.stringify(PRELOAD)}}}}}}`,
+    );
+    expect((await ask({ ...Q.testactions, format: 'json', utf8: '1' })).text).toBe(
+      `{"batchcomplete":"","query":{"pages":{"-1":{"ns":0,"title":"Мгновенная защита","missing":"",${info},"actions":{"edit":[],"move":[{"code":"cantmove-anon","*":"You must be a registered user and [[Special:UserLogin|logged in]] to move a page."}]}}}}}`,
+    );
+    expect((await ask({ ...Q.testactionsHtml, format: 'json', utf8: '1' })).text).toBe(
+      `{"batchcomplete":"","query":{"pages":{"-1":{"ns":0,"title":"Мгновенная защита","missing":"",${info},"actions":{"edit":[],"move":[{"code":"cantmove-anon","*":${JSON.stringify(MOVE_HTML)}}]}}}}}`,
+    );
+  });
+
+  it("imageinfo's metadata: each entry's `value` is a BC bool, which keeps true and false", async () => {
+    const png = '[{"name":"frameCount","value":0},{"name":"loopCount","value":1},{"name":"duration","value":0},{"name":"bitDepth","value":8},{"name":"colorType","value":"truecolour"},{"name":"metadata","value":[{"name":"_MW_PNG_VERSION","value":1}]}';
+    expect((await ask({ ...Q.gif, format: 'json', utf8: '1' })).text).toBe(
+      `{"batchcomplete":"","query":{"pages":{"22":{"pageid":22,"ns":6,"title":"Файл:Образец 1.png","imagerepository":"local","imageinfo":[{"size":72,"width":2,"height":2,"metadata":${png},{"name":"looped","value":true},{"name":"x","value":[{"name":"y","value":false}]}]}]}}}}`,
+    );
   });
 
   it('formatversion=2 keeps them as recorded', async () => {
@@ -167,5 +219,26 @@ describe('a recording asked in a form wikitape cannot print as the wiki does', (
       const flagged = await builtin().get('/wiki/api.php').query({ ...Q.siteinfo, format });
       expect([format, flagged.headers['x-wikitape-source'], flagged.headers['x-wikitape-unknown']]).toEqual([format, 'cassette', `format.${format}`]);
     }
+  });
+
+  it("the HTML page of a 1.43 answer holding a message box's class: its skin loads the box's styles, which wikitape does not (page.styles)", async () => {
+    const res = await request(createApp({ cassettes: dir })).get('/wiki/api.php').query({ ...Q.editintro, format: 'jsonfm' });
+    expect([res.headers['x-wikitape-source'], res.headers['x-wikitape-unknown'], res.headers['mediawiki-api-error']]).toEqual(['miss', 'page.styles', 'wikitape-miss']);
+    const flagged = await builtin().get('/wiki/api.php').query({ ...Q.editintro, format: 'jsonfm' });
+    expect([flagged.headers['x-wikitape-source'], flagged.headers['x-wikitape-unknown']]).toEqual(['cassette', 'page.styles']);
+    // a parameter the page shows (the format link, debuginfo) holds it too
+    const asked = await builtin().get('/wiki/api.php').query({ ...Q.siteinfo, format: 'jsonfm', x: 'mw-message-box' });
+    expect(asked.headers['x-wikitape-unknown']).toBe('page.styles');
+    for (const format of ['json', 'jsonfm']) {
+      const plain = await request(createApp({ cassettes: dir })).get('/wiki/api.php').query({ ...(format === 'json' ? Q.editintro : Q.siteinfo), format });
+      expect([format, plain.headers['x-wikitape-source'], plain.headers['x-wikitape-unknown']]).toEqual([format, 'cassette', undefined]);
+    }
+  });
+
+  it('the HTML page of a question holding a double-underscore word: the parse of the header removes magic words from its format link (page.header)', async () => {
+    const res = await request(createApp({ cassettes: dir })).get('/wiki/api.php').query({ ...Q.notoc, format: 'jsonfm' });
+    expect([res.headers['x-wikitape-source'], res.headers['x-wikitape-unknown']]).toEqual(['miss', 'page.header']);
+    const json = await request(createApp({ cassettes: dir })).get('/wiki/api.php').query({ ...Q.notoc, format: 'json' });
+    expect([json.headers['x-wikitape-source'], json.headers['x-wikitape-unknown'], json.text]).toEqual(['cassette', undefined, '{"expandtemplates":{"wikitext":"Alpha"}}']);
   });
 });
