@@ -72,20 +72,22 @@ function runQuery(ctx: ApiContext, modules: QueryModules): void {
     if (generatorDone) for (const p of propNames) skip.add(p);
   }
 
+  // ApiContinuationManager's constructor reads the parameters of the modules it skips (to spare
+  // them "unused parameter" warnings), before the page set and any module runs: their bad values
+  // fail the request, their warnings are written, and a limit of `max` is printed under `limits`.
+  const specsOf = (mod: QueryModule) => (typeof mod.params === 'function' ? mod.params(ctx.profile) : mod.params);
+  const infoOf = (mod: QueryModule) => ({ path: `query+${mod.name}`, prefix: mod.prefix, name: mod.name, group: mod.group });
+  for (const mod of requested) if (skip.has(mod.name)) readParams(ctx, infoOf(mod), specsOf(mod));
+
   const pages = inModule('query', () => buildPageSet(ctx));
   if (!generatorDone) writePageInfo(ctx, pages, { iwurl: v['iwurl'] === true, indexpageids: v['indexpageids'] === true });
   let cacheMode: CacheMode = pages.state.cacheMode;
   const continuation: JsonObject = {};
   const unfinished = new Set<string>();
   for (const mod of requested) {
-    const specs = typeof mod.params === 'function' ? mod.params(ctx.profile) : mod.params;
-    const info = { path: `query+${mod.name}`, prefix: mod.prefix, name: mod.name, group: mod.group };
-    if (skip.has(mod.name)) {
-      // Skipped modules still read their parameters, so those are not "unrecognized".
-      for (const name of Object.keys(specs)) ctx.request.used.add(mod.prefix + name);
-      continue;
-    }
-    const values = readParams(ctx, info, specs);
+    if (skip.has(mod.name)) continue;
+    const info = infoOf(mod);
+    const values = readParams(ctx, info, specsOf(mod));
     const ran: RanModule = { path: info.path, values, debug: mod.debug };
     ctx.ran(ran);
     const mode = typeof mod.cacheMode === 'function' ? mod.cacheMode(values, ctx.session.caller) : mod.cacheMode;

@@ -2,11 +2,13 @@ import { atLeast, type WikiProfile } from '../wiki/profile.js';
 
 /**
  * Log types and actions of a default MediaWiki 1.39 with SpamBlacklist ($wgLogTypes,
- * $wgLogActionsHandlers keys, plus newusers/create added by SetupDynamicConfig).
+ * $wgLogActionsHandlers keys, plus newusers/create added by SetupDynamicConfig). The order is the
+ * wiki's, shown by letype's error (errorformat=raw, errorlang=qqx): extension registration puts
+ * SpamBlacklist's type ahead of core's, and newusers and create come last.
  */
 const LOG_TYPES: readonly string[] = [
-  '', 'block', 'protect', 'rights', 'delete', 'upload', 'move', 'import', 'patrol', 'merge', 'suppress',
-  'tag', 'managetags', 'contentmodel', 'newusers', 'create', 'spamblacklist',
+  'spamblacklist', '', 'block', 'protect', 'rights', 'delete', 'upload', 'move', 'import', 'patrol', 'merge',
+  'suppress', 'tag', 'managetags', 'contentmodel', 'newusers', 'create',
 ];
 
 const LOG_ACTIONS: readonly string[] = [
