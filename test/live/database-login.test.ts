@@ -7,7 +7,7 @@ import { startServer } from '../../src/server.js';
 import { runCli, startCli } from '../support/cli.js';
 import { Client } from '../support/cookie-client.js';
 import { convertedBack, wikiTimesAlike } from '../support/database-back.js';
-import { normalize } from '../support/differential.js';
+import { login, walk } from '../support/live-walk.js';
 import { LIVE_VERSIONS, liveWiki, type LiveWiki } from '../support/live-wiki.js';
 
 /**
@@ -35,36 +35,6 @@ const ANONYMOUS: Record<string, string>[] = [BLOCKS, LOG];
 
 /** Questions nobody recorded (another limit, a filter): replay computes them, as the asker's view. */
 const UNRECORDED: Record<string, string>[] = [{ ...BLOCKS, bklimit: '3' }, { ...LOG, letype: 'block', lelimit: '15' }];
-
-interface Walk {
-  /** Each page's answer, normalized (debuginfo, curtimestamp aside). */
-  texts: string[];
-  sources: (string | null)[];
-  bodies: Record<string, any>[];
-}
-
-/** A client's walk of `q` (formatversion=2), following `continue` to its end. */
-async function walk(url: string, q: Record<string, string>, cookie?: string): Promise<Walk> {
-  const out: Walk = { texts: [], sources: [], bodies: [] };
-  let cont: Record<string, string> = {};
-  for (let n = 0; n < 50; n++) {
-    const r = await fetch(`${url}?${new URLSearchParams({ ...q, ...cont, format: 'json', formatversion: '2' })}`, cookie ? { headers: { cookie } } : {});
-    const text = await r.text();
-    out.texts.push(normalize(text));
-    out.sources.push(r.headers.get('x-wikitape-source'));
-    const body = JSON.parse(text) as Record<string, any>;
-    out.bodies.push(body);
-    if (!body['continue']) return out;
-    cont = body['continue'] as Record<string, string>;
-  }
-  throw new Error(`the walk of ${JSON.stringify(q)} did not end`);
-}
-
-/** Logs a client in (action=login with a bot password); the wiki's (or replay's) answer. */
-async function login(c: Client, user: string, password: string): Promise<Record<string, unknown>> {
-  const lgtoken = await c.token('login');
-  return (await c.call({ action: 'login', lgname: user, lgpassword: password, lgtoken })).body['login'] as Record<string, unknown>;
-}
 
 /** The recording bot: logs in, takes a csrf token, reads as itself and anonymously. Returns its client and every secret it saw. */
 async function recordBot(url: string, credentials: { user: string; password: string }): Promise<{ bot: Client; secrets: Set<string> }> {
