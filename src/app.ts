@@ -413,9 +413,9 @@ async function recordOne(recorder: Recorder, req: Request, res: Response, option
   const hit = await recorder.recorded(r);
   // Nothing is computed and no session is touched: the recording as the wiki gave it (an expired
   // block included), in the client's format; in a form wikitape cannot print as the wiki does
-  // (XML, an unchecked module's formatversion=1: X-Wikitape-Unknown), the wiki answers instead.
+  // (XML, an unchecked module's formatversion=1), the wiki answers instead.
   const out = hit ? printRecorded(hit.interaction, { method: req.method, url: req.url, headers: req.headers, body: r.body, startedAt }, makeProfile({ ...hit.profile, ...options.profile }), Date.now(), MODULES) : null;
-  if (!out || out.headers.some(([k]) => k === 'X-Wikitape-Unknown')) recorder.forward(req, res, r);
+  if (!out) recorder.forward(req, res, r);
   else {
     res.statusCode = out.status;
     for (const [k, v] of out.headers) res.appendHeader(k, v);

@@ -182,15 +182,15 @@ export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiP
  * A recording printed as it was recorded, for the client's format and nothing else: no session
  * opened, no cookie set or cleared (the client's session is the wiki's, record mode's `--mode
  * new`), no clock applied to what it holds (an expired block shows as recorded). The engine's own
- * hits add sessions, the clock's expiry and the rest of replay around this.
+ * hits add sessions, the clock's expiry and the rest of replay around this. Null when it cannot be
+ * printed as the wiki prints it in the form asked (what replay would flag: XML, an unchecked
+ * module's formatversion=1, a text in a language wikitape cannot render): the wiki is asked instead.
  */
-export function printRecorded(i: Interaction, req: { method: string; url: string; headers: IncomingHttpHeaders; body: Buffer; startedAt: bigint }, profile: WikiProfile, now: number, registry: ModuleRegistry): Rendered {
+export function printRecorded(i: Interaction, req: { method: string; url: string; headers: IncomingHttpHeaders; body: Buffer; startedAt: bigint }, profile: WikiProfile, now: number, registry: ModuleRegistry): Rendered | null {
   const { params, lossy } = requestParams(req.method, req.url, req.headers['content-type'], req.body);
   const outcome = recordedOutcome(i, params, profile, now, registry, ANONYMOUS, lossy);
+  if (outcome.unknown.length > 0 || printerUnknown(params, profile, outcome).length > 0) return null;
   const assocLists = new Set(registry.query.list.filter((l) => l.assocEntries).map((l) => l.name));
   const http = { ...req, url: globalRequestUrl(req.url), params };
-  const rendered = render({ profile, model: emptyModel(), assocLists, outcome, http, now, session: { setCookie: [], sessionId: '' } });
-  const unknown = [...outcome.unknown, ...printerUnknown(params, profile, outcome)];
-  if (unknown.length > 0) rendered.headers.push(['X-Wikitape-Unknown', unknown.join(', ')]);
-  return rendered;
+  return render({ profile, model: emptyModel(), assocLists, outcome, http, now, session: { setCookie: [], sessionId: '' } });
 }
