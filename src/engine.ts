@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { failWith, runApi } from './api/main.js';
+import { failWith, runApi, type ApiEnvironment } from './api/main.js';
 import { ApiUsageError, apiMessage } from './api/errors.js';
 import { ApiRequest } from './api/request.js';
 import { KEY_RULES, MODULES } from './modules/index.js';
@@ -275,7 +275,7 @@ export class ReplayEngine {
     const hook = apiFaultHook(faults, params);
     if (!hook) return null;
     const request = new ApiRequest(params, lossy, httpFacts(req, get));
-    const outcome = runApi(request, { profile: this.profile, model: this.model, knows: this.knows(), now, actions: MODULES.actions, ...(session ? { session } : {}), fault: hook, faultProbe: true });
+    const outcome = runApi(request, { ...this.envFor(this.model, this.knows(), now, session), fault: hook, faultProbe: true });
     if (outcome.fault === undefined) return null;
     const rendered = render({ profile: this.profile, model: this.model, assocLists: ASSOC_LISTS, knows: this.knows(), outcome, http, now, ...sessionOf(session) });
     rendered.headers.push(['X-Wikitape-Fault', outcome.fault]);
@@ -283,6 +283,11 @@ export class ReplayEngine {
     const texts = outcome.unknown.filter((u) => u.startsWith('i18n.'));
     if (texts.length > 0) rendered.headers.push(['X-Wikitape-Unknown', texts.join(', ')]);
     return { ...rendered, source: 'fault', usage: null, userLang: outcome.userLang, clocked: true };
+  }
+
+  /** What the API modules run with: this wiki, the model and knowledge asked from, the clock, the caller's session. */
+  private envFor(model: WikiModel, knows: Knowledge | null, now: number, session: RequestSession | undefined): ApiEnvironment {
+    return { profile: this.profile, model, knows, now, actions: MODULES.actions, ...(session ? { session } : {}) };
   }
 
   /**
@@ -356,7 +361,7 @@ export class ReplayEngine {
       // formatversion=1 form of a module wikitape does not know) is refused as any answer is.
       if (this.onMiss === 'error' && refusing(outcome, printed).length > 0) {
         const request = new ApiRequest(params, lossy, httpFacts(req, get));
-        const env = { profile: this.profile, model: this.model, knows: this.knows(), now, actions: MODULES.actions, ...(session ? { session } : {}) };
+        const env = this.envFor(this.model, this.knows(), now, session);
         const failed = failWith(request, env, new ApiUsageError(apiMessage('wikitape-miss', 'wikitape-miss-unprintable', [redactQuery(key), printed.join(', ')])));
         const rendered = render({ profile: this.profile, model: this.model, assocLists: ASSOC_LISTS, knows: env.knows, outcome: failed, http, now, ...sessionOf(session), ...keepCookies });
         rendered.headers.push(['X-Wikitape-Unknown', printed.join(', ')]);
@@ -377,7 +382,7 @@ export class ReplayEngine {
     // A computed answer is as of the walk it comes from (a later walk of another list changes it not).
     const walked = this.perRecording ? walkTime(params, knows, MODULES.query.list) : null;
     const now = walked ?? clockNow;
-    const env = { profile: this.profile, model, knows, now, actions: MODULES.actions, ...(session ? { session } : {}) };
+    const env = this.envFor(model, knows, now, session);
     const request = new ApiRequest(params, lossy, httpFacts(req, get));
     let outcome = runApi(request, env);
     const unknown = [...outcome.unknown, ...printerUnknown(params, this.profile, outcome), ...(view ? [] : visibilityUnknown(session?.caller, outcome.modules))];
