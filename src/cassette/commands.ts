@@ -170,15 +170,21 @@ export async function readUsage(file: string): Promise<Set<string>> {
 /**
  * `wikitape cassettes prune --usage FILE`: removes interactions no test used. Pages of complete
  * walks of the `lists` stay while their list synthesized answers (removing them would break the
- * coverage). Entities stay: the built-in fallback answers from them. A database cassette is told
- * which interactions go (cassette/changes.ts), its lists' kinds kept in their tables (the `lists`'
- * entities, their shapes) and prepared again for `knowledge` (the lists' entities in their
- * order, modules/index.ts KNOWLEDGE_ENTITIES; none: left unprepared).
+ * coverage). Entities stay: the built-in fallback answers from them. A database cassette is read
+ * key by key, never whole, the interactions that go taken out in one transaction, its lists' kinds
+ * kept in their tables (the `lists`' entities, their shapes) and prepared again for `knowledge`
+ * (the lists' entities in their order, modules/index.ts KNOWLEDGE_ENTITIES; none: left unprepared).
  */
 export async function pruneCassettes(dir: string, usage: ReadonlySet<string>, lists: readonly ListModule[], dryRun = false, knowledge: readonly ListEntity<object>[] = []): Promise<{ name: string; removed: number; kept: number; removedKeys: string[] }[]> {
   const out: { name: string; removed: number; kept: number; removedKeys: string[] }[] = [];
   const store = new FileCassetteStore(dir, { entities: ownKinds(lists), knowledge });
   for (const name of await store.list()) {
+    const database = store.databaseToPrune(name);
+    if (database) {
+      out.push(pruneDatabase(name, database, usage, lists, dryRun));
+      if (knowledge.length > 0 && !dryRun) prepareDatabase(store, name);
+      continue;
+    }
     const db = await store.open(name, '');
     try {
       if (!Array.isArray(db.data?.interactions)) continue; // not a cassette: `verify` reports it
@@ -193,8 +199,30 @@ export async function pruneCassettes(dir: string, usage: ReadonlySet<string>, li
     } finally {
       closeCassette(db);
     }
-    // (a recording taken out leaves a prepared database unprepared: sql-prepare-step.ts)
-    if (knowledge.length > 0) prepareDatabase(store, name);
   }
   return out;
+}
+
+/**
+ * A database cassette pruned key by key, never read whole: each interaction not named in `usage`
+ * is read alone to learn its walk's list, and those to go are taken out in one transaction.
+ */
+function pruneDatabase(name: string, database: SqliteCassette, usage: ReadonlySet<string>, lists: readonly ListModule[], dryRun: boolean): { name: string; removed: number; kept: number; removedKeys: string[] } {
+  try {
+    const removedKeys: string[] = [];
+    let kept = 0;
+    for (const key of database.keys()) {
+      const used = usage.has(key) || (() => {
+        const i = database.interaction(key);
+        return i !== undefined && usage.has(`list:${walkList(i, lists)}`);
+      })();
+      if (used) kept++;
+      else removedKeys.push(key);
+    }
+    // (a recording taken out leaves a prepared database unprepared: sql-prepare-step.ts; the caller prepares it again)
+    if (!dryRun && removedKeys.length > 0) database.remove(removedKeys);
+    return { name, removed: removedKeys.length, kept, removedKeys };
+  } finally {
+    database.close();
+  }
 }

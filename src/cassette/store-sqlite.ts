@@ -276,6 +276,30 @@ export class SqliteCassette {
   }
 
   /**
+   * Takes interactions out by key, in one transaction, without reading the cassette whole
+   * (`wikitape cassettes prune`): the walks' summaries follow, kept prepared as `write` keeps it.
+   * Keys it does not hold are passed over.
+   */
+  remove(keys: Iterable<string>): void {
+    try {
+      this.db.transaction(() => {
+        const entities = (this.member('entities') ?? {}) as Record<string, unknown>;
+        const step = this.stepFor((kind) => Array.isArray(entities[kind]) && (entities[kind] as unknown[]).length > 0);
+        this.db.pragma('user_version = 0');
+        this.summaries.ready(() => this.everyInteraction());
+        this.held ??= this.count();
+        for (const key of keys) this.dropInteraction(key, step);
+        if (this.summaries.any()) this.members.update(new Map([['summaries', null]]));
+        step?.finish();
+      })();
+    } catch (e) {
+      this.rolledBack();
+      throw e;
+    }
+    this.tables.clear();
+  }
+
+  /**
    * The step that keeps the database prepared through a write (sql-prepare-step.ts), or null: not
    * opened with the lists' entities, or one of them kept in the `entities` member (`loose`).
    */

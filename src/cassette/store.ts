@@ -124,12 +124,31 @@ export class FileCassetteStore implements CassetteStore {
     if (!existsSync(file)) return null;
     const database = new SqliteCassette(file, tableShapes(this.entities), false, this.knowledge);
     const appending = DatabaseRecording.of(database);
-    // Checked as a document is, but for what it holds in tables (rows are checked as they are written).
-    const rest = appending && database.rest(['summaries']);
-    const problem = rest && notACassette({ ...rest, entities: { ...rest.entities, ...Object.fromEntries(database.tabled().map((k) => [k, []])) }, interactions: [] }, this.entities);
+    const problem = appending && this.problemOf(database);
     if (!appending || problem) database.close();
     if (problem) throw new CassetteError(`cassette file ${file} is not a cassette: ${problem}`);
     return appending;
+  }
+
+  /**
+   * The database cassette of a name, opened to take interactions out of by key (`cassettes
+   * prune`), never read whole; null when it is not kept as one, a CassetteError when it is not a cassette.
+   */
+  databaseToPrune(name: string): SqliteCassette | null {
+    const database = this.databaseOf(name);
+    // (one without members yet holds nothing: a document opened from it is the empty cassette)
+    const problem = database && database.member('meta') !== undefined ? this.problemOf(database) : null;
+    if (database && problem) {
+      database.close();
+      throw new CassetteError(`cassette file ${database.file} is not a cassette: ${problem}`);
+    }
+    return database;
+  }
+
+  /** What makes a database no cassette: checked as a document is, but for what it holds in tables (rows are checked as they are written). */
+  private problemOf(database: SqliteCassette): string | null {
+    const rest = database.rest(['summaries']);
+    return notACassette({ ...rest, entities: { ...rest.entities, ...Object.fromEntries(database.tabled().map((k) => [k, []])) }, interactions: [] }, this.entities);
   }
 
   /** The file of a cassette (the name checked: it never leaves the folder). */
