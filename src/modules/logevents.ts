@@ -113,7 +113,8 @@ export const logevents: ListModule<LogEvent> = {
   debug: logeventsDebug,
   key: { defaults: { leprop: 'comment|details|ids|timestamp|title|type|user', ledir: 'older', lelimit: '10' }, sets: ['leprop'], titles: ['letitle'] },
   roles: { limit: 'limit', continue: 'continue', dir: 'dir', prop: 'prop' },
-  filters: ['type', 'action', 'user', 'title', 'namespace', 'prefix', 'tag', 'start', 'end'],
+  // (its other filters pick the part of the log a walk covers: SCOPE_PARAMS)
+  filters: ['start', 'end'],
   walk: {
     scopeParams: SCOPE_PARAMS,
     scope: logScope,
