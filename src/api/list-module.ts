@@ -91,8 +91,22 @@ interface ListWalk {
    * list), or null when such a walk proves nothing.
    */
   scope(request: Readonly<Record<string, string>>): string | null;
+  /**
+   * Whether a complete walk of part `walked` holds every entry of part `asked` (both as `scope`
+   * names them): a walk of a filter holds every entry of any narrower one. Absent: the same part only.
+   */
+  covers?(walked: string, asked: string): boolean;
   /** What complete walks of these parts teach beyond the list's own entries (allpages: which titles exist). */
   learn?(scopes: ReadonlySet<string>, knows: Knowledge): void;
+}
+
+/**
+ * The parts of `walked` (parts of a list walked completely) whose walk holds every entry of the
+ * part `asked`: that part itself, and those the list's `covers` says hold it.
+ */
+export function partsCovering(list: Pick<ListModule, 'walk'>, walked: Iterable<string>, asked: string): string[] {
+  const covers = list.walk.covers;
+  return [...walked].filter((w) => w === asked || (covers !== undefined && covers(w, asked)));
 }
 
 /** The entities of a list: how the model and the cassette keep them. */

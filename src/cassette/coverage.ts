@@ -1,5 +1,5 @@
 import type { Interaction } from './format.js';
-import type { ListModule } from '../api/list-module.js';
+import { partsCovering, type ListModule } from '../api/list-module.js';
 import { RENDERING_PARAMS, splitMulti } from '../request/canonical.js';
 import type { ParamMap } from '../request/params.js';
 
@@ -7,10 +7,11 @@ import type { ParamMap } from '../request/params.js';
  * The coverage rule: which questions the recordings answer exactly though nobody asked them.
  *
  * A list (or the part of it a walk's scope names, see ListWalk) is *covered* when the cassettes
- * hold a complete walk of it: a first page (no continuation) without filters, and, following each
+ * hold a complete walk of it: a first page (no continuation) without filters other than those
+ * naming the part (allpages' namespace, the log's type, user …), and, following each
  * page's `continue` to a recorded page, a last page without `continue`. Its entities are then
  * every entry of that list at recording time, with the props the walk asked for. Any question
- * about that list alone, with any limit, continuation point, direction, time window or filter,
+ * about that list alone, of that part or one it holds (ListWalk.covers), with any limit, continuation point, direction, time window or filter,
  * and props among the recorded ones, is then a computation over those entities: the built-in
  * module does it, and the answer is called `synthesized`. Anything else is `builtin` (a best
  * effort over what was seen). What is a filter, what pages and what picks a part is each list
@@ -183,13 +184,16 @@ export function isCovered(params: ParamMap, coverage: ReadonlyMap<string, Readon
   const list = soleList(request, lists);
   if (!list) return false;
   const scope = list.walk.scope(request);
-  const cov = scope === null ? undefined : coverage.get(list.name)?.get(scope);
-  if (!cov) return false;
+  const parts = coverage.get(list.name);
+  // (a part walked completely, or one holding it: the props of any one of them)
+  const covs = scope === null || !parts ? [] : partsCovering(list, parts.keys(), scope).map((s) => parts.get(s)!);
+  if (covs.length === 0) return false;
   const allowed = new Set([...pagingOf(list), ...[...list.filters, ...list.walk.scopeParams].map((p) => list.prefix + p)]);
   for (const k of Object.keys(request)) {
     if (!NEUTRAL.has(k) && !RENDERING_PARAMS.has(k) && !allowed.has(k)) return false;
   }
   if (list.roles.prop === null) return true;
   const param = list.prefix + list.roles.prop;
-  return splitMulti(request[param] ?? list.key.defaults[param] ?? '').every((p) => cov.props.has(p));
+  const asked = splitMulti(request[param] ?? list.key.defaults[param] ?? '');
+  return covs.some((cov) => asked.every((p) => cov.props.has(p)));
 }

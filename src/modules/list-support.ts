@@ -1,6 +1,6 @@
 import { ApiUsageError, apiMessage } from '../api/errors.js';
 import type { ApiContext } from '../api/context.js';
-import { learnProp, type ContinueType, type ListModule, type SortKey } from '../api/list-module.js';
+import { learnProp, partsCovering, type ContinueType, type ListModule, type SortKey } from '../api/list-module.js';
 import { pv, type ParamValues } from '../api/param-spec.js';
 import { frozenJson, isFrozenJson, withFrozenMembers } from '../api/frozen.js';
 import type { JsonObject } from '../api/result.js';
@@ -235,9 +235,11 @@ export function needPropsOfAll(ctx: ApiContext, module: string, table: EntityTab
  * A list's answer depends on every entry of it (of the part `scope` names, see ListWalk): flagged
  * unless the recordings walked it completely.
  */
-export function needCompleteList(ctx: ApiContext, list: Pick<ListModule, 'name'>, scope = ''): void {
+export function needCompleteList(ctx: ApiContext, list: Pick<ListModule, 'name' | 'walk'>, scope = ''): void {
   const k = ctx.knows;
-  if (k && !k.walks.get(list.name)?.has(scope)) ctx.unknown(`${list.name}.entries`);
+  if (!k) return;
+  const walked = k.walks.get(list.name);
+  if (!walked || partsCovering(list, walked, scope).length === 0) ctx.unknown(`${list.name}.entries`);
 }
 
 /** A user id that follows from a name: anonymous (IP) actors have id 0, accounts what an answer showed. */

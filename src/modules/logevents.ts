@@ -14,6 +14,8 @@ import { fieldColumn, type IndexColumn, type IndexKey, type IndexSpecs } from '.
 import { entityMw } from '../util/timestamp.js';
 import { isAllowed, userCanSeeRevDel } from '../api/session.js';
 import { formatLogParams } from './log-params.js';
+import { ARRAY_VALUE } from '../request/params.js';
+import { foldTitle } from '../request/title-spelling.js';
 import { apiClass, continueCondition, fetchedRows, genderCacheLookup, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
 
 const PROPS = ['ids', 'title', 'type', 'user', 'userid', 'timestamp', 'comment', 'parsedcomment', 'details', 'tags'];
@@ -68,6 +70,36 @@ const LOG_INDEXES: IndexSpecs<LogEvent> = {
   page: { columns: [fieldColumn('ns', 'integer'), { name: 'text', type: 'text', value: (e) => (typeof e.title === 'string' ? mainText(e) : '') }, ...ORDER_COLUMNS] },
 };
 
+/** The filters a walk of the log may have: its part is the entries they all let through. */
+const SCOPE_PARAMS = ['action', 'namespace', 'prefix', 'tag', 'title', 'type', 'user'];
+
+/**
+ * The part of the log a question with these canonical parameters is about: its filters, sorted,
+ * as `name=value` joined by `&` ('' : the whole log). `leaction` sets the type itself: a
+ * `letype` beside it filters nothing (ApiQueryLogEvents: `elseif ( $params['type'] !== null )`).
+ */
+function logScope(r: Readonly<Record<string, string>>): string {
+  const parts: string[] = [];
+  for (const p of SCOPE_PARAMS) {
+    const v = r[`le${p}`];
+    if (v === undefined || (p === 'type' && r['leaction'] !== undefined)) continue;
+    parts.push(`${p}=${encodeURIComponent(v)}`);
+  }
+  return parts.join('&');
+}
+
+/** The part of the log a question asks about, as `logScope` reads its canonical parameters (`letitle` folded, as cassette keys fold it). */
+function askedScope(ctx: ApiContext): string {
+  const r: Record<string, string> = {};
+  for (const p of SCOPE_PARAMS) {
+    const v = ctx.request.params.get(`le${p}`);
+    // (`le…[]=`: MediaWiki reads no value, as if absent)
+    if (v === undefined || v === ARRAY_VALUE) continue;
+    r[`le${p}`] = p === 'title' ? (foldTitle(v) ?? v) : v;
+  }
+  return logScope(r);
+}
+
 /** list=logevents (ApiQueryLogEvents). */
 export const logevents: ListModule<LogEvent> = {
   name: 'logevents',
@@ -81,8 +113,19 @@ export const logevents: ListModule<LogEvent> = {
   debug: logeventsDebug,
   key: { defaults: { leprop: 'comment|details|ids|timestamp|title|type|user', ledir: 'older', lelimit: '10' }, sets: ['leprop'], titles: ['letitle'] },
   roles: { limit: 'limit', continue: 'continue', dir: 'dir', prop: 'prop' },
-  filters: ['type', 'action', 'user', 'title', 'namespace', 'prefix', 'tag', 'start', 'end'],
-  walk: { scopeParams: [], scope: () => '' },
+  // (its other filters pick the part of the log a walk covers: SCOPE_PARAMS)
+  filters: ['start', 'end'],
+  walk: {
+    scopeParams: SCOPE_PARAMS,
+    scope: logScope,
+    // Every filter narrows (MediaWiki ANDs them): a walk of a filter holds each entry of a question
+    // that has its filters and more. (`letitle` of a walked `lenamespace` is not seen as narrower: a miss.)
+    covers: (walked, asked) => {
+      if (walked === '') return true;
+      const has = new Set(asked.split('&'));
+      return walked.split('&').every((f) => has.has(f));
+    },
+  },
   props: PROPS,
   snapshot: [{ lelimit: 'max', leprop: PROPS.join('|') }],
   // Hidden parts and the suppression log show to those with the rights (LogEventsList::userCan).
@@ -136,7 +179,7 @@ export const logevents: ListModule<LogEvent> = {
   }),
   execute(ctx, v) {
     requireMaxOneParameter(this.prefix, v, ['title', 'prefix', 'namespace']);
-    needCompleteList(ctx, this);
+    needCompleteList(ctx, this, askedScope(ctx));
     const limit = pv.num(v['limit']) ?? 10;
     // MediaWiki reads limit + 1 rows in the list's order: so many are read here, from the order's index.
     const rows: LogEvent[] = [];

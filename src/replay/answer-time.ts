@@ -1,5 +1,5 @@
 import type { Interaction } from '../cassette/format.js';
-import type { ListModule } from '../api/list-module.js';
+import { partsCovering, type ListModule } from '../api/list-module.js';
 import type { ParamMap } from '../request/params.js';
 import { splitMulti } from '../request/canonical.js';
 import type { Knowledge } from '../wiki/model.js';
@@ -36,7 +36,9 @@ export function walkTime(params: ParamMap, knows: Knowledge | null, lists: reado
     const times = knows.walkTimes.get(name);
     if (!list || !times || times.size === 0) return null;
     const scope = list.walk.scope(request);
-    const at = (scope !== null ? times.get(scope) : undefined) ?? [...times.values()].reduce((a, b) => (a > b ? a : b));
+    // (of the walks holding the part asked, the newest: its entries are the newest the model holds)
+    const covering = scope !== null ? partsCovering(list, times.keys(), scope).map((s) => times.get(s)!) : [];
+    const at = [...(covering.length > 0 ? covering : times.values())].reduce((a, b) => (a > b ? a : b));
     if (at > latest) latest = at;
   }
   const ms = Date.parse(latest);

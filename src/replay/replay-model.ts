@@ -62,9 +62,11 @@ const META = /(?:^|&)meta=/;
 
 /** What fixtures declare, added to what recordings prove (see knowledgeOf). */
 function withFixtures(knows: Knowledge, lists: readonly ListModule[], fixtures: WikiModel): Knowledge {
-  // A fixture that lists a kind of entity lists all of it: every list of that kind, whole, is complete.
+  // A fixture that lists a kind of entity lists all of it: every list of that kind, whole, is
+  // complete (a list whose question without parameters is about a part of it, as allpages' about a
+  // namespace, is not).
   for (const list of lists) {
-    if (list.walk.scopeParams.length > 0 || entitiesOf(fixtures, list.entity.kind).length === 0) continue;
+    if (list.walk.scope({}) !== '' || entitiesOf(fixtures, list.entity.kind).length === 0) continue;
     knows.walks.set(list.name, new Set([...(knows.walks.get(list.name) ?? []), '']));
   }
   for (const p of fixtures.pages) knows.completeLinks.add(p.pageid);

@@ -97,6 +97,43 @@ async function judge(title: string, liveUrl: string, replayUrl: string, question
   return counts;
 }
 
+/** Crawls of parts of the log only (each with every prop): a bot that records the log types it reads. */
+const FILTERED_CRAWLS: Record<string, string>[] = [
+  { letype: 'protect' },
+  { letype: 'block', leuser: 'Admin', lelimit: '6' },
+  { leaction: 'move/move' },
+];
+const LE_PROPS = 'ids|title|type|user|userid|timestamp|comment|parsedcomment|details|tags';
+
+/** Questions about those parts and narrower ones (all answered from the crawls), and about wider or other parts (all flagged). */
+async function filteredLogQuestions(liveUrl: string): Promise<{ covered: string[]; other: string[] }> {
+  const covered: string[] = [];
+  const walks: Record<string, string>[] = [
+    { letype: 'protect', lelimit: '3' },
+    { letype: 'protect', lelimit: '4', ledir: 'newer', leprop: 'ids|title|timestamp' },
+    { letype: 'protect', lenamespace: '0', lelimit: '2' },
+    { letype: 'protect', leuser: 'Admin', lelimit: 'max' },
+    { letype: 'block', leuser: 'Admin', lelimit: '5', ledir: 'newer' },
+    { letype: 'block', leuser: 'Admin', lenamespace: '2', lelimit: '4', leprop: 'title|user|details' },
+    { leaction: 'move/move', lelimit: '1' },
+    { leaction: 'move/move', letype: 'delete' },
+  ];
+  for (const w of walks) {
+    covered.push(...(await walkQuestions(liveUrl, { list: 'logevents', ...w })));
+  }
+  covered.push(new URLSearchParams({ action: 'query', format: 'json', list: 'logevents', letype: 'protect', letitle: 'Москва' }).toString());
+  const others: Record<string, string>[] = [
+    { lelimit: '5' },
+    { letype: 'block', lelimit: '5' },
+    { leuser: 'Admin', lelimit: '5' },
+    { letype: 'create', lelimit: '5' },
+    { leaction: 'protect/protect', lelimit: '5' },
+    { letype: 'protect', leaction: 'block/block' },
+  ];
+  const other = others.map((w) => new URLSearchParams({ action: 'query', format: 'json', list: 'logevents', ...w }).toString());
+  return { covered, other };
+}
+
 describe.each(LIVE_VERSIONS)('replay of MediaWiki %s answers what the live wiki would have said', (version) => {
   let live: LiveWiki;
   let questions: string[];
@@ -115,6 +152,24 @@ describe.each(LIVE_VERSIONS)('replay of MediaWiki %s answers what the live wiki 
       expect(questions.length).toBeGreaterThanOrEqual(150);
       const r = await judge(`MediaWiki ${version}, replay of a default crawl vs live`, live.apiUrl, replay.url, questions);
       expect(r.silent).toBe(0);
+    } finally {
+      await replay.close();
+    }
+  });
+
+  it('after crawls of parts of the log only: every question about those parts or narrower ones equal, every other one flagged', { timeout: 300_000 }, async () => {
+    const { covered, other } = await filteredLogQuestions(live.apiUrl);
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-replay-filtered-'));
+    const recorder = await startServer({ mode: 'record', upstream: live.apiUrl, cassettes: dir, cassette: 'crawl' });
+    for (const part of FILTERED_CRAWLS) await crawl(recorder.url, { action: 'query', list: 'logevents', leprop: LE_PROPS, ...part });
+    await recorder.close();
+    const replay = await startServer({ cassettes: dir });
+    try {
+      expect(covered.length).toBeGreaterThanOrEqual(20);
+      const r = await judge(`MediaWiki ${version}, replay of crawls of parts of the log vs live`, live.apiUrl, replay.url, covered);
+      expect(r).toEqual({ equal: covered.length, flagged: 0, silent: 0 });
+      const wider = await judge(`MediaWiki ${version}, replay of crawls of parts of the log, other parts vs live`, live.apiUrl, replay.url, other);
+      expect(wider).toEqual({ equal: 0, flagged: other.length, silent: 0 });
     } finally {
       await replay.close();
     }

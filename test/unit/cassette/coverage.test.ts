@@ -34,9 +34,32 @@ describe('the coverage rule', () => {
     expect(computeCoverage([walk[0]!, walk[1]!], LISTS).size).toBe(0);
   });
 
-  it('does not take a filtered walk for the whole list', () => {
-    const filtered = walk.map((i) => page({ ...i.request, letype: 'block' }, (i.body['continue'] as Record<string, string> | undefined)?.['lecontinue']));
-    expect(computeCoverage(filtered, LISTS).size).toBe(0);
+  it('takes a filtered walk for its part of the list and every narrower one, never for the whole list or another part', () => {
+    const filtered = walk.map((i) => page({ ...i.request, letype: 'block', leuser: 'Admin' }, (i.body['continue'] as Record<string, string> | undefined)?.['lecontinue']));
+    const coverage = computeCoverage(filtered, LISTS);
+    expect([...(coverage.get('logevents')?.keys() ?? [])]).toEqual(['type=block&user=Admin']);
+    for (const qs of [
+      'action=query&list=logevents&letype=block&leuser=Admin&lelimit=7',
+      'action=query&list=logevents&leuser=Admin&letype=block&ledir=newer&lenamespace=2',
+      'action=query&list=logevents&letype=block&leuser=Admin&letag=bot&lestart=2024-01-01T00:00:00Z',
+    ]) {
+      expect(isCovered(parseUrlEncoded(qs), coverage, LISTS), qs).toBe(true);
+    }
+    for (const qs of [
+      'action=query&list=logevents',
+      'action=query&list=logevents&letype=block',
+      'action=query&list=logevents&leuser=Admin',
+      'action=query&list=logevents&letype=block&leuser=Admin2',
+      // leaction sets the type itself: letype beside it filters nothing
+      'action=query&list=logevents&letype=block&leuser=Admin&leaction=delete/delete',
+    ]) {
+      expect(isCovered(parseUrlEncoded(qs), coverage, LISTS), qs).toBe(false);
+    }
+  });
+
+  it('does not take a walk with a time window for a walk of anything', () => {
+    const windowed = walk.map((i) => page({ ...i.request, lestart: '2024-01-01T00:00:00Z' }, (i.body['continue'] as Record<string, string> | undefined)?.['lecontinue']));
+    expect(computeCoverage(windowed, LISTS).size).toBe(0);
   });
 
   it('answers other limits, continuation points, directions, filters and prop subsets of a covered list', () => {
