@@ -31,9 +31,34 @@ export interface ListCoverage {
 /** Parameters that do not change which data a question asks for. */
 const NEUTRAL = new Set(['action', 'list', 'continue', 'uselang', 'errorformat', 'errorlang']);
 
-/** The list a question is about, when it asks about exactly one list and nothing else. */
-function soleList(request: Record<string, string>, lists: readonly ListModule[]): ListModule | null {
-  if (request['action'] !== 'query' || request['prop'] || request['meta'] || request['titles'] || request['pageids']) return null;
+/**
+ * What clients add to each page of a walk that changes no list's answer: page set options without
+ * a page set (wikijs's `redirects`), and assertions, which either hold or fail the whole answer
+ * (`assert` and `assertuser`, which logged-in bots add).
+ */
+const CLIENT_ADDED = ['redirects', 'converttitles', 'assert', 'assertuser'];
+
+/**
+ * Meta modules a client asks beside each page of a walk (mwclient's `meta=userinfo`), with the
+ * prefix of their parameters: their part of the answer stands apart from the list's, whose rows and
+ * continuation are those of the list asked alone.
+ */
+const BESIDE_A_WALK: ReadonlyMap<string, string> = new Map([
+  ['userinfo', 'ui'],
+  ['siteinfo', 'si'],
+]);
+
+/** The prefixes of the parameters of the meta modules a walk's page asks beside its list; null when one of them is not such a module. */
+function besideWalk(request: Readonly<Record<string, string>>): string[] | null {
+  if (request['meta'] === undefined) return [];
+  const prefixes = splitMulti(request['meta']).map((m) => BESIDE_A_WALK.get(m));
+  return prefixes.every((p) => p !== undefined) ? prefixes : null;
+}
+
+/** The list a question is about, when it asks about exactly one list and nothing else (`meta`: but for meta modules beside it, as `besideWalk` allows). */
+function soleList(request: Record<string, string>, lists: readonly ListModule[], meta: 'none' | 'beside' = 'none'): ListModule | null {
+  if (request['action'] !== 'query' || request['prop'] || request['titles'] || request['pageids']) return null;
+  if (request['meta'] !== undefined && (meta === 'none' || besideWalk(request) === null)) return null;
   const names = splitMulti(request['list'] ?? '');
   if (names.length !== 1) return null;
   return lists.find((l) => l.name === names[0]) ?? null;
@@ -49,16 +74,17 @@ function pagingOf(list: ListModule): string[] {
 const WALK_PARAMS = new WeakMap<ListModule, ReadonlySet<string>>();
 function walkParams(list: ListModule): ReadonlySet<string> {
   let allowed = WALK_PARAMS.get(list);
-  if (!allowed) WALK_PARAMS.set(list, (allowed = new Set([...NEUTRAL, ...pagingOf(list), ...list.walk.scopeParams.map((p) => list.prefix + p)])));
+  if (!allowed) WALK_PARAMS.set(list, (allowed = new Set([...NEUTRAL, ...CLIENT_ADDED, ...pagingOf(list), ...list.walk.scopeParams.map((p) => list.prefix + p)])));
   return allowed;
 }
 
 /** The list and part an interaction can be a page of a complete walk of (unfiltered, successful), or null. */
 function walkOf(i: Interaction, lists: readonly ListModule[]): { list: ListModule; scope: string } | null {
-  const list = soleList(i.request, lists);
+  const list = soleList(i.request, lists, 'beside');
   if (!list || i.status !== 200 || i.headers['mediawiki-api-error']) return null;
   const allowed = walkParams(list);
-  for (const k in i.request) if (!allowed.has(k)) return null;
+  const meta = besideWalk(i.request) ?? [];
+  for (const k in i.request) if (!allowed.has(k) && k !== 'meta' && !meta.some((p) => k.startsWith(p))) return null;
   const scope = list.walk.scope(i.request);
   return scope === null ? null : { list, scope };
 }
@@ -124,7 +150,7 @@ export function completeWalks(interactions: Iterable<Interaction>, lists: readon
  */
 export function linkWalkOf(i: Interaction): string | null {
   const r = i.request;
-  if (r['action'] !== 'query' || r['prop'] !== 'extlinks' || r['list'] || r['meta'] || r['generator']) return null;
+  if (r['action'] !== 'query' || r['prop'] !== 'extlinks' || r['list'] || besideWalk(r) === null || r['generator']) return null;
   if (r['elprotocol'] || r['elquery'] !== undefined || i.status !== 200 || i.headers['mediawiki-api-error']) return null;
   const { elcontinue: _e, continue: _c, ...rest } = r;
   return JSON.stringify(Object.entries(rest).sort());

@@ -57,6 +57,22 @@ describe('the coverage rule', () => {
     }
   });
 
+  it('takes the walks real clients make: with the meta modules and the parameters they add to every page', () => {
+    const as = (added: Record<string, string>, first: Record<string, string> = {}) =>
+      walk.map((i, n) => page({ ...i.request, ...added, ...(n === 0 ? first : {}) }, (i.body['continue'] as Record<string, string> | undefined)?.['lecontinue']));
+    // mwclient: its userinfo on every page (done after the first: `continue=-||userinfo`)
+    const mwclient = as({ meta: 'userinfo', uiprop: 'blockinfo|hasmsg', continue: '-||userinfo' }, { continue: '' });
+    // wikijs: `redirects`; pywikibot: `assert`, `assertuser`; a client asking siteinfo beside
+    for (const pages of [mwclient, as({ redirects: '1' }), as({ assert: 'user', assertuser: 'Bot' }), as({ meta: 'siteinfo', siprop: 'general' })]) {
+      expect(completeWalks(pages, LISTS).walks, JSON.stringify(pages[1]!.request)).toEqual(new Map([['logevents', new Set([''])]]));
+    }
+    // Beside a module whose part could hold anything, or with a page set: no walk.
+    const others: Record<string, string>[] = [{ meta: 'tokens' }, { meta: 'userinfo|tokens' }, { prop: 'info' }, { titles: 'Alpha' }, { uselang: 'en', foo: '1' }];
+    for (const added of others) {
+      expect(computeCoverage(as(added), LISTS).size, JSON.stringify(added)).toBe(0);
+    }
+  });
+
   it('does not take a walk with a time window for a walk of anything', () => {
     const windowed = walk.map((i) => page({ ...i.request, lestart: '2024-01-01T00:00:00Z' }, (i.body['continue'] as Record<string, string> | undefined)?.['lecontinue']));
     expect(computeCoverage(windowed, LISTS).size).toBe(0);
