@@ -52,6 +52,11 @@ function readByPrinter(name: string, params: ParamMap): boolean {
   return true;
 }
 
+/** Whether the key leaves this parameter out of this request: a rendering parameter MediaWiki reads here. */
+export function printedOnly(name: string, params: ParamMap): boolean {
+  return RENDERING_PARAMS.has(name) && readByPrinter(name, params);
+}
+
 /** The most values of a set parameter the key sorts (ten times the most a module takes, 500). */
 const MAX_SORTED_VALUES = 5000;
 
@@ -112,7 +117,7 @@ export interface CanonicalOptions {
 export function canonicalParams(params: ParamMap, rules: KeyRules, options: CanonicalOptions = { normalizeTitle: foldTitle }): [string, string][] {
   const out = new Map<string, string>();
   for (const [name, raw] of params) {
-    if (RENDERING_PARAMS.has(name) && readByPrinter(name, params)) continue;
+    if (printedOnly(name, params)) continue;
     // PHP array syntax (`list[]=…`): MediaWiki ignores the value and warns, whatever it was; the
     // key says `list[]=`, never the parser's internal marker.
     if (raw === ARRAY_VALUE) {
