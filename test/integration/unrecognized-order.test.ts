@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
+import type { Json } from '../../src/api/result.js';
 import type { Cassette, Interaction } from '../../src/cassette/format.js';
 import { KEY_RULES } from '../../src/modules/index.js';
 import { canonicalKey } from '../../src/request/canonical.js';
@@ -21,11 +22,11 @@ const AT = '2026-11-27T10:00:00Z';
 const HEADERS = { 'cache-control': 'private, must-revalidate, max-age=0', vary: 'Accept-Encoding, Treat-as-Untrusted, Cookie' };
 const PAGE = { pageid: 8, ns: 0, title: 'Alpha', contentmodel: 'wikitext', pagelanguage: 'ru', pagelanguagehtmlcode: 'ru', pagelanguagedir: 'ltr', touched: '2026-11-27T08:00:00Z', lastrevid: 12, length: 167 };
 const Q = 'action=query&prop=info&titles=Alpha';
-const recorded = (query: string, warnings: Interaction['body']): Interaction => {
+const recorded = (query: string, warnings: Json): Interaction => {
   const params = parseUrlEncoded(query);
   return { key: canonicalKey(params, KEY_RULES), request: Object.fromEntries(params), status: 200, headers: HEADERS, body: { warnings, batchcomplete: true, query: { pages: [PAGE] } }, recordedAt: AT };
 };
-const raw = (list: unknown) => [{ code: 'unrecognizedparams', key: 'apierror-unrecognizedparams', params: [{ list, type: 'comma' }, 2], module: 'main' }];
+const raw = (list: Json): Json => [{ code: 'unrecognizedparams', key: 'apierror-unrecognizedparams', params: [{ list, type: 'comma' }, 2], module: 'main' }];
 
 const dir = await mkdtemp(join(tmpdir(), 'wikitape-unrecognized-order-'));
 async function cassette(name: string, version: string, interactions: Interaction[]): Promise<void> {
