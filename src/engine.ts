@@ -362,7 +362,9 @@ export class ReplayEngine {
       if (this.onMiss === 'error' && refusing(outcome, printed).length > 0) {
         const request = new ApiRequest(params, lossy, httpFacts(req, get));
         const env = this.envFor(this.model, this.knows(), now, session);
-        const failed = failWith(request, env, new ApiUsageError(apiMessage('wikitape-miss', 'wikitape-miss-unprintable', [redactQuery(key), printed.join(', ')])));
+        // The order of a warning's parameter names is all it cannot know, or the form asked.
+        const why = printed.every((u) => u === 'warnings.order') ? 'wikitape-miss-order' : 'wikitape-miss-unprintable';
+        const failed = failWith(request, env, new ApiUsageError(apiMessage('wikitape-miss', why, [redactQuery(key), printed.join(', ')])));
         const rendered = render({ profile: this.profile, model: this.model, assocLists: ASSOC_LISTS, knows: env.knows, outcome: failed, http, now, ...sessionOf(session), ...keepCookies });
         rendered.headers.push(['X-Wikitape-Unknown', printed.join(', ')]);
         return { ...rendered, source: 'miss', key: redactQuery(key), usage: null, userLang: failed.userLang, clocked: true };

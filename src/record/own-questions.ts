@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { JsonObject } from '../api/result.js';
-import { RENDERING_PARAMS } from '../request/canonical.js';
+import { printedOnly } from '../request/canonical.js';
 import { ARRAY_VALUE, type ParamMap } from '../request/params.js';
 import { parseKeepingKeyOrder } from '../util/ordered-json.js';
 import type { WikiProfile } from '../wiki/profile.js';
@@ -16,6 +16,30 @@ export function isJsonType(contentType: string | undefined | null): boolean {
   return /^\s*application\/json\b/i.test(contentType ?? '');
 }
 
+/** Printed-only parameters the canonical question sends as they are: they decide whether (maxlag) and as whom (origin) the wiki answers. */
+const ASKED_AS_SENT: ReadonlySet<string> = new Set(['maxlag', 'origin']);
+/** Printed-only parameters that change an answer's bytes, never its data. */
+const BYTES_ONLY: ReadonlySet<string> = new Set(['format', 'formatversion', 'utf8', 'ascii']);
+
+/**
+ * Whether the canonical question leaves a parameter out. What the key leaves out is printed by
+ * replay for each request, so the stored answer is asked without it: `requestid`, `curtimestamp`,
+ * `responselanginfo`, `maxage` … would be stored in the answer every other spelling of the
+ * question gets, and `_` and `wrappedhtml` asked without their printer would be warned about; a
+ * printing one sent as a PHP array (`origin[]=*`) too: replay prints its warning.
+ */
+function leftOut(k: string, v: string, params: ParamMap): boolean {
+  return printedOnly(k, params) && (v === ARRAY_VALUE || !ASKED_AS_SENT.has(k));
+}
+
+/**
+ * Whether the client's own formatversion=2 JSON answer is the canonical question's: it sent
+ * nothing the canonical question leaves out but what changes only bytes (`utf8`, `ascii`).
+ */
+export function answersAsCanonical(params: ParamMap): boolean {
+  return [...params].every(([k, v]) => !leftOut(k, v, params) || (BYTES_ONLY.has(k) && v !== ARRAY_VALUE));
+}
+
 /**
  * Asks the canonical question (formatversion=2 JSON) for storage, as the identity the answer is
  * filed under (the user's session, or no credentials at all). Resolves to null when the wiki does
@@ -27,12 +51,9 @@ export function isJsonType(contentType: string | undefined | null): boolean {
 export async function askCanonical(upstream: Upstream, params: ParamMap, credentials: Readonly<Record<string, string>>): Promise<{ body: JsonObject; headers: IncomingHttpHeaders } | null> {
   const form = new URLSearchParams();
   for (const [k, v] of params) {
-    if (['format', 'formatversion', 'callback', 'utf8', 'ascii'].includes(k)) continue;
-    // A parameter sent as a PHP array (`list[]=x`) is asked as one, so the wiki reads it as it did;
-    // a printing one (`origin[]=*`) is left out: replay prints its warning, not the data.
-    if (v === ARRAY_VALUE) {
-      if (!RENDERING_PARAMS.has(k)) form.append(`${k}[]`, '');
-    } else form.append(k, v);
+    if (leftOut(k, v, params)) continue;
+    // Any other parameter sent as a PHP array (`list[]=x`) is asked as one, so the wiki reads it as it did.
+    form.append(v === ARRAY_VALUE ? `${k}[]` : k, v === ARRAY_VALUE ? '' : v);
   }
   form.set('format', 'json');
   form.set('formatversion', '2');

@@ -13,7 +13,7 @@ import type { WikiProfile } from '../wiki/profile.js';
 import { CassetteWriter } from './cassette-writer.js';
 import { Forwarder, type ForwardedAnswer } from './forwarder.js';
 import { SessionIdentities, cookiesAfter, sessionIds, type Asking } from './identity.js';
-import { answerJson, askCanonical, askSiteInfo, askWhoIs, headersOf } from './own-questions.js';
+import { answerJson, answersAsCanonical, askCanonical, askSiteInfo, askWhoIs, headersOf } from './own-questions.js';
 import { KEPT_HEADERS, recordingPlan, type RecordingPlan } from './policy.js';
 import { SessionGate } from './session-gate.js';
 import { sendUpstreamError } from './upstream-error.js';
@@ -227,7 +227,9 @@ export class Recorder {
     if (!a.apiAnswer || !(a.jsonType || asked.format !== 'json') || plan.stores === null || !asking) return;
     const stores = plan.stores;
     const fv2 = r.params.get('formatversion') === '2' || r.params.get('formatversion') === 'latest';
-    const own = plan.own && asked.format === 'json' && !asked.jsonp && a.jsonType && fv2 ? a.text : null;
+    // The client's answer is stored when it is the canonical question's (formatversion=2 JSON, no requestid, curtimestamp, maxage …).
+    const plain = answersAsCanonical(r.params);
+    const own = plan.own && asked.format === 'json' && !asked.jsonp && a.jsonType && fv2 && plain ? a.text : null;
     const key = canonicalKey(stores, KEY_RULES);
     const answer = asking.then(async (who): Promise<Stored> => {
       if ('refused' in who) return null;
@@ -239,7 +241,8 @@ export class Recorder {
       if (own !== null && askedWith(reqHeaders, who.credentials)) return readLater(own, a.checked).then((body) => ({ status: a.status, headers: a.headers, body }));
       const asked = await this.gate.own(sessionIds(who.credentials['cookie']), () => askCanonical(this.upstream, stores, who.credentials));
       // A question without its secret part is another question: its answer's status and headers are its own.
-      return asked && { status: plan.own ? a.status : 200, headers: plan.own ? a.headers : asked.headers, body: asked.body };
+      // Its headers are the client's only when the client asked the canonical question (maxage writes Cache-Control).
+      return asked && { status: plan.own ? a.status : 200, headers: plan.own && plain ? a.headers : asked.headers, body: asked.body };
     });
     this.store(stores, answer, asking);
   }

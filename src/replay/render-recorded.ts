@@ -23,6 +23,7 @@ import { globalRequestUrl } from '../request/url.js';
 import { emptyModel } from '../wiki/model.js';
 import { FV1_CHECKED } from '../output/formatversion.js';
 import { splitMulti } from '../request/canonical.js';
+import { namesOutOfOrder, withRequestOrder } from './warning-order.js';
 
 /**
  * What the printer cannot print as the wiki does: `format=rawfm` shows ApiResult's internal
@@ -154,7 +155,11 @@ export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiP
   const printer = readPrinter(request);
   if (!errorHeader && printer.formatversion === 1 && (printer.format === 'json' || printer.format === 'jsonfm')) unknown.push(...formatVersion1Unknown(params, registry));
   const langs = () => ({ uselang: userLang.code, errorlang: requestErrorFormatter(params, profile, userLang).lang.code });
-  let data = withRequestedFields(withClientSpelling(i.body, params, atLeast(profile, '1.43')), params, now, langs);
+  // errorformat=raw lists the parameters the wiki did not know as the request sends them; any other
+  // form says them in a text, which a request sending them in another order is not answered with.
+  const ordered = withRequestOrder(i.body, params, !atLeast(profile, '1.43'));
+  if (namesOutOfOrder(ordered, params)) unknown.push('warnings.order');
+  let data = withRequestedFields(withClientSpelling(ordered, params, atLeast(profile, '1.43')), params, now, langs);
   // The printer reads `callback` through ApiBase::getParameter: a value that needed cleaning warns.
   const arrayCallback = params.get('callback') === ARRAY_VALUE && printer.format !== 'none';
   if (!errorHeader && ((printer.callback !== null && request.wasNormalized('callback')) || arrayCallback)) data = withCallbackWarning(data, printer.format, params, profile, userLang, unknown);

@@ -16,18 +16,46 @@ export const RENDERING_PARAMS: ReadonlySet<string> = new Set([
   'utf8', // escaping only
   'ascii', // escaping only
   'callback', // JSONP wrapper
-  '_', // jQuery cache buster, marked used when callback is present
+  '_', // jQuery cache buster, marked used when callback is present (see readByPrinter)
   'requestid', // echoed back at render time
   'curtimestamp', // "now" at render time
   'responselanginfo', // echoed languages
   'servedby', // hidden without $wgShowHostnames
   'origin', // CORS headers only
-  'crossorigin', // CORS (1.44)
   'maxlag', // a single-database wiki never lags, not even behind a negative maxlag (checked on 1.39)
   'maxage', // cache headers only
   'smaxage', // cache headers only
-  'wrappedhtml', // HTML page wrapper
+  'wrappedhtml', // HTML page wrapper (see readByPrinter)
 ]);
+
+/**
+ * Parameters whose presence alone an answer shows, never their value: kept in the key by name.
+ * `_` and `wrappedhtml` where the printer does not read them (readByPrinter): MediaWiki warns
+ * "Unrecognized parameter: _." whatever the value (jQuery's cache buster changes each time).
+ * `crossorigin` (CORS, a boolean) always: MediaWiki reads it from 1.44 on, 1.39 and 1.43 warn,
+ * and a key is the same for every version.
+ */
+const PRESENCE_ONLY: ReadonlySet<string> = new Set(['_', 'wrappedhtml', 'crossorigin']);
+
+/** The HTML formats: ApiFormatBase takes `wrappedhtml` in them alone (jsonfm is the default). */
+const HTML_FORMATS: ReadonlySet<string | undefined> = new Set([undefined, 'jsonfm', 'phpfm', 'xmlfm', 'rawfm']);
+
+/**
+ * Whether a rendering parameter is read in this request. Elsewhere MediaWiki warns
+ * "Unrecognized parameter", so it is kept in the key: `_` is read only beside a `callback`
+ * (ApiFormatJson marks it used, T94015; `callback[]` is no callback), `wrappedhtml` only in an
+ * HTML format.
+ */
+function readByPrinter(name: string, params: ParamMap): boolean {
+  if (name === '_') return params.has('callback') && params.get('callback') !== ARRAY_VALUE;
+  if (name === 'wrappedhtml') return HTML_FORMATS.has(params.get('format'));
+  return true;
+}
+
+/** Whether the key leaves this parameter out of this request: a rendering parameter MediaWiki reads here. */
+export function printedOnly(name: string, params: ParamMap): boolean {
+  return RENDERING_PARAMS.has(name) && readByPrinter(name, params);
+}
 
 /** The most values of a set parameter the key sorts (ten times the most a module takes, 500). */
 const MAX_SORTED_VALUES = 5000;
@@ -89,11 +117,15 @@ export interface CanonicalOptions {
 export function canonicalParams(params: ParamMap, rules: KeyRules, options: CanonicalOptions = { normalizeTitle: foldTitle }): [string, string][] {
   const out = new Map<string, string>();
   for (const [name, raw] of params) {
-    if (RENDERING_PARAMS.has(name)) continue;
+    if (printedOnly(name, params)) continue;
     // PHP array syntax (`list[]=…`): MediaWiki ignores the value and warns, whatever it was; the
     // key says `list[]=`, never the parser's internal marker.
     if (raw === ARRAY_VALUE) {
       out.set(`${name}[]`, '');
+      continue;
+    }
+    if (PRESENCE_ONLY.has(name)) {
+      out.set(name, '');
       continue;
     }
     let value = raw;
