@@ -1,6 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
+// Every test file's temporary files go to a folder of its own, removed when it ends; the run fails
+// if anything is left in the run's folder (WIKITAPE_KEEP_TMP=1 keeps them all).
+const SCRATCH_RUN = 'test/support/scratch-tmp.ts';
+const SCRATCH_FILE = 'test/support/scratch-file.ts';
+
 export default defineConfig({
   test: {
     // One test file per core (vitest's default leaves one core out): most integration files wait on
@@ -17,7 +22,8 @@ export default defineConfig({
           // time (test/support/cli.ts cliTest, the fuzz and cost tests).
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          globalSetup: ['test/support/scratch-tmp.ts'],
+          globalSetup: [SCRATCH_RUN],
+          setupFiles: [SCRATCH_FILE],
           // Every cassette the tests replay checks that its walks' summaries teach what its answers teach (docs/decisions/0020).
           env: { WIKITAPE_CHECK_SUMMARIES: '1' },
         },
@@ -26,7 +32,8 @@ export default defineConfig({
         test: {
           name: 'example',
           include: ['test/example/**/*.test.ts'],
-          globalSetup: ['test/example/global-setup.ts'],
+          globalSetup: [SCRATCH_RUN, 'test/example/global-setup.ts'],
+          setupFiles: [SCRATCH_FILE],
         },
       },
       {
@@ -36,6 +43,8 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 300_000,
           fileParallelism: false,
+          globalSetup: [SCRATCH_RUN],
+          setupFiles: [SCRATCH_FILE],
         },
       },
     ],

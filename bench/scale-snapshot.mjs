@@ -13,7 +13,7 @@
 //   10,000 pages × 3 links, 1.43: 10,857 after (200 listing, 10,601 ids), 30,000 of 30,000 exact.
 //   1,000 pages × 3 links, 1.39: 7,317 before (1,000 listing, 6,279 ids: every link, then every
 //     https row again), 3,509 after (20 listing, 3,451 ids), 3,000 exact.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,21 +23,30 @@ import { FileCassetteStore } from '../dist/cassette/store.js';
 import { LIST_ENTITIES, MODULES } from '../dist/modules/index.js';
 import { loadCassettes } from '../dist/replay/cassette-index.js';
 import { learnLinkIds } from '../dist/cassette/link-ids.js';
-import { idBounds } from '../dist/modules/extlinks.js';
+import { idBounds } from '../dist/wiki/link-bounds.js';
 import { loadFixtures } from '../dist/wiki/fixtures.js';
 import { writeFixture } from './scale-data.mjs';
 
 const { values } = parseArgs({ options: { pages: { type: 'string', default: '10000' }, links: { type: 'string', default: '3' }, version: { type: 'string', default: '1.43.9' }, bundled: { type: 'boolean', default: false } } });
-const dir = mkdtempSync(join(tmpdir(), 'wikitape-scale-snapshot-'));
+// The snapshot, the fixture and the empty cassettes in one temporary folder, removed however the run ends.
+const root = mkdtempSync(join(tmpdir(), 'wikitape-scale-snapshot-'));
+process.on('exit', () => rmSync(root, { recursive: true, force: true }));
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
+const made = (name) => {
+  const d = join(root, name);
+  mkdirSync(d);
+  return d;
+};
+const dir = made('snapshot');
 let fixture = new URL('../fixtures/default-wiki.json', import.meta.url).pathname;
 if (!values.bundled) {
-  fixture = join(mkdtempSync(join(tmpdir(), 'wikitape-scale-snapshot-fixture-')), 'fixture.json');
+  fixture = join(root, 'fixture.json');
   writeFixture(fixture, { n: 10, pages: Number(values.pages), links: Number(values.links), blocks: 2 });
   const f = JSON.parse(readFileSync(fixture, 'utf8'));
   f.profile = { ...f.profile, version: values.version };
   writeFileSync(fixture, JSON.stringify(f));
 }
-const empty = mkdtempSync(join(tmpdir(), 'wikitape-scale-snapshot-empty-'));
+const empty = made('empty');
 const wiki = await startServer({ fixtures: [fixture], cassettes: empty, onMiss: 'builtin', log: false });
 const steps = new Map();
 let last = 0;

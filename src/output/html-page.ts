@@ -128,6 +128,20 @@ export function nonHtmlUrl(profile: WikiProfile, requestUrl: string, lcformat: s
   return `${server}${path}?${redactParams(pairs).map(([k, v]) => `${phpUrlencode(k)}=${phpUrlencode(v)}`).join('&')}`;
 }
 
+/** Whether a format has a non-HTML twin the header tells of (ApiFormatBase::initPrinter: the module manager defines it). */
+const hasPlainTwin = (formatName: string): boolean => formatName === 'json' || formatName === 'xml' || formatName === 'php';
+
+/**
+ * The link of the page's header to the same question in the non-HTML format (the `$3` of
+ * api-format-prettyprint-header-hyperlinked), or null where the header has none: a POST, or a
+ * format with no non-HTML twin (`rawfm`). MediaWiki parses the message with the link in it as
+ * wikitext, so the page shows what that parse leaves of it (render-recorded.ts pageUnknown).
+ */
+export function formatLink(profile: WikiProfile, page: { method: string; requestUrl: string; formatName: string; https?: boolean | undefined }): string | null {
+  if (!hasPlainTwin(page.formatName) || page.method.toUpperCase() === 'POST') return null;
+  return nonHtmlUrl(profile, page.requestUrl, page.formatName, page.https);
+}
+
 // ---------------------------------------------------------------------------------------------
 
 const DEPRECATION_WARN_139 =
@@ -197,9 +211,8 @@ export function prettyPageChunks(opts: PrettyPageOptions): Buffer[] {
 
   // --- header paragraphs
   let header: string;
-  if (opts.formatName === 'json' || opts.formatName === 'xml' || opts.formatName === 'php') {
-    const url = opts.method.toUpperCase() === 'POST' ? null : nonHtmlUrl(profile, opts.requestUrl, opts.formatName, opts.https);
-    header = t.prettyHeader(fmt, opts.formatName, url);
+  if (hasPlainTwin(opts.formatName)) {
+    header = t.prettyHeader(fmt, opts.formatName, formatLink(profile, opts));
   } else {
     header = t.prettyHeaderOnlyHtml(fmt);
   }

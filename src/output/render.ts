@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ApiOutcome } from '../api/main.js';
-import { isHtmlFormat } from '../api/printer.js';
+import { isHtmlFormat, type Printer } from '../api/printer.js';
 import { lacksSameOriginSecurity } from '../api/session.js';
 import type { JsonObject } from '../api/result.js';
 import type { ParamMap } from '../request/params.js';
@@ -166,10 +166,15 @@ function printBody(input: RenderInput, session: SessionOutcome, html: boolean): 
     requestUrl: http.url,
     method: http.method,
     status: outcome.status,
-    formatName: printer.format === 'rawfm' ? 'raw' : 'json',
+    formatName: pageFormatName(printer),
     ...(input.marks ? { requestId: input.marks.requestId } : {}),
     ...(debugInfo ? { debugInfo } : {}),
   });
+}
+
+/** The format the HTML page's header names as its non-HTML twin: `raw` for rawfm (none), else `json` (xmlfm and phpfm are printed as jsonfm, flagged). */
+export function pageFormatName(printer: Printer): string {
+  return printer.format === 'rawfm' ? 'raw' : 'json';
 }
 
 /** The answer's data in the printing variant (formatversion, ascii, pretty), reused from `input.encoded` when kept. */

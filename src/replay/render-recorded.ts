@@ -16,7 +16,8 @@ import type { Caller } from '../api/session.js';
 import { toIso } from '../util/timestamp.js';
 import { modulesNamed, requestedCacheMode, type ModuleRegistry } from '../api/registry.js';
 import { ANONYMOUS } from '../api/session.js';
-import { render, type Rendered } from '../output/render.js';
+import { pageFormatName, render, type Rendered } from '../output/render.js';
+import { formatLink } from '../output/html-page.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import { requestParams } from '../request/body.js';
 import { globalRequestUrl } from '../request/url.js';
@@ -34,8 +35,8 @@ import { namesOutOfOrder, withRequestOrder } from './warning-order.js';
 const UNPRINTABLE: ReadonlySet<string> = new Set(['rawfm', 'xml', 'xmlfm', 'php', 'phpfm']);
 
 /** What the printer cannot print as the wiki does for this request (see UNPRINTABLE), for X-Wikitape-Unknown. */
-export function printerUnknown(params: ParamMap, profile: WikiProfile, outcome: ApiOutcome): string[] {
-  const page = isHtmlFormat(outcome.printer) ? [...pageTextsUnknown(profile, outcome.userLang), ...pageUnknown(params, profile, outcome.data)] : [];
+export function printerUnknown(params: ParamMap, profile: WikiProfile, outcome: ApiOutcome, http: { method: string; url: string }): string[] {
+  const page = isHtmlFormat(outcome.printer) ? [...pageTextsUnknown(profile, outcome.userLang), ...pageUnknown(params, profile, outcome, http)] : [];
   const format = params.get('format');
   return format !== undefined && UNPRINTABLE.has(format) ? [`format.${format}`, ...page] : page;
 }
@@ -44,18 +45,33 @@ export function printerUnknown(params: ParamMap, profile: WikiProfile, outcome: 
 const MESSAGE_BOXES = ['mw-message-box', 'cdx-message'];
 
 /**
+ * A double-underscore magic word as the header's format link can hold it. MediaWiki parses the
+ * header's message with the link in it as wikitext (Message params are substituted before the
+ * parse), and the parse removes every double-underscore magic word of the content language and
+ * its extensions (Parser::handleDoubleUnderscore; `__notoc__` too, `__hiddencat__` not: each word
+ * says whether case matters), a `__TOC__` breaking the link. The link is the question re-encoded
+ * with PHP's urlencode (a POST's header has none): a word can only match there if all its
+ * characters are ones urlencode leaves as they are, `__` and a name of `[A-Za-z0-9_.-]` (every
+ * synonym of 1.39's and 1.43's languages is `__[A-Za-z0-9_]+__`; Russian's own,
+ * `__БЕЗ_ОГЛАВЛЕНИЯ__`, is percent-encoded there and stays).
+ * Which names are words, and in which cases, replay cannot know (the content language's aliases,
+ * the extensions'), so any such name is taken for one.
+ */
+const MAGIC_WORD_IN_LINK = /__[\w.-]*[A-Za-z0-9.-][\w.-]*__/;
+
+/**
  * What the HTML page of this answer holds that wikitape does not print as the wiki does:
  * `page.styles` on 1.43 when the page holds a message box's class name (in the answer, or in a
  * parameter, which the format link and debuginfo show): the wiki's page then loads those styles
- * too, which wikitape neither links nor serves; `page.header` when a parameter holds a
- * double-underscore word (`__NOTOC__`): the parse of the header's message removes the magic words
- * among them from the format link, and wikitape does not know the content language's.
+ * too, which wikitape neither links nor serves; `page.header` when the header's format link holds
+ * what may be a double-underscore magic word (MAGIC_WORD_IN_LINK), which the wiki's page leaves out.
  */
-function pageUnknown(params: ParamMap, profile: WikiProfile, data: Json): string[] {
+function pageUnknown(params: ParamMap, profile: WikiProfile, outcome: ApiOutcome, http: { method: string; url: string }): string[] {
   const said = [...params].flat();
   const out: string[] = [];
-  if (atLeast(profile, '1.43') && (said.some(holdsMessageBox) || someText(data, holdsMessageBox))) out.push('page.styles');
-  if (said.some((s) => /__[^_\s]\S*?__/.test(s))) out.push('page.header');
+  if (atLeast(profile, '1.43') && (said.some(holdsMessageBox) || someText(outcome.data, holdsMessageBox))) out.push('page.styles');
+  const link = outcome.printer.wrappedhtml ? null : formatLink(profile, { method: http.method, requestUrl: http.url, formatName: pageFormatName(outcome.printer) });
+  if (link !== null && MAGIC_WORD_IN_LINK.test(link)) out.push('page.header');
   return out;
 }
 
@@ -194,8 +210,8 @@ export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiP
 export function printRecorded(i: Interaction, req: { method: string; url: string; headers: IncomingHttpHeaders; body: Buffer; startedAt: bigint }, profile: WikiProfile, now: number, registry: ModuleRegistry): Rendered | null {
   const { params, lossy } = requestParams(req.method, req.url, req.headers['content-type'], req.body);
   const outcome = recordedOutcome(i, params, profile, now, registry, ANONYMOUS, lossy);
-  if (outcome.unknown.length > 0 || printerUnknown(params, profile, outcome).length > 0) return null;
-  const assocLists = new Set(registry.query.list.filter((l) => l.assocEntries).map((l) => l.name));
   const http = { ...req, url: globalRequestUrl(req.url), params };
+  if (outcome.unknown.length > 0 || printerUnknown(params, profile, outcome, http).length > 0) return null;
+  const assocLists = new Set(registry.query.list.filter((l) => l.assocEntries).map((l) => l.name));
   return render({ profile, model: emptyModel(), assocLists, outcome, http, now, session: { setCookie: [], sessionId: '' } });
 }

@@ -33,6 +33,8 @@ const Q = {
   testactions: { action: 'query', prop: 'info', titles: 'Мгновенная защита', intestactions: 'edit|move', intestactionsdetail: 'full' },
   editintro: { action: 'query', prop: 'info', titles: 'Alpha', inprop: 'editintro' },
   notoc: { action: 'expandtemplates', text: '__NOTOC__{{PAGENAME}}', title: 'Alpha', prop: 'wikitext' },
+  notocLower: { action: 'expandtemplates', text: '__notoc__{{PAGENAME}}', title: 'Alpha', prop: 'wikitext' },
+  notocRu: { action: 'expandtemplates', text: '__БЕЗ_ОГЛАВЛЕНИЯ__{{PAGENAME}}', title: 'Alpha', prop: 'wikitext' },
   gif: { action: 'query', prop: 'imageinfo', titles: 'Файл:Образец 1.png', iiprop: 'metadata|size' },
   testactionsHtml: { action: 'query', prop: 'info', titles: 'Мгновенная защита', intestactions: 'edit|move', intestactionsdetail: 'full', errorformat: 'html' },
   siteinfo: { action: 'query', meta: 'siteinfo', siprop: 'statistics' },
@@ -89,6 +91,8 @@ const cassette: Cassette = {
       query: { pages: [{ pageid: 8, ns: 0, title: 'Alpha', ...INFO, touched: '2026-11-27T03:09:04Z', lastrevid: 8, length: 187, new: true, editintro: { anoneditwarning: ANONEDITWARNING } }] },
     }),
     recorded(Q.notoc, { expandtemplates: { wikitext: 'Alpha' } }),
+    recorded(Q.notocLower, { expandtemplates: { wikitext: '__notoc__Alpha' } }),
+    recorded(Q.notocRu, { expandtemplates: { wikitext: '__БЕЗ_ОГЛАВЛЕНИЯ__Alpha' } }),
     recorded(Q.siteinfo, { batchcomplete: true, query: { statistics } }),
     recorded(Q.siteinfoDe, { batchcomplete: true, query: { statistics } }),
   ],
@@ -240,5 +244,29 @@ describe('a recording asked in a form wikitape cannot print as the wiki does', (
     expect([res.headers['x-wikitape-source'], res.headers['x-wikitape-unknown']]).toEqual(['miss', 'page.header']);
     const json = await request(createApp({ cassettes: dir })).get('/wiki/api.php').query({ ...Q.notoc, format: 'json' });
     expect([json.headers['x-wikitape-source'], json.headers['x-wikitape-unknown'], json.text]).toEqual(['cassette', undefined, '{"expandtemplates":{"wikitext":"Alpha"}}']);
+  });
+
+  it('a double-underscore word in the format link in any case, or a parameter name PHP turns into one: refused, as the wiki removes it there (page.header)', async () => {
+    const lower = await request(createApp({ cassettes: dir })).get('/wiki/api.php').query({ ...Q.notocLower, format: 'jsonfm' });
+    expect([lower.headers['x-wikitape-source'], lower.headers['x-wikitape-unknown'], lower.headers['mediawiki-api-error']]).toEqual(['miss', 'page.header', 'wikitape-miss']);
+    // PHP reads `_.NOTOC._` as `__NOTOC__` ('.' in a name becomes '_'), and the link holds that name
+    const named = await builtin().get('/wiki/api.php?action=query&meta=siteinfo&siprop=statistics&_.NOTOC._=1');
+    expect(named.headers['x-wikitape-unknown']).toContain('page.header');
+  });
+
+  it("no format link, or a link where no magic word can be (a POST, wrappedhtml, a Russian word that urlencode percent-encodes, a space): printed as the wiki prints it", async () => {
+    const ru = await request(createApp({ cassettes: dir })).get('/wiki/api.php').query({ ...Q.notocRu, format: 'jsonfm' });
+    expect([ru.headers['x-wikitape-source'], ru.headers['x-wikitape-unknown']]).toEqual(['cassette', undefined]);
+    // the link as the live wikis print it (1.39 and 1.43 alike)
+    expect(ru.text).toContain('&amp;text=__%D0%91%D0%95%D0%97_%D0%9E%D0%93%D0%9B%D0%90%D0%92%D0%9B%D0%95%D0%9D%D0%98%D0%AF__%7B%7BPAGENAME%7D%7D&amp;');
+    expect(ru.text).toContain('"wikitext": "__\\u0411\\u0415\\u0417_\\u041e\\u0413\\u041b\\u0410\\u0412\\u041b\\u0415\\u041d\\u0418\\u042f__Alpha"');
+    const posted = await request(createApp({ cassettes: dir })).post('/wiki/api.php').type('form').send({ ...Q.notoc, format: 'jsonfm' });
+    expect([posted.headers['x-wikitape-source'], posted.headers['x-wikitape-unknown']]).toEqual(['cassette', undefined]);
+    expect(posted.text).toContain('присвойте <kbd>format=json</kbd>.');
+    const wrapped = await request(createApp({ cassettes: dir })).get('/wiki/api.php').query({ ...Q.notoc, format: 'jsonfm', wrappedhtml: '1' });
+    expect([wrapped.headers['x-wikitape-source'], wrapped.headers['x-wikitape-unknown']]).toEqual(['cassette', undefined]);
+    const spaced = await request(createApp({ cassettes: dir })).get('/wiki/api.php').query({ ...Q.siteinfo, format: 'jsonfm', requestid: '__NOTOC __' });
+    expect([spaced.headers['x-wikitape-source'], spaced.headers['x-wikitape-unknown']]).toEqual(['cassette', undefined]);
+    expect(spaced.text).toContain('&amp;requestid=__NOTOC+__"');
   });
 });

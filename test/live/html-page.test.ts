@@ -93,3 +93,49 @@ describe.each(LIVE_VERSIONS)('the HTML page beside MediaWiki %s\'s', (v) => {
     }
   });
 });
+
+/**
+ * The header's format link holds the question, and MediaWiki parses the header's message with it as
+ * wikitext: the parse removes the double-underscore magic words it finds there. Each question with
+ * what replay does (refuses it as page.header, or prints it) and whether its header is then the
+ * wiki's. `__foo__` is no magic word of these wikis, nor `__hiddencat__` (that word minds its case,
+ * `__notoc__` does not), but replay cannot know a wiki's words (its content language's and its
+ * extensions'), so it refuses any name the link can hold between double underscores.
+ */
+const LINK_CASES: ReadonlyArray<[method: 'GET' | 'POST', query: string, refused: boolean, sameAsWiki: boolean]> = [
+  ['GET', 'x=__NOTOC__', true, false],
+  ['GET', 'x=__notoc__', true, false],
+  ['GET', 'x=__HIDDENCAT__', true, false],
+  ['GET', 'x=__hiddencat__', true, true],
+  ['GET', 'x=a+__NOCC__+b', true, false],
+  ['GET', 'x=__TOC__', true, false],
+  ['GET', '_.NOTOC._=1', true, false],
+  ['GET', 'x=__foo__', true, true],
+  ['GET', `x=${encodeURIComponent('__БЕЗ_ОГЛАВЛЕНИЯ__')}`, false, true],
+  ['GET', 'x=__NOTOC%20__', false, true],
+  ['POST', 'x=__NOTOC__', false, true],
+];
+
+describe.each(LIVE_VERSIONS)("the header's format link beside MediaWiki %s's", (v) => {
+  it('is printed as the wiki prints it, or refused (page.header) where it may hold a magic word', async () => {
+    const live = await liveWiki(v);
+    const version = ((await (await fetch(`${live.apiUrl}?action=query&meta=siteinfo&format=json`)).json()) as { query: { general: { generator: string } } }).query.general.generator.replace('MediaWiki ', '');
+    const wiki = await startServer({ cassettes: 'cassettes', profile: { version }, onMiss: 'builtin' });
+    try {
+      const header = async (api: string, method: string, query: string) => {
+        const q = `action=query&meta=siteinfo&siprop=general&${query}`;
+        const res = method === 'GET' ? await fetch(`${api}?${q}`) : await fetch(api, { method, body: new URLSearchParams(q) });
+        const html = /<div class="api-pretty-header">([\s\S]*?)<\/div>/.exec(await res.text())?.[1] ?? '(no header)';
+        return { html: html.replace(/http:\/\/127\.0\.0\.1:\d+/g, 'ORIGIN'), refused: (res.headers.get('x-wikitape-unknown') ?? '').split(', ').includes('page.header') };
+      };
+      const seen = [];
+      for (const [method, query] of LINK_CASES) {
+        const [theirs, ours] = [await header(live.apiUrl, method, query), await header(wiki.url, method, query)];
+        seen.push([method, query, ours.refused, ours.html === theirs.html]);
+      }
+      expect(seen).toEqual(LINK_CASES);
+    } finally {
+      await wiki.close();
+    }
+  });
+});

@@ -51,6 +51,10 @@ async function start(version: LiveVersion): Promise<LiveWiki> {
     delete env['WIKITAPE_LIVE_DIR'];
     delete env['WIKITAPE_LIVE_PORT'];
   }
+  // Its PHP server outlives the run: it keeps the system's temporary folder, not the run's (test/support/scratch-tmp.ts).
+  const outer = process.env['WIKITAPE_OUTER_TMPDIR'];
+  if (outer === '') delete env['TMPDIR'];
+  else if (outer !== undefined) env['TMPDIR'] = outer;
   const { stdout } = await run('bash', [SCRIPT, 'start'], { maxBuffer: 16 << 20, env });
   const apiUrl = stdout.trim().split('\n').pop() ?? '';
   if (!/^http:\/\/127\.0\.0\.1:\d+\/wiki\/api\.php$/.test(apiUrl)) {
