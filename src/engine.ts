@@ -32,6 +32,7 @@ import { expiredSince, expiring, visibilityUnknown } from './replay/recorded-lis
 import { recordingTime, walkTime } from './replay/answer-time.js';
 import { explainedQuestion, type Explanation } from './replay/explained-question.js';
 import { KeptTemplates } from './replay/kept-templates.js';
+import { readsContent } from './request/after-writes.js';
 
 /** One HTTP request to api.php, as the engine needs it. */
 export interface HttpRequest {
@@ -353,6 +354,17 @@ export class ReplayEngine {
     const http = { ...req, url: globalRequestUrl(req.url), params };
     const faulted = opts.faults ? this.fault(opts.faults, req, params, get, lossy, clockNow, session, http) : null;
     if (faulted) return { ...faulted, key: redactQuery(key) };
+    // Replay applies no write: after one, what was recorded is the wiki before it (request/after-writes.ts).
+    const written = readsContent(params) ? (this.sessions?.state.lastWrite() ?? null) : null;
+    const afterWrite = written ? ['writes.applied'] : [];
+    if (written && this.onMiss === 'error') {
+      const request = new ApiRequest(params, lossy, httpFacts(req, get));
+      const env = this.envFor(this.model, this.knows(), clockNow, session);
+      const failed = failWith(request, env, new ApiUsageError(apiMessage('wikitape-miss', 'wikitape-miss-written', [redactQuery(key), written.action, written.target])));
+      const rendered = render({ profile: this.profile, model: this.model, assocLists: ASSOC_LISTS, knows: env.knows, outcome: failed, http, now: clockNow, ...sessionOf(session), ...keepCookies });
+      rendered.headers.push(['X-Wikitape-Unknown', afterWrite.join(', ')]);
+      return { ...rendered, source: 'miss', key: redactQuery(key), usage: null, userLang: failed.userLang, clocked: true };
+    }
     if (recorded) {
       const now = own ?? clockNow;
       const outcome = recordedOutcome(recorded, params, this.profile, now, MODULES, session?.caller ?? ANONYMOUS, lossy);
@@ -373,7 +385,7 @@ export class ReplayEngine {
       const rendered = render({ profile: this.profile, model: this.model, assocLists: ASSOC_LISTS, outcome, http, now, ...(marks ? { marks } : {}), ...this.encodedFor(recorded, params, outcome.data), ...sessionOf(session), ...keepCookies });
       // curtimestamp, and an Expires counted from now (maxage and smaxage), follow the clock
       const clocked = params.has('curtimestamp') || outcome.maxage > 0 || outcome.smaxage > 0 || (!this.clockFixed && expiring(recorded));
-      if (printed.length > 0) rendered.headers.push(['X-Wikitape-Unknown', printed.join(', ')]);
+      if (printed.length + afterWrite.length > 0) rendered.headers.push(['X-Wikitape-Unknown', [...printed, ...afterWrite].join(', ')]);
       return { ...rendered, source: 'cassette', key, usage: key, userLang: outcome.userLang, clocked, ...(own !== null ? { at: own } : {}) };
     }
     // What the recordings prove, worked out before any module reads the entities (replay/knowledge.ts).
@@ -387,7 +399,7 @@ export class ReplayEngine {
     const env = this.envFor(model, knows, now, session);
     const request = new ApiRequest(params, lossy, httpFacts(req, get));
     let outcome = runApi(request, env);
-    const unknown = [...outcome.unknown, ...printerUnknown(params, this.profile, outcome, http), ...(view ? [] : visibilityUnknown(session?.caller, outcome.modules))];
+    const unknown = [...outcome.unknown, ...printerUnknown(params, this.profile, outcome, http), ...(view ? [] : visibilityUnknown(session?.caller, outcome.modules)), ...afterWrite];
     const miss = this.onMiss === 'error' && refusing(outcome, unknown).length > 0;
     // A miss names the recordings closest to the question, and how each differs.
     const near = miss && this.cassettes ? nearMisses(key, this.cassettes.interactions) : [];

@@ -150,7 +150,9 @@ export async function startServer(options: WikitapeOptions = {}): Promise<Runnin
   // GETs without cookies are answered here from templates (replay/hit-template.ts), and other
   // cassette hits directly, without Express's per-request cost; everything else goes to the app.
   const server = createApiServer((req, res) => {
-    if (hot && !faulty && req.method === 'GET' && req.url && req.headers['x-wikitape-cassette'] === undefined && req.headers['x-wikitape-fault'] === undefined) {
+    // After a write, reads are refused (request/after-writes.ts): the app answers them, not a printed hit.
+    const written = hot?.sessions?.state.lastWrite() ?? null;
+    if (hot && !faulty && written === null && req.method === 'GET' && req.url && req.headers['x-wikitape-cassette'] === undefined && req.headers['x-wikitape-fault'] === undefined) {
       const q = req.url.indexOf('?');
       if ((q < 0 ? req.url : req.url.slice(0, q)) === apiPath) {
         try {

@@ -59,6 +59,19 @@ export interface WriteEntry {
   result: JsonObject;
 }
 
+/** What every process knows of a write (the write log itself is held by one): its module and what it named. */
+export interface WrittenMark {
+  action: string;
+  /** The page, file or user it named (`title`, `from`, `filename`, `user`), '' when none. */
+  target: string;
+}
+
+/** A write's mark (see WrittenMark). */
+export function writtenMark(entry: Pick<WriteEntry, 'action' | 'params'>): WrittenMark {
+  const p = entry.params;
+  return { action: entry.action, target: p['title'] ?? p['from'] ?? p['filename'] ?? p['user'] ?? p['pageid'] ?? p['fromid'] ?? p['userid'] ?? p['id'] ?? '' };
+}
+
 /** The write log as `/_wikitape/writes` shows it: the kept writes, oldest first, and how many were dropped. */
 export interface WriteLogView {
   writes: WriteEntry[];
@@ -79,6 +92,12 @@ export interface SharedSessionState {
   revoke(nonce: string): void;
   /** Whether a session was ended (here or by any other process, once it said so). */
   revoked(nonce: string): boolean;
+  /**
+   * The newest write made since the write log was last emptied, by any session of the engine and
+   * through any process; null when there is none. Replay applies no write, so from the first one
+   * on the recordings show the wiki as it was before (request/after-writes.ts).
+   */
+  lastWrite(): WrittenMark | null;
   /** Resolves once every write and revocation this process made is known to every process: an answer waits for it. */
   settled(): Promise<void>;
   /** The one write log. */

@@ -36,5 +36,17 @@ export function recordingPlan(params: ParamMap): RecordingPlan {
   return { stores: null, note: `not recorded: ${why}` };
 }
 
+/**
+ * Actions that change nothing another request reads: logging in and out, help, feeds (the other
+ * actions that are not read actions change the wiki: edit, move, delete, block, upload, options …).
+ */
+const NOT_WRITES: ReadonlySet<string> = new Set(['login', 'clientlogin', 'logout', 'help', 'checktoken', 'validatepassword', 'feedcontributions', 'feedrecentchanges', 'feedwatchlist', 'rsd', 'stashedit']);
+
+/** Whether a request that the wiki answered without an error changed what later reads show. */
+export function changesTheWiki(params: ParamMap): boolean {
+  const action = params.get('action') ?? 'help';
+  return !RECORDED_ACTIONS.has(action) && !NOT_WRITES.has(action);
+}
+
 /** Response headers worth keeping: the ones that carry meaning for replay. Never cookies. */
 export const KEPT_HEADERS: readonly string[] = ['cache-control', 'content-language', 'mediawiki-api-error', 'retry-after', 'vary', 'x-database-lag'];

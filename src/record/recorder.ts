@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonObject } from '../api/result.js';
-import { lacksSameOriginSecurity, seesMoreThanReaders } from '../api/session.js';
+import { lacksSameOriginSecurity, seesMoreThanReaders, writtenMark, type WrittenMark } from '../api/session.js';
 import { identityKey, type Interaction } from '../cassette/format.js';
 import type { CassetteStore } from '../cassette/store.js';
 import { parseBody, readBody } from '../request/body.js';
@@ -14,7 +14,8 @@ import { CassetteWriter } from './cassette-writer.js';
 import { Forwarder, type ForwardedAnswer } from './forwarder.js';
 import { SessionIdentities, cookiesAfter, sessionIds, type Asking } from './identity.js';
 import { answerJson, answersAsCanonical, askCanonical, askSiteInfo, askWhoIs, headersOf } from './own-questions.js';
-import { KEPT_HEADERS, recordingPlan, type RecordingPlan } from './policy.js';
+import { KEPT_HEADERS, changesTheWiki, recordingPlan, type RecordingPlan } from './policy.js';
+import { readsContent } from '../request/after-writes.js';
 import { SessionGate } from './session-gate.js';
 import { sendUpstreamError } from './upstream-error.js';
 import { MAX_ANSWER_BYTES, Upstream } from './upstream.js';
@@ -91,6 +92,13 @@ export class Recorder {
   /** Each user's rights, asked (and recorded) once per recorder: null when the wiki did not say. */
   private readonly userRights = new Map<string, Promise<string[] | null>>();
   private siteInfo: Promise<Partial<WikiProfile>> | null = null;
+  /**
+   * The latest write a client made through the recorder that the wiki did (an answer without an
+   * error), null before any: from then on the wiki differs from what replay, which applies no
+   * write, would show, so reads of its content are asked of the wiki and not stored
+   * (request/after-writes.ts).
+   */
+  private wrote: WrittenMark | null = null;
 
   constructor(readonly options: RecorderOptions) {
     const timeoutMs = options.timeoutMs ?? 30_000;
@@ -141,7 +149,9 @@ export class Recorder {
     const q = url.indexOf('?');
     const query = q < 0 ? '' : url.slice(q + 1);
     const params = mergeParams(parseUrlEncoded(query), parseBody(req.method ?? 'GET', req.headers['content-type'], body));
-    const plan = recordingPlan(params);
+    let plan = recordingPlan(params);
+    // After a write, the recordings are the wiki before it: what it says now is not stored among them.
+    if (this.wrote && plan.stores !== null && readsContent(plan.stores)) plan = { stores: null, note: `not recorded: asked after a write (action=${this.wrote.action} of ${JSON.stringify(this.wrote.target)}), which replay does not apply` };
     // As whom the wiki answers this request, decided once: the answer is filed under it, and every
     // question the recorder asks for it carries the same credentials (docs/decisions/0006).
     const asking = plan.stores === null ? null : this.identities.asking(params, req.headers);
@@ -217,6 +227,10 @@ export class Recorder {
 
   /** A client's answer, just before the client gets it: whose sessions it sets, and what of it is stored. */
   private answered(r: ReceivedRequest, reqHeaders: IncomingHttpHeaders, a: ForwardedAnswer, asked: { format: string; jsonp: boolean }): void {
+    if (a.status === 200 && changesTheWiki(r.params) && a.headers['mediawiki-api-error'] === undefined) {
+      const sent = Object.fromEntries([...r.params].filter(([k]) => k !== 'action'));
+      this.wrote = writtenMark({ action: r.params.get('action') ?? '', params: sent });
+    }
     if (a.status === 200) {
       const loggedIn = this.identities.noteAnswer(r.params, a.text, a.headers['set-cookie'], reqHeaders);
       // A login names an account replay can log in offline: its groups and rights are recorded now.

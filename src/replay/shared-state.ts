@@ -1,4 +1,4 @@
-import type { SharedSessionState, WriteEntry, WriteLogView } from '../api/session.js';
+import { writtenMark, type SharedSessionState, type WriteEntry, type WriteLogView, type WrittenMark } from '../api/session.js';
 import { WriteLog } from './write-log.js';
 
 /** Sessions logged out that are remembered (oldest forgotten first): a suite that logs in and out over and over stays bounded. */
@@ -48,6 +48,11 @@ export class LocalState implements SharedSessionState {
 
   revoked(nonce: string): boolean {
     return this.held.revokedSessions.has(nonce);
+  }
+
+  lastWrite(): WrittenMark | null {
+    const last = this.held.log.last();
+    return last && writtenMark(last);
   }
 
   settled(): Promise<void> {

@@ -1,19 +1,21 @@
-import type { SharedSessionState, WriteEntry, WriteLogView } from '../api/session.js';
+import { writtenMark, type SharedSessionState, type WriteEntry, type WriteLogView, type WrittenMark } from '../api/session.js';
 import { HeldState, RevokedSessions } from './shared-state.js';
 
 /**
  * The state several processes serving one set of cassettes share (docs/decisions/0019-many-processes.md):
  * one process holds it (StateHolder: the primary of `--workers N`, or the server started with
  * `--state-socket`), the others reach it over a channel (StateLink: cluster IPC, a Unix socket).
- * What is shared: the session key, each engine's write log, and the sessions logged out. A write
- * or logout is acknowledged only once the holder has it (and, for a logout, once every process
- * has it), and an answer waits for that: whichever process the client asks next knows it.
+ * What is shared: the session key, each engine's write log, and the sessions logged out. A write,
+ * an emptied write log or a logout is acknowledged only once every process has it (a write's
+ * mark: every process refuses reads after it, request/after-writes.ts), and an answer waits for
+ * that: whichever process the client asks next knows it.
  */
 
 /** The messages of the link. `id` pairs a request with its `done`. */
 export type LinkMessage =
   | { wikitape: 'hello' }
-  | { wikitape: 'welcome'; key: string; revoked: [scope: string, nonce: string][] }
+  | { wikitape: 'welcome'; key: string; revoked: [scope: string, nonce: string][]; written: [scope: string, mark: WrittenMark][] }
+  | { wikitape: 'wrote'; id: number; scope: string; mark: WrittenMark | null }
   | { wikitape: 'write'; id: number; scope: string; entry: WriteEntry }
   | { wikitape: 'revoke'; id: number; scope: string; nonce: string }
   | { wikitape: 'read'; id: number; scope: string }
@@ -36,7 +38,7 @@ const MAX_SHARED_SCOPES = 64;
 export class StateHolder {
   private readonly scopes = new Map<string, HeldState>();
   private readonly channels = new Set<StateChannel>();
-  /** Logouts sent to every other process, waiting for their acknowledgements. */
+  /** Logouts and writes sent to every other process, waiting for their acknowledgements. */
   private readonly waiting = new Map<number, { left: Set<StateChannel>; done: () => void }>();
   private next = 1;
 
@@ -63,31 +65,39 @@ export class StateHolder {
   private receive(from: StateChannel, m: LinkMessage): void {
     switch (m.wikitape) {
       case 'hello':
-        return from.send({ wikitape: 'welcome', key: this.key.toString('base64'), revoked: [...this.scopes].flatMap(([scope, s]) => s.revokedSessions.list().map((n): [string, string] => [scope, n])) });
+        return from.send({
+          wikitape: 'welcome',
+          key: this.key.toString('base64'),
+          revoked: [...this.scopes].flatMap(([scope, s]) => s.revokedSessions.list().map((n): [string, string] => [scope, n])),
+          written: [...this.scopes].flatMap(([scope, s]) => {
+            const last = s.log.last();
+            return last ? [[scope, writtenMark(last)] as [string, WrittenMark]] : [];
+          }),
+        });
       case 'write':
         this.scope(m.scope).log.add(m.entry);
-        return from.send({ wikitape: 'done', id: m.id });
+        return this.tellOthers(from, m.id, (id) => ({ wikitape: 'wrote', id, scope: m.scope, mark: writtenMark(m.entry) }));
       case 'read':
         return from.send({ wikitape: 'done', id: m.id, log: this.scopes.get(m.scope)?.view() ?? { writes: [], dropped: 0 } });
       case 'clear':
         this.scopes.get(m.scope)?.log.clear();
-        return from.send({ wikitape: 'done', id: m.id });
+        return this.tellOthers(from, m.id, (id) => ({ wikitape: 'wrote', id, scope: m.scope, mark: null }));
       case 'revoke':
-        return this.revoke(from, m);
+        this.scope(m.scope).revokedSessions.add(m.nonce);
+        return this.tellOthers(from, m.id, (id) => ({ wikitape: 'revoke', id, scope: m.scope, nonce: m.nonce }));
       case 'done':
         return this.acknowledged(from, m.id);
       default:
     }
   }
 
-  /** A logout: kept, sent to every other process, and acknowledged once they all have it. */
-  private revoke(from: StateChannel, m: Extract<LinkMessage, { wikitape: 'revoke' }>): void {
-    this.scope(m.scope).revokedSessions.add(m.nonce);
+  /** A logout or a write (kept by the caller): sent to every other process, and acknowledged to `from` once they all have it. */
+  private tellOthers(from: StateChannel, asked: number, message: (id: number) => LinkMessage): void {
     const others = new Set([...this.channels].filter((c) => c !== from));
     const id = this.next++;
-    this.waiting.set(id, { left: others, done: () => from.send({ wikitape: 'done', id: m.id }) });
+    this.waiting.set(id, { left: others, done: () => from.send({ wikitape: 'done', id: asked }) });
     if (others.size === 0) return this.finish(id);
-    for (const c of others) c.send({ wikitape: 'revoke', id, scope: m.scope, nonce: m.nonce });
+    for (const c of others) c.send(message(id));
   }
 
   private acknowledged(from: StateChannel, id: number): void {
@@ -114,6 +124,8 @@ export class StateLink {
   private next = 1;
   private readonly asked = new Map<number, { resolve: (m: LinkMessage) => void; reject: (e: Error) => void }>();
   private readonly revoked = new Map<string, RevokedSessions>();
+  /** Each scope's newest write, as the holder said it (and as this process made it). */
+  private readonly written = new Map<string, WrittenMark>();
   private readonly unsettled = new Set<Promise<unknown>>();
   private closed = false;
   /** The session key, once the holder said it. */
@@ -127,9 +139,13 @@ export class StateLink {
     channel.onMessage((m) => {
       if (m.wikitape === 'welcome') {
         for (const [scope, nonce] of m.revoked) this.revokedIn(scope).add(nonce);
+        for (const [scope, mark] of m.written) this.written.set(scope, mark);
         welcome(Buffer.from(m.key, 'base64'));
       } else if (m.wikitape === 'revoke') {
         this.revokedIn(m.scope).add(m.nonce);
+        channel.send({ wikitape: 'done', id: m.id });
+      } else if (m.wikitape === 'wrote') {
+        this.wrote(m.scope, m.mark);
         channel.send({ wikitape: 'done', id: m.id });
       } else if (m.wikitape === 'done') this.answered(m);
     });
@@ -147,6 +163,11 @@ export class StateLink {
     let r = this.revoked.get(scope);
     if (!r) this.revoked.set(scope, (r = new RevokedSessions()));
     return r;
+  }
+
+  private wrote(scope: string, mark: WrittenMark | null): void {
+    if (mark) this.written.set(scope, mark);
+    else this.written.delete(scope);
   }
 
   private answered(m: Extract<LinkMessage, { wikitape: 'done' }>): void {
@@ -179,7 +200,11 @@ export class StateLink {
   /** The shared state of one engine (its scope). */
   state(scope: string): SharedSessionState {
     return {
-      addWrite: (entry) => this.owe(this.ask((id) => ({ wikitape: 'write', id, scope, entry }))),
+      addWrite: (entry) => {
+        this.wrote(scope, writtenMark(entry));
+        this.owe(this.ask((id) => ({ wikitape: 'write', id, scope, entry })));
+      },
+      lastWrite: () => this.written.get(scope) ?? null,
       revoke: (nonce) => {
         this.revokedIn(scope).add(nonce);
         this.owe(this.ask((id) => ({ wikitape: 'revoke', id, scope, nonce })));
@@ -190,7 +215,10 @@ export class StateLink {
         const m = await this.ask((id) => ({ wikitape: 'read', id, scope }));
         return (m.wikitape === 'done' && m.log) || { writes: [], dropped: 0 };
       },
-      clearWrites: async () => void (await this.ask((id) => ({ wikitape: 'clear', id, scope }))),
+      clearWrites: async () => {
+        this.wrote(scope, null);
+        await this.ask((id) => ({ wikitape: 'clear', id, scope }));
+      },
       heldWrites: () => null,
     };
   }

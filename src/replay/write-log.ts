@@ -76,6 +76,11 @@ export class WriteLog {
     return this.kept.slice(this.first).map((k) => k.entry);
   }
 
+  /** The newest write, null when the log is empty (a write is always kept: bounded() cuts it to fit). */
+  last(): WriteEntry | null {
+    return this.kept.length > this.first ? this.kept[this.kept.length - 1]!.entry : null;
+  }
+
   /** How many writes were dropped (the oldest, to keep the bounds) since the log was last emptied. */
   get dropped(): number {
     return this.droppedCount;

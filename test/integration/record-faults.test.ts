@@ -174,14 +174,17 @@ describe('record mode when the upstream fails', () => {
   });
 
   it('passes writes and token requests through without recording them', async () => {
-    await fetch(recorder.url, { method: 'POST', body: new URLSearchParams({ action: 'edit', title: 'X', text: 'y', token: 'secret-token-123', format: 'json' }) });
-    await fetch(`${recorder.url}?action=query&meta=tokens&format=json`);
+    // A recorder of its own: after a write it stores no read (decision 0023), and the others' tests record.
+    const rec = await startRecorder({ store: new FileCassetteStore(dir), cassette: 'writes' });
+    await fetch(`${rec.url}?action=query&meta=tokens&format=json`);
     // PHP reads `meta%00x` as `meta`, and a bare multipart `name=meta` as a field: token requests too
-    await fetch(`${recorder.url}?action=query&meta%00x=tokens&format=json&formatversion=2`);
+    await fetch(`${rec.url}?action=query&meta%00x=tokens&format=json&formatversion=2`);
     const multipart = '--XX\r\nContent-Disposition: form-data; name=action\r\n\r\nquery\r\n--XX\r\nContent-Disposition: form-data; name=meta\r\n\r\ntokens\r\n--XX\r\nContent-Disposition: form-data; name=format\r\n\r\njson\r\n--XX--\r\n';
-    await fetch(recorder.url, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=XX' }, body: multipart });
-    expect((await recordedKeys()).filter((k) => k.includes('tokens') || k.includes('action=edit'))).toEqual([]);
-    const text = await readFile(join(dir, 'faults.json'), 'utf8').catch(() => '');
+    await fetch(rec.url, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=XX' }, body: multipart });
+    await fetch(rec.url, { method: 'POST', body: new URLSearchParams({ action: 'edit', title: 'X', text: 'y', token: 'secret-token-123', format: 'json' }) });
+    expect((await recordedKeys('writes', () => rec.recorder.flush())).filter((k) => k.includes('tokens') || k.includes('action=edit'))).toEqual([]);
+    await rec.close();
+    const text = await readFile(join(dir, 'writes.json'), 'utf8').catch(() => '');
     expect(text).not.toContain('secret-token-123');
   });
 

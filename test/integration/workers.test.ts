@@ -120,6 +120,25 @@ describe('two processes serving one set of cassettes', () => {
     await expect(startSharing(options, { workers: 1, join: sock })).rejects.toThrow(`--join ${sock}: no server holds the shared state there`);
   });
 
+  it('refuse a read after a write made through the other process, until the write log is emptied through either', async () => {
+    const [a, b] = await sharedServers(2);
+    try {
+      const cookie = await loginCookie(a!.url, 'Admin@wikitape', 'bot-password');
+      expect((await get(b!.url, 'action=query&meta=userinfo', cookie)).body.query.userinfo.name).toBe('Admin');
+      const csrf = (await get(b!.url, 'action=query&meta=tokens', cookie)).body.query.tokens.csrftoken as string;
+      const log = 'action=query&list=logevents&lelimit=1';
+      expect((await get(a!.url, log, cookie)).body.query.logevents).toEqual([]);
+      expect((await post(a!.url, { action: 'edit', title: 'Sandbox', text: 'x', token: csrf }, cookie)).body.edit.result).toBe('Success');
+      // An edit can add to the wiki's log (a page's creation), which replay cannot know; who the session is stays.
+      for (const s of [a!, b!]) expect((await get(s.url, log, cookie)).body.error.code).toBe('wikitape-miss');
+      for (const s of [a!, b!]) expect((await get(s.url, 'action=query&meta=userinfo', cookie)).body.query.userinfo.name).toBe('Admin');
+      expect((await fetch(new URL('/_wikitape/writes', b!.url), { method: 'DELETE' })).status).toBe(200);
+      for (const s of [a!, b!]) expect((await get(s.url, log, cookie)).body.query.logevents).toEqual([]);
+    } finally {
+      await closeAll([a!, b!]);
+    }
+  });
+
   it('end a session logged out through one process in the other too', async () => {
     const [a, b] = await sharedServers(2);
     try {

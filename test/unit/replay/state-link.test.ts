@@ -49,6 +49,23 @@ describe('the state processes share', () => {
     expect(late.state('').revoked('n1')).toBe(true);
   });
 
+  it('tells every process of a write before it is settled (reads after it are refused there too), of an emptied log, and a process that joins later', async () => {
+    const holder = new StateHolder(newSessionKey());
+    const [a, b] = [linked(holder), linked(holder)];
+    await Promise.all([a.key, b.key]);
+    expect(b.state('').lastWrite()).toBeNull();
+    a.state('').addWrite(entry('One'));
+    expect(a.state('').lastWrite()).toEqual({ action: 'edit', target: 'One' });
+    await a.state('').settled();
+    expect(b.state('').lastWrite()).toEqual({ action: 'edit', target: 'One' });
+    expect(b.state('suite').lastWrite()).toBeNull();
+    const late = linked(holder);
+    await late.key;
+    expect(late.state('').lastWrite()).toEqual({ action: 'edit', target: 'One' });
+    await b.state('').clearWrites();
+    for (const l of [a, b, late]) expect(l.state('').lastWrite()).toBeNull();
+  });
+
   it('carries a big write log over a socket, one JSON message per line', async () => {
     const holder = new StateHolder(newSessionKey());
     const server = createServer((s) => holder.attach(socketChannel(s)));
