@@ -35,6 +35,7 @@ const Q = {
   notoc: { action: 'expandtemplates', text: '__NOTOC__{{PAGENAME}}', title: 'Alpha', prop: 'wikitext' },
   gif: { action: 'query', prop: 'imageinfo', titles: 'Файл:Образец 1.png', iiprop: 'metadata|size' },
   testactionsHtml: { action: 'query', prop: 'info', titles: 'Мгновенная защита', intestactions: 'edit|move', intestactionsdetail: 'full', errorformat: 'html' },
+  links: { action: 'query', prop: 'langlinks|iwlinks', titles: 'Томск', llprop: 'url|langname|autonym', iwprop: 'url' },
   siteinfo: { action: 'query', meta: 'siteinfo', siprop: 'statistics' },
   siteinfoDe: { action: 'query', meta: 'siteinfo', siprop: 'statistics', uselang: 'de', errorformat: 'plaintext', errorlang: 'fr' },
 };
@@ -89,6 +90,23 @@ const cassette: Cassette = {
       query: { pages: [{ pageid: 8, ns: 0, title: 'Alpha', ...INFO, touched: '2026-11-27T03:09:04Z', lastrevid: 8, length: 187, new: true, editintro: { anoneditwarning: ANONEDITWARNING } }] },
     }),
     recorded(Q.notoc, { expandtemplates: { wikitext: 'Alpha' } }),
+    recorded(Q.links, {
+      batchcomplete: true,
+      query: {
+        pages: [
+          {
+            pageid: 36,
+            ns: 0,
+            title: 'Томск',
+            langlinks: [
+              { lang: 'en', url: 'https://en.wikipedia.org/wiki/Tomsk', langname: 'English', autonym: 'English', title: 'Tomsk' },
+              { lang: 'uk', url: 'https://uk.wikipedia.org/wiki/%D0%A2%D0%BE%D0%BC%D1%81%D1%8C%D0%BA', langname: 'українська', autonym: 'українська', title: 'Томськ' },
+            ],
+            iwlinks: [{ prefix: 'wikt', url: 'https://en.wiktionary.org/wiki/%D0%B3%D0%BE%D1%80%D0%BE%D0%B4', title: 'город' }],
+          },
+        ],
+      },
+    }),
     recorded(Q.siteinfo, { batchcomplete: true, query: { statistics } }),
     recorded(Q.siteinfoDe, { batchcomplete: true, query: { statistics } }),
   ],
@@ -130,6 +148,17 @@ describe('formatversion=1 of recorded answers: content values print as `*`, last
     );
     expect((await ask({ ...Q.allcategories, format: 'json', utf8: '1' })).text).toBe('{"batchcomplete":"","query":{"allcategories":[{"size":0,"pages":0,"files":0,"subcats":0,"*":"Города"}]}}');
     expect((await ask({ ...Q.compare, format: 'json' })).text).toBe('{"compare":{"fromid":8,"fromrevid":8,"fromns":0,"fromtitle":"Alpha","toid":9,"torevid":9,"tons":0,"totitle":"Beta","*":"<tr><td>diff</td></tr>"}}');
+  });
+
+  it("a page's language and interwiki links: each one's title (ApiQueryLangLinks, ApiQueryIWLinks)", async () => {
+    const { text, source } = await ask({ ...Q.links, format: 'json', utf8: '1' });
+    expect(source).toBe('cassette');
+    expect(text).toBe(
+      '{"batchcomplete":"","query":{"pages":{"36":{"pageid":36,"ns":0,"title":"Томск","langlinks":[' +
+        '{"lang":"en","url":"https://en.wikipedia.org/wiki/Tomsk","langname":"English","autonym":"English","*":"Tomsk"},' +
+        '{"lang":"uk","url":"https://uk.wikipedia.org/wiki/%D0%A2%D0%BE%D0%BC%D1%81%D1%8C%D0%BA","langname":"українська","autonym":"українська","*":"Томськ"}],' +
+        '"iwlinks":[{"prefix":"wikt","url":"https://en.wiktionary.org/wiki/%D0%B3%D0%BE%D1%80%D0%BE%D0%B4","*":"город"}]}}}}',
+    );
   });
 
   it("expandtemplates' text without `prop` (the old way), and with it", async () => {
