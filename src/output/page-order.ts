@@ -26,6 +26,11 @@ const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'),
  * `query.redirects` (the `redirect` rows come by page id). Checked on both live wikis.
  */
 export function goodPagesInOrder(all: JsonObject[], good: JsonObject[], query: JsonObject, ctx: PageOrderContext): JsonObject[] {
+  // ApiQueryAllPages hands the page set its rows by DB key, in `gapdir`'s direction.
+  if (ctx.params.get('generator') === 'allpages') {
+    const sign = ctx.params.get('gapdir') === 'descending' ? -1 : 1;
+    return [...good].sort((a, b) => sign * byBytes(dbKeyOf(a), dbKeyOf(b)));
+  }
   const redirects = strings(query['redirects']).filter((r) => r['tointerwiki'] === undefined);
   const placed = new Set<JsonObject>();
   const out: JsonObject[] = [];
@@ -51,6 +56,17 @@ export function goodPagesInOrder(all: JsonObject[], good: JsonObject[], query: J
   }
   take(good.filter((p) => !placed.has(p)));
   return out;
+}
+
+/**
+ * Whether formatversion=1's order of `query.pages` follows from the formatversion=2 answer (pages
+ * by id) and the request. A generator hands ApiPageSet its pages in its own order (categorymembers
+ * by type and sort key, links and search through a lookup of their titles …), which the answer
+ * does not show; allpages gives them by DB key (goodPagesInOrder), unless `redirects` adds targets.
+ */
+export function pageOrderKnown(params: ParamMap): boolean {
+  const generator = params.get('generator');
+  return generator === undefined || (generator === 'allpages' && !params.has('redirects'));
 }
 
 /** The request's titles as the wiki writes them (through `normalized`), in the order given. */

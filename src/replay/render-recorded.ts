@@ -23,6 +23,7 @@ import { globalRequestUrl } from '../request/url.js';
 import { emptyModel } from '../wiki/model.js';
 import { FV1_CHECKED } from '../output/formatversion.js';
 import { splitMulti } from '../request/canonical.js';
+import { pageOrderKnown } from '../output/page-order.js';
 
 /**
  * What the printer cannot print as the wiki does: `format=rawfm` shows ApiResult's internal
@@ -89,6 +90,17 @@ function formatVersion1Unknown(params: ParamMap, registry: ModuleRegistry): stri
   return out;
 }
 
+/**
+ * `formatversion.pageorder` when the recorded answer holds more than one page with an id in an
+ * order formatversion=1 prints and the formatversion=2 data does not show (a generator's: pageOrderKnown).
+ */
+function pageOrderUnknown(params: ParamMap, body: JsonObject): string[] {
+  if (pageOrderKnown(params)) return [];
+  const query = body['query'];
+  const pages = isObject(query) && Array.isArray(query['pages']) ? query['pages'] : [];
+  return pages.filter((p) => isObject(p) && p['pageid'] !== undefined && p['missing'] !== true).length > 1 ? ['formatversion.pageorder'] : [];
+}
+
 /** Keys ApiResult puts on top; requestid and curtimestamp were appended before all others. */
 const ON_TOP = new Set(['batchcomplete', 'continue', 'query-continue', 'warnings', 'errors', 'error']);
 
@@ -152,7 +164,7 @@ export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiP
   const recordedMode: CacheMode = errorHeader ? 'private' : i.headers['vary'] ? (/public/.test(i.headers['cache-control'] ?? '') ? 'public' : 'anon-public-user-private') : 'private';
   const cacheMode = cacheModeForUselang(recordedMode, uselang);
   const printer = readPrinter(request);
-  if (!errorHeader && printer.formatversion === 1 && (printer.format === 'json' || printer.format === 'jsonfm')) unknown.push(...formatVersion1Unknown(params, registry));
+  if (!errorHeader && printer.formatversion === 1 && (printer.format === 'json' || printer.format === 'jsonfm')) unknown.push(...formatVersion1Unknown(params, registry), ...pageOrderUnknown(params, i.body));
   const langs = () => ({ uselang: userLang.code, errorlang: requestErrorFormatter(params, profile, userLang).lang.code });
   let data = withRequestedFields(withClientSpelling(i.body, params, atLeast(profile, '1.43')), params, now, langs);
   // The printer reads `callback` through ApiBase::getParameter: a value that needed cleaning warns.
