@@ -14,7 +14,7 @@ import { withClientSpelling } from './recorded-titles.js';
 import { userLanguage, type Language } from '../i18n/language.js';
 import type { Caller } from '../api/session.js';
 import { toIso } from '../util/timestamp.js';
-import { modulesNamed, requestedCacheMode, type ModuleRegistry } from '../api/registry.js';
+import { generatorOrders, modulesNamed, requestedCacheMode, type ModuleRegistry } from '../api/registry.js';
 import { ANONYMOUS } from '../api/session.js';
 import { render, type Rendered } from '../output/render.js';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -94,8 +94,8 @@ function formatVersion1Unknown(params: ParamMap, registry: ModuleRegistry): stri
  * `formatversion.pageorder` when the recorded answer holds more than one page with an id in an
  * order formatversion=1 prints and the formatversion=2 data does not show (a generator's: pageOrderKnown).
  */
-function pageOrderUnknown(params: ParamMap, body: JsonObject): string[] {
-  if (pageOrderKnown(params)) return [];
+function pageOrderUnknown(params: ParamMap, body: JsonObject, registry: ModuleRegistry): string[] {
+  if (pageOrderKnown(params, generatorOrders(registry))) return [];
   const query = body['query'];
   const pages = isObject(query) && Array.isArray(query['pages']) ? query['pages'] : [];
   return pages.filter((p) => isObject(p) && p['pageid'] !== undefined && p['missing'] !== true).length > 1 ? ['formatversion.pageorder'] : [];
@@ -164,7 +164,7 @@ export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiP
   const recordedMode: CacheMode = errorHeader ? 'private' : i.headers['vary'] ? (/public/.test(i.headers['cache-control'] ?? '') ? 'public' : 'anon-public-user-private') : 'private';
   const cacheMode = cacheModeForUselang(recordedMode, uselang);
   const printer = readPrinter(request);
-  if (!errorHeader && printer.formatversion === 1 && (printer.format === 'json' || printer.format === 'jsonfm')) unknown.push(...formatVersion1Unknown(params, registry), ...pageOrderUnknown(params, i.body));
+  if (!errorHeader && printer.formatversion === 1 && (printer.format === 'json' || printer.format === 'jsonfm')) unknown.push(...formatVersion1Unknown(params, registry), ...pageOrderUnknown(params, i.body, registry));
   const langs = () => ({ uselang: userLang.code, errorlang: requestErrorFormatter(params, profile, userLang).lang.code });
   let data = withRequestedFields(withClientSpelling(i.body, params, atLeast(profile, '1.43')), params, now, langs);
   // The printer reads `callback` through ApiBase::getParameter: a value that needed cleaning warns.
@@ -204,5 +204,5 @@ export function printRecorded(i: Interaction, req: { method: string; url: string
   if (outcome.unknown.length > 0 || printerUnknown(params, profile, outcome).length > 0) return null;
   const assocLists = new Set(registry.query.list.filter((l) => l.assocEntries).map((l) => l.name));
   const http = { ...req, url: globalRequestUrl(req.url), params };
-  return render({ profile, model: emptyModel(), assocLists, outcome, http, now, session: { setCookie: [], sessionId: '' } });
+  return render({ profile, model: emptyModel(), assocLists, generatorOrders: generatorOrders(registry), outcome, http, now, session: { setCookie: [], sessionId: '' } });
 }
