@@ -6,15 +6,17 @@
 #   live-wiki.sh reset   stop, wipe, start again
 # Env: WIKITAPE_LIVE_MW: 1.39 (default: bookworm's package) or 1.43 (trixie's mediawiki and
 #        mediawiki-classes unpacked by livewiki/get-mw143.sh, run by bookworm's PHP 8.2);
-#      WIKITAPE_LIVE_DIR (default /tmp/wikitape-live, for 1.43 /tmp/wikitape-live143),
-#      WIKITAPE_LIVE_PORT (default 8088, for 1.43 8089), MW_HOME (the MediaWiki files; default
-#        /usr/share/mediawiki, for 1.43 /tmp/wikitape-mw143/mediawiki).
+#      WIKITAPE_LIVE_DIR (default /tmp/wikitape-live) and WIKITAPE_LIVE_PORT (default 8088) name
+#        the 1.39 wiki, WIKITAPE_LIVE143_DIR (default /tmp/wikitape-live143) and WIKITAPE_LIVE143_PORT
+#        (default 8089) the 1.43 one (so that one environment names both, as test/support/live-wiki.ts
+#        reads them); MW_HOME (the MediaWiki files; default /usr/share/mediawiki, for 1.43
+#        /tmp/wikitape-mw143/mediawiki).
 # Needs bash, coreutils, util-linux and node; everything else comes from apt (as root, or via sudo).
 set -euo pipefail
 VERSION=${WIKITAPE_LIVE_MW:-1.39}
 case "$VERSION" in
   1.39) DIR=${WIKITAPE_LIVE_DIR:-/tmp/wikitape-live}; PORT=${WIKITAPE_LIVE_PORT:-8088}; MW=${MW_HOME:-/usr/share/mediawiki} ;;
-  1.43) DIR=${WIKITAPE_LIVE_DIR:-/tmp/wikitape-live143}; PORT=${WIKITAPE_LIVE_PORT:-8089}; MW=${MW_HOME:-/tmp/wikitape-mw143/mediawiki} ;;
+  1.43) DIR=${WIKITAPE_LIVE143_DIR:-/tmp/wikitape-live143}; PORT=${WIKITAPE_LIVE143_PORT:-8089}; MW=${MW_HOME:-/tmp/wikitape-mw143/mediawiki} ;;
   *) echo "live-wiki: WIKITAPE_LIVE_MW must be 1.39 or 1.43, not $VERSION" >&2; exit 2 ;;
 esac
 DIR=${DIR%/}
@@ -76,12 +78,12 @@ install_mw143() { # trixie's MediaWiki 1.43 files, once, beside bookworm's PHP (
 install_wiki() {
   [ -f "$DIR/LocalSettings.php" ] && return
   if [ -d "$DIR" ] && [ -n "$(ls -A "$DIR")" ] && [ ! -e "$OURS" ] && [ ! -L "$DIR/docroot/wiki" ]; then
-    die "$DIR is not empty and was not made by this script; set WIKITAPE_LIVE_DIR to a new directory"
+    die "$DIR is not empty and was not made by this script; set WIKITAPE_LIVE_DIR (1.43: WIKITAPE_LIVE143_DIR) to a new directory"
   fi
   log "installing a wiki into $DIR"
   mkdir -p "$DIR"
   touch "$OURS"
-  rm -rf "$DIR"/data "$DIR"/images "$DIR"/populated "$DIR"/populating "$DIR"/bot-credentials.json "$DIR"/editor-credentials.json
+  rm -rf "$DIR"/data "$DIR"/images "$DIR"/populated "$DIR"/populated-links "$DIR"/populating "$DIR"/bot-credentials.json "$DIR"/editor-credentials.json
   mkdir -p "$DIR"/data "$DIR"/docroot "$DIR"/images
   ln -sfn "$MW" "$DIR"/docroot/wiki
   printf '%s\n' "$DIR" >"$DIR/docroot/$ID_FILE"
@@ -177,6 +179,25 @@ populate() {
   mv "$DIR/populating" "$DIR/populated"
 }
 
+# Language links need interwiki prefixes that are language codes: Debian's install fills the table
+# from maintenance/interwiki.list, which has none. Local (iw_local), as a wiki family's are.
+LANGUAGE_PREFIXES="('en','https://en.wikipedia.org/wiki/\$1','https://en.wikipedia.org/w/api.php','enwiki',1,0),\
+('de','https://de.wikipedia.org/wiki/\$1','https://de.wikipedia.org/w/api.php','dewiki',1,0),\
+('fr','https://fr.wikipedia.org/wiki/\$1','https://fr.wikipedia.org/w/api.php','frwiki',1,0),\
+('uk','https://uk.wikipedia.org/wiki/\$1','https://uk.wikipedia.org/w/api.php','ukwiki',1,0)"
+
+populate_links() { # categories, templates, page properties, language and interwiki links: once, also in a wiki filled before they were added
+  [ -f "$DIR/populated-links" ] && return
+  log "adding categories, templates, page properties, language and interwiki links"
+  php "$MW"/maintenance/sql.php --query "INSERT OR IGNORE INTO interwiki (iw_prefix, iw_url, iw_api, iw_wikiid, iw_local, iw_trans) VALUES $LANGUAGE_PREFIXES" >"$DIR/populate-links.log" 2>&1 \
+    || { tail_of "$DIR/populate-links.log"; die "could not add the language prefixes; see $DIR/populate-links.log"; }
+  local seed
+  seed=$(bot_password seed basic,highvolume,editpage,createeditmovepage)
+  API_URL="$API" BOT_USER="Admin@seed" BOT_PASS="$seed" node "$HERE/livewiki/populate-links.mjs" >>"$DIR/populate-links.log" 2>&1 \
+    || { tail_of "$DIR/populate-links.log"; die "adding the links failed; see $DIR/populate-links.log (the next start tries again)"; }
+  touch "$DIR/populated-links"
+}
+
 credentials() { # bot passwords for tests that log in (record mode must never store them)
   local pass
   if [ ! -f "$DIR/bot-credentials.json" ]; then
@@ -221,8 +242,8 @@ wipe() {
 start() {
   # (older copies of this script wrote no id file)
   if [ -d "$DIR/docroot" ] && [ ! -f "$DIR/docroot/$ID_FILE" ]; then printf '%s\n' "$DIR" >"$DIR/docroot/$ID_FILE"; fi
-  if running; then [ -f "$DIR/populated" ] && [ -f "$DIR/bot-credentials.json" ] && [ -f "$DIR/editor-credentials.json" ] && [ -f "$DIR/admin-credentials.json" ] && fault_settings && return
-  elif listening; then die "port $PORT is taken by something other than the wiki in $DIR; set WIKITAPE_LIVE_PORT (or WIKITAPE_LIVE_DIR to that wiki's directory)"; fi
+  if running; then [ -f "$DIR/populated" ] && [ -f "$DIR/populated-links" ] && [ -f "$DIR/bot-credentials.json" ] && [ -f "$DIR/editor-credentials.json" ] && [ -f "$DIR/admin-credentials.json" ] && fault_settings && return
+  elif listening; then die "port $PORT is taken by something other than the wiki in $DIR; set WIKITAPE_LIVE_PORT (or WIKITAPE_LIVE_DIR to that wiki's directory; for 1.43 WIKITAPE_LIVE143_PORT, WIKITAPE_LIVE143_DIR)"; fi
   install_packages
   install_mw143
   if [ -f "$DIR/populating" ]; then log "a previous fill did not finish: starting afresh"; stop_server; wipe; fi
@@ -230,6 +251,7 @@ start() {
   fault_settings
   start_server
   populate
+  populate_links
   credentials
 }
 

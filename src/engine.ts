@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { failWith, runApi, type ApiEnvironment } from './api/main.js';
 import { ApiUsageError, apiMessage } from './api/errors.js';
 import { ApiRequest } from './api/request.js';
+import { generatorOrders } from './api/registry.js';
 import { KEY_RULES, MODULES } from './modules/index.js';
 import { render, type Rendered, type RenderInput } from './output/render.js';
 import { requestParams } from './request/body.js';
@@ -80,6 +81,8 @@ function usageOf(params: ParamMap): string | null {
 
 /** The lists whose entries are `assoc`-typed (ListModule.assocEntries), for formatversion=1. */
 const ASSOC_LISTS: ReadonlySet<string> = new Set(MODULES.query.list.filter((l) => l.assocEntries).map((l) => l.name));
+/** The generators whose order of pages an answer shows (ListModule.generatorOrder), for formatversion=1. */
+const GENERATOR_ORDERS = generatorOrders(MODULES);
 
 /** The session replay answers a request with, for render (none: MediaWiki's handling of unknown sessions). */
 function sessionOf(session: RequestSession | undefined): { session?: { setCookie: string[]; sessionId: string } } {
@@ -278,7 +281,7 @@ export class ReplayEngine {
     const request = new ApiRequest(params, lossy, httpFacts(req, get));
     const outcome = runApi(request, { ...this.envFor(this.model, this.knows(), now, session), fault: hook, faultProbe: true });
     if (outcome.fault === undefined) return null;
-    const rendered = render({ profile: this.profile, model: this.model, assocLists: ASSOC_LISTS, knows: this.knows(), outcome, http, now, ...sessionOf(session) });
+    const rendered = render({ profile: this.profile, model: this.model, assocLists: ASSOC_LISTS, generatorOrders: GENERATOR_ORDERS, knows: this.knows(), outcome, http, now, ...sessionOf(session) });
     rendered.headers.push(['X-Wikitape-Fault', outcome.fault]);
     // A fault's text in a language wikitape cannot render is flagged as any answer's.
     const texts = outcome.unknown.filter((u) => u.startsWith('i18n.'));
@@ -361,7 +364,7 @@ export class ReplayEngine {
       const request = new ApiRequest(params, lossy, httpFacts(req, get));
       const env = this.envFor(this.model, this.knows(), clockNow, session);
       const failed = failWith(request, env, new ApiUsageError(apiMessage('wikitape-miss', 'wikitape-miss-written', [redactQuery(key), written.action, written.target])));
-      const rendered = render({ profile: this.profile, model: this.model, assocLists: ASSOC_LISTS, knows: env.knows, outcome: failed, http, now: clockNow, ...sessionOf(session), ...keepCookies });
+      const rendered = render({ profile: this.profile, model: this.model, assocLists: ASSOC_LISTS, generatorOrders: GENERATOR_ORDERS, knows: env.knows, outcome: failed, http, now: clockNow, ...sessionOf(session), ...keepCookies });
       rendered.headers.push(['X-Wikitape-Unknown', afterWrite.join(', ')]);
       return { ...rendered, source: 'miss', key: redactQuery(key), usage: null, userLang: failed.userLang, clocked: true };
     }
@@ -377,12 +380,12 @@ export class ReplayEngine {
         // The order of a warning's parameter names is all it cannot know, or the form asked.
         const why = printed.every((u) => u === 'warnings.order') ? 'wikitape-miss-order' : 'wikitape-miss-unprintable';
         const failed = failWith(request, env, new ApiUsageError(apiMessage('wikitape-miss', why, [redactQuery(key), printed.join(', ')])));
-        const rendered = render({ profile: this.profile, model: this.model, assocLists: ASSOC_LISTS, knows: env.knows, outcome: failed, http, now, ...sessionOf(session), ...keepCookies });
+        const rendered = render({ profile: this.profile, model: this.model, assocLists: ASSOC_LISTS, generatorOrders: GENERATOR_ORDERS, knows: env.knows, outcome: failed, http, now, ...sessionOf(session), ...keepCookies });
         rendered.headers.push(['X-Wikitape-Unknown', printed.join(', ')]);
         return { ...rendered, source: 'miss', key: redactQuery(key), usage: null, userLang: failed.userLang, clocked: true };
       }
       this.used.add(key);
-      const rendered = render({ profile: this.profile, model: this.model, assocLists: ASSOC_LISTS, outcome, http, now, ...(marks ? { marks } : {}), ...this.encodedFor(recorded, params, outcome.data), ...sessionOf(session), ...keepCookies });
+      const rendered = render({ profile: this.profile, model: this.model, assocLists: ASSOC_LISTS, generatorOrders: GENERATOR_ORDERS, outcome, http, now, ...(marks ? { marks } : {}), ...this.encodedFor(recorded, params, outcome.data), ...sessionOf(session), ...keepCookies });
       // curtimestamp, and an Expires counted from now (maxage and smaxage), follow the clock
       const clocked = params.has('curtimestamp') || outcome.maxage > 0 || outcome.smaxage > 0 || (!this.clockFixed && expiring(recorded));
       if (printed.length + afterWrite.length > 0) rendered.headers.push(['X-Wikitape-Unknown', [...printed, ...afterWrite].join(', ')]);
@@ -415,7 +418,7 @@ export class ReplayEngine {
     const usage = source === 'synthesized' ? usageOf(params) : null;
     if (usage) this.noteUsage(usage);
     // A miss is never a template: printed as the app sends it (template keeps it for the app).
-    const rendered = render({ profile: this.profile, model, assocLists: ASSOC_LISTS, knows, outcome, http, now, ...(marks && !miss ? { marks } : {}), ...sessionOf(session) });
+    const rendered = render({ profile: this.profile, model, assocLists: ASSOC_LISTS, generatorOrders: GENERATOR_ORDERS, knows, outcome, http, now, ...(marks && !miss ? { marks } : {}), ...sessionOf(session) });
     if (unknown.length > 0) rendered.headers.push(['X-Wikitape-Unknown', unknown.join(', ')]);
     // The key is what logs and onRequest show of the question: secrets never reach them.
     return { ...rendered, source, key: redactQuery(key), usage, userLang: outcome.userLang, clocked: true, ...(near.length > 0 ? { nearMisses: near } : {}), ...(walked !== null ? { at: walked } : {}) };

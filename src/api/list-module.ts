@@ -3,6 +3,7 @@ import { idOfFields, type IndexSpecs } from '../wiki/entity-table.js';
 import type { KeyFacts } from './key-facts.js';
 import type { QueryModule } from './query-module.js';
 import type { JsonObject } from './result.js';
+import type { ParamMap } from '../request/params.js';
 
 /** A key that orders a list (timestamp, then ids), compared lexicographically. */
 export type SortKey = readonly (string | number)[];
@@ -21,6 +22,12 @@ export const PAGE_FIELD_TYPES: FieldTypes = {
   required: { pageid: 'integer', ns: 'integer', title: 'string', extlinks: 'list' },
   optional: { redirect: 'boolean', length: 'integer', protection: 'list', langlinks: 'list' },
 };
+
+/**
+ * How a list, as a generator, hands ApiPageSet its pages: compares two pages of an answer (its
+ * formatversion=2 data), given the request (its parameters `g`-prefixed).
+ */
+export type GeneratorOrder = (a: JsonObject, b: JsonObject, params: ParamMap) => number;
 
 /** The types of a continuation value's `|`-separated parts (ApiBase::parseContinueParamOrDie's). */
 export type ContinueType = 'timestamp' | 'int' | 'string';
@@ -62,6 +69,12 @@ export interface ListModule<E extends object = object> extends QueryModule {
    * in formatversion=1, not `[]`).
    */
   readonly assocEntries: boolean;
+  /**
+   * As a generator, the order it hands ApiPageSet its pages in, which formatversion=1 keeps
+   * (`query.pages` keyed by id in that order; formatversion=2 lists them by id). Absent: the
+   * answer does not show it (a list whose titles the page set looks up again).
+   */
+  readonly generatorOrder?: GeneratorOrder;
   /**
    * When an entry an answer shows stops being shown (a block's expiry, ISO 8601), or null: a
    * recorded answer with one passed is computed afresh. Absent: entries never expire.

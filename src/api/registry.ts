@@ -5,6 +5,7 @@ import type { QueryModules } from './query.js';
 import type { CacheMode } from './context.js';
 import { looseParamValues } from './param-reader.js';
 import type { Caller } from './session.js';
+import type { GeneratorOrder } from './list-module.js';
 
 /**
  * The modules an API answers with (ApiMain's module manager and ApiQuery's): `action=` modules
@@ -13,6 +14,11 @@ import type { Caller } from './session.js';
 export interface ModuleRegistry {
   actions: readonly ActionModule[];
   query: QueryModules;
+}
+
+/** The lists whose order as a generator the answer shows (ListModule.generatorOrder), by name. */
+export function generatorOrders(registry: ModuleRegistry): ReadonlyMap<string, GeneratorOrder> {
+  return new Map(registry.query.list.flatMap((l) => (l.generatorOrder ? [[l.name, l.generatorOrder] as const] : [])));
 }
 
 /**

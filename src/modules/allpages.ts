@@ -50,6 +50,8 @@ function counter(): () => number {
 
 /** A page's title as page_title holds it: without its namespace, `_` for spaces. */
 const dbkey = pageDbKey;
+/** The DB key of a page as an answer shows it. */
+const answerDbKey = (p: JsonObject): string => pageDbKey({ ns: Number(p['ns']), title: String(p['title'] ?? '') });
 
 /**
  * list=allpages (ApiQueryAllPages) over the wiki's pages. Which pages exist in a namespace is
@@ -111,6 +113,8 @@ export const allpages: ListModule<Page> = {
     continueValue: dbkey,
     continueTypes: ['string'],
   },
+  // ApiQueryAllPages hands the page set its rows (processDbRow) by page_title, in `dir`'s direction.
+  generatorOrder: (a, b, params) => (params.get('gapdir') === 'descending' ? -1 : 1) * Buffer.compare(Buffer.from(answerDbKey(a)), Buffer.from(answerDbKey(b))),
   execute(ctx, v) {
     const ns = pv.num(v['namespace']) ?? 0;
     const desc = v['dir'] === 'descending';

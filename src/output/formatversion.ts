@@ -66,18 +66,17 @@ export function toFormatVersion1(data: JsonObject, assocLists: ReadonlySet<strin
  * lists are not in the formatversion=2 data): a recording of it asked in formatversion=1 is
  * flagged `formatversion.<module>` (render-recorded.ts), a miss by default.
  *
- * The live wikis have no category links, templates used, page properties or category members:
- * categories, templates, pageprops and categorymembers are compared only as empty answers; their
- * modules set no content value or kvp list, so their entries take the plain transform. Language
- * and interwiki links (langlinks, iwlinks) are left out: their titles are content values (`*` in
- * formatversion=1), and the live wikis have none to check a printing of them against.
+ * The live wikis have pages in categories (hidden ones too), templates in use, page properties,
+ * language and interwiki links (scripts/livewiki/populate-links.mjs), so categories, templates,
+ * pageprops, categorymembers, langlinks and iwlinks are compared with answers that hold them.
+ * Language and interwiki links' titles are content values (`*` in formatversion=1, pageToV1).
  */
 export const FV1_CHECKED: ReadonlySet<string> = new Set([
   'compare',
   'expandtemplates',
   ...[
     'allcategories', 'alllinks', 'allimages', 'allmessages', 'allredirects', 'allusers', 'backlinks', 'categories', 'categoryinfo', 'categorymembers',
-    'contributors', 'exturlusage', 'filerepoinfo', 'imageinfo', 'info', 'links', 'linkshere', 'pageprops', 'random',
+    'contributors', 'exturlusage', 'filerepoinfo', 'imageinfo', 'info', 'iwlinks', 'langlinks', 'links', 'linkshere', 'pageprops', 'random',
     'redirects', 'revisions', 'search', 'tags', 'templates', 'usercontribs', 'users',
   ].map((m) => `query+${m}`),
 ]);
@@ -395,6 +394,8 @@ function pageToV1(p: JsonObject): JsonObject {
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(p)) {
     if (k === 'extlinks' && Array.isArray(v)) out[k] = v.map((l) => (isObject(l) ? contentLast(l, ['url']) : l));
+    // ApiQueryLangLinks and ApiQueryIWLinks: each link's title is its content value.
+    else if ((k === 'langlinks' || k === 'iwlinks') && Array.isArray(v)) out[k] = contentEntries(v, 'title');
     else if ((k === 'revisions' || k === 'deletedrevisions') && Array.isArray(v)) out[k] = v.map(revisionToV1).filter((r): r is Json => r !== undefined);
     else if (k === 'imageinfo' && Array.isArray(v)) out[k] = v.map(imageInfoToV1);
     // An invalid title's reason in a non-BC error format: its text is the content (`*`).

@@ -1,4 +1,5 @@
 import type { Json, JsonObject } from '../api/result.js';
+import type { GeneratorOrder } from '../api/list-module.js';
 import { isObject } from '../api/result.js';
 import { splitMulti } from '../request/canonical.js';
 import type { ParamMap } from '../request/params.js';
@@ -9,6 +10,8 @@ import { parseTitle } from '../wiki/title.js';
 export interface PageOrderContext {
   params: ParamMap;
   titles: NamespaceContext;
+  /** The generators whose order the answer shows (ListModule.generatorOrder), by name. */
+  generatorOrders: ReadonlyMap<string, GeneratorOrder>;
 }
 
 const strings = (v: Json | undefined): JsonObject[] => (Array.isArray(v) ? v.filter(isObject) : []);
@@ -26,6 +29,13 @@ const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'),
  * `query.redirects` (the `redirect` rows come by page id). Checked on both live wikis.
  */
 export function goodPagesInOrder(all: JsonObject[], good: JsonObject[], query: JsonObject, ctx: PageOrderContext): JsonObject[] {
+  // A generator hands the page set its pages in its own order; one the answer does not show
+  // leaves them by id (such an answer is flagged: pageOrderKnown).
+  const generator = ctx.params.get('generator');
+  if (generator !== undefined) {
+    const order = ctx.generatorOrders.get(generator);
+    return order ? [...good].sort((a, b) => order(a, b, ctx.params)) : good;
+  }
   const redirects = strings(query['redirects']).filter((r) => r['tointerwiki'] === undefined);
   const placed = new Set<JsonObject>();
   const out: JsonObject[] = [];
@@ -51,6 +61,17 @@ export function goodPagesInOrder(all: JsonObject[], good: JsonObject[], query: J
   }
   take(good.filter((p) => !placed.has(p)));
   return out;
+}
+
+/**
+ * Whether formatversion=1's order of `query.pages` follows from the formatversion=2 answer (pages
+ * by id) and the request. A generator hands ApiPageSet its pages in its own order (categorymembers
+ * by type and sort key, links and search through a lookup of their titles …), which the answer
+ * shows only for those of `orders` (allpages: by DB key), and not when `redirects` adds targets.
+ */
+export function pageOrderKnown(params: ParamMap, orders: ReadonlyMap<string, GeneratorOrder>): boolean {
+  const generator = params.get('generator');
+  return generator === undefined || (orders.has(generator) && !params.has('redirects'));
 }
 
 /** The request's titles as the wiki writes them (through `normalized`), in the order given. */

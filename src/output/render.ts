@@ -3,6 +3,7 @@ import type { ApiOutcome } from '../api/main.js';
 import { isHtmlFormat, type Printer } from '../api/printer.js';
 import { lacksSameOriginSecurity } from '../api/session.js';
 import type { JsonObject } from '../api/result.js';
+import type { GeneratorOrder } from '../api/list-module.js';
 import type { ParamMap } from '../request/params.js';
 import type { WikiProfile } from '../wiki/profile.js';
 import { contentLanguage } from '../i18n/language.js';
@@ -40,6 +41,8 @@ export interface RenderInput {
   knows?: Knowledge | null;
   /** The lists whose entries are `assoc`-typed (ListModule.assocEntries; formatversion=1 prints `{}` for one with only false flags). */
   assocLists: ReadonlySet<string>;
+  /** The generators whose order of pages the answer shows (ListModule.generatorOrder; formatversion=1 keeps it). */
+  generatorOrders: ReadonlyMap<string, GeneratorOrder>;
   outcome: ApiOutcome;
   http: { method: string; url: string; headers: IncomingHttpHeaders; params: ParamMap; startedAt: bigint };
   now: number;
@@ -184,7 +187,7 @@ function encodedData(input: RenderInput, opts: JsonOptions): Buffer | string {
   const variant = `${fv}|${opts.ascii}|${opts.pretty}`;
   const kept = input.encoded?.get(variant);
   if (kept !== undefined) return kept;
-  const data: JsonObject = fv === 1 ? toFormatVersion1(outcome.data, input.assocLists, { params: input.http.params, titles: titleContext(profile, input.model, input.knows ?? null) }) : outcome.data;
+  const data: JsonObject = fv === 1 ? toFormatVersion1(outcome.data, input.assocLists, { params: input.http.params, titles: titleContext(profile, input.model, input.knows ?? null), generatorOrders: input.generatorOrders }) : outcome.data;
   const json = stripKeyMarks(encodeWithOrder(data, (v) => encodeJson(v, opts), opts.pretty));
   if (!input.encoded) return json;
   // Kept as bytes: the debuginfo tail is spliced onto bytes without re-encoding the body.

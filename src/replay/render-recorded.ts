@@ -14,7 +14,7 @@ import { withClientSpelling } from './recorded-titles.js';
 import { userLanguage, type Language } from '../i18n/language.js';
 import type { Caller } from '../api/session.js';
 import { toIso } from '../util/timestamp.js';
-import { modulesNamed, requestedCacheMode, type ModuleRegistry } from '../api/registry.js';
+import { generatorOrders, modulesNamed, requestedCacheMode, type ModuleRegistry } from '../api/registry.js';
 import { ANONYMOUS } from '../api/session.js';
 import { pageFormatName, render, type Rendered } from '../output/render.js';
 import { formatLink } from '../output/html-page.js';
@@ -25,6 +25,7 @@ import { emptyModel } from '../wiki/model.js';
 import { FV1_CHECKED } from '../output/formatversion.js';
 import { splitMulti } from '../request/canonical.js';
 import { namesOutOfOrder, withRequestOrder } from './warning-order.js';
+import { pageOrderKnown } from '../output/page-order.js';
 
 /**
  * What the printer cannot print as the wiki does: `format=rawfm` shows ApiResult's internal
@@ -106,6 +107,17 @@ function formatVersion1Unknown(params: ParamMap, registry: ModuleRegistry): stri
   return out;
 }
 
+/**
+ * `formatversion.pageorder` when the recorded answer holds more than one page with an id in an
+ * order formatversion=1 prints and the formatversion=2 data does not show (a generator's: pageOrderKnown).
+ */
+function pageOrderUnknown(params: ParamMap, body: JsonObject, registry: ModuleRegistry): string[] {
+  if (pageOrderKnown(params, generatorOrders(registry))) return [];
+  const query = body['query'];
+  const pages = isObject(query) && Array.isArray(query['pages']) ? query['pages'] : [];
+  return pages.filter((p) => isObject(p) && p['pageid'] !== undefined && p['missing'] !== true).length > 1 ? ['formatversion.pageorder'] : [];
+}
+
 /** Keys ApiResult puts on top; requestid and curtimestamp were appended before all others. */
 const ON_TOP = new Set(['batchcomplete', 'continue', 'query-continue', 'warnings', 'errors', 'error']);
 
@@ -169,7 +181,7 @@ export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiP
   const recordedMode: CacheMode = errorHeader ? 'private' : i.headers['vary'] ? (/public/.test(i.headers['cache-control'] ?? '') ? 'public' : 'anon-public-user-private') : 'private';
   const cacheMode = cacheModeForUselang(recordedMode, uselang);
   const printer = readPrinter(request);
-  if (!errorHeader && printer.formatversion === 1 && (printer.format === 'json' || printer.format === 'jsonfm')) unknown.push(...formatVersion1Unknown(params, registry));
+  if (!errorHeader && printer.formatversion === 1 && (printer.format === 'json' || printer.format === 'jsonfm')) unknown.push(...formatVersion1Unknown(params, registry), ...pageOrderUnknown(params, i.body, registry));
   const langs = () => ({ uselang: userLang.code, errorlang: requestErrorFormatter(params, profile, userLang).lang.code });
   // errorformat=raw lists the parameters the wiki did not know as the request sends them; any other
   // form says them in a text, which a request sending them in another order is not answered with.
@@ -213,5 +225,5 @@ export function printRecorded(i: Interaction, req: { method: string; url: string
   const http = { ...req, url: globalRequestUrl(req.url), params };
   if (outcome.unknown.length > 0 || printerUnknown(params, profile, outcome, http).length > 0) return null;
   const assocLists = new Set(registry.query.list.filter((l) => l.assocEntries).map((l) => l.name));
-  return render({ profile, model: emptyModel(), assocLists, outcome, http, now, session: { setCookie: [], sessionId: '' } });
+  return render({ profile, model: emptyModel(), assocLists, generatorOrders: generatorOrders(registry), outcome, http, now, session: { setCookie: [], sessionId: '' } });
 }

@@ -37,6 +37,10 @@ const Q = {
   notocRu: { action: 'expandtemplates', text: '__БЕЗ_ОГЛАВЛЕНИЯ__{{PAGENAME}}', title: 'Alpha', prop: 'wikitext' },
   gif: { action: 'query', prop: 'imageinfo', titles: 'Файл:Образец 1.png', iiprop: 'metadata|size' },
   testactionsHtml: { action: 'query', prop: 'info', titles: 'Мгновенная защита', intestactions: 'edit|move', intestactionsdetail: 'full', errorformat: 'html' },
+  links: { action: 'query', prop: 'langlinks|iwlinks', titles: 'Томск', llprop: 'url|langname|autonym', iwprop: 'url' },
+  allpages: { action: 'query', generator: 'allpages', gaplimit: '6', gapfrom: 'Delta' },
+  allpagesDown: { action: 'query', generator: 'allpages', gaplimit: '3', gapfrom: 'Gamma', gapdir: 'descending' },
+  members: { action: 'query', generator: 'categorymembers', gcmtitle: 'Категория:Сибирь' },
   siteinfo: { action: 'query', meta: 'siteinfo', siprop: 'statistics' },
   siteinfoDe: { action: 'query', meta: 'siteinfo', siprop: 'statistics', uselang: 'de', errorformat: 'plaintext', errorlang: 'fr' },
 };
@@ -51,6 +55,7 @@ const MOVE_HTML =
 const PNG_METADATA = [{ name: 'frameCount', value: 0 }, { name: 'loopCount', value: 1 }, { name: 'duration', value: 0 }, { name: 'bitDepth', value: 8 }, { name: 'colorType', value: 'truecolour' }, { name: 'metadata', value: [{ name: '_MW_PNG_VERSION', value: 1 }] }];
 const ANONEDITWARNING =
   '<div class="cdx-message cdx-message--block cdx-message--warning mw-anon-edit-warning"><span class="cdx-message__icon"></span><div class="cdx-message__content"><strong>Внимание:</strong> Вы не вошли в систему. Ваш IP-адрес будет общедоступен, если вы запишете какие-либо изменения. Если вы <strong><a rel="nofollow" class="external text" href="http://127.0.0.1:8089/wiki/index.php?title=%D0%A1%D0%BB%D1%83%D0%B6%D0%B5%D0%B1%D0%BD%D0%B0%D1%8F:%D0%92%D1%85%D0%BE%D0%B4&amp;returnto=Alpha">войдёте</a></strong> или <strong><a rel="nofollow" class="external text" href="http://127.0.0.1:8089/wiki/index.php?title=%D0%A1%D0%BB%D1%83%D0%B6%D0%B5%D0%B1%D0%BD%D0%B0%D1%8F:%D0%A1%D0%BE%D0%B7%D0%B4%D0%B0%D1%82%D1%8C_%D1%83%D1%87%D1%91%D1%82%D0%BD%D1%83%D1%8E_%D0%B7%D0%B0%D0%BF%D0%B8%D1%81%D1%8C&amp;returnto=Alpha">создадите учётную запись</a></strong>, её имя будет использоваться вместо IP-адреса, наряду с другими преимуществами.</div></div>';
+const page = (pageid: number, title: string) => ({ pageid, ns: 0, title });
 const statistics = { pages: 28, articles: 14, edits: 31, images: 6, users: 17, activeusers: 0, admins: 1, jobs: 55 };
 
 const cassette: Cassette = {
@@ -93,6 +98,30 @@ const cassette: Cassette = {
     recorded(Q.notoc, { expandtemplates: { wikitext: 'Alpha' } }),
     recorded(Q.notocLower, { expandtemplates: { wikitext: '__notoc__Alpha' } }),
     recorded(Q.notocRu, { expandtemplates: { wikitext: '__БЕЗ_ОГЛАВЛЕНИЯ__Alpha' } }),
+    recorded(Q.links, {
+      batchcomplete: true,
+      query: {
+        pages: [
+          {
+            pageid: 36,
+            ns: 0,
+            title: 'Томск',
+            langlinks: [
+              { lang: 'en', url: 'https://en.wikipedia.org/wiki/Tomsk', langname: 'English', autonym: 'English', title: 'Tomsk' },
+              { lang: 'uk', url: 'https://uk.wikipedia.org/wiki/%D0%A2%D0%BE%D0%BC%D1%81%D1%8C%D0%BA', langname: 'українська', autonym: 'українська', title: 'Томськ' },
+            ],
+            iwlinks: [{ prefix: 'wikt', url: 'https://en.wiktionary.org/wiki/%D0%B3%D0%BE%D1%80%D0%BE%D0%B4', title: 'город' }],
+          },
+        ],
+      },
+    }),
+    recorded(Q.allpages, {
+      batchcomplete: true,
+      continue: { gapcontinue: 'Ёлкино', continue: 'gapcontinue||' },
+      query: { pages: [page(10, 'Gamma'), page(11, 'Delta'), page(12, 'Epsilon'), page(15, 'Theta'), page(28, 'Zeta'), page(39, 'Wikitape client sandbox')] },
+    }),
+    recorded(Q.allpagesDown, { batchcomplete: true, continue: { gapcontinue: 'Beta', continue: 'gapcontinue||' }, query: { pages: [page(10, 'Gamma'), page(11, 'Delta'), page(12, 'Epsilon')] } }),
+    recorded(Q.members, { batchcomplete: true, query: { pages: [page(35, 'Омск'), page(36, 'Томск'), page(38, 'Ёлкино')] } }),
     recorded(Q.siteinfo, { batchcomplete: true, query: { statistics } }),
     recorded(Q.siteinfoDe, { batchcomplete: true, query: { statistics } }),
   ],
@@ -136,6 +165,17 @@ describe('formatversion=1 of recorded answers: content values print as `*`, last
     expect((await ask({ ...Q.compare, format: 'json' })).text).toBe('{"compare":{"fromid":8,"fromrevid":8,"fromns":0,"fromtitle":"Alpha","toid":9,"torevid":9,"tons":0,"totitle":"Beta","*":"<tr><td>diff</td></tr>"}}');
   });
 
+  it("a page's language and interwiki links: each one's title (ApiQueryLangLinks, ApiQueryIWLinks)", async () => {
+    const { text, source } = await ask({ ...Q.links, format: 'json', utf8: '1' });
+    expect(source).toBe('cassette');
+    expect(text).toBe(
+      '{"batchcomplete":"","query":{"pages":{"36":{"pageid":36,"ns":0,"title":"Томск","langlinks":[' +
+        '{"lang":"en","url":"https://en.wikipedia.org/wiki/Tomsk","langname":"English","autonym":"English","*":"Tomsk"},' +
+        '{"lang":"uk","url":"https://uk.wikipedia.org/wiki/%D0%A2%D0%BE%D0%BC%D1%81%D1%8C%D0%BA","langname":"українська","autonym":"українська","*":"Томськ"}],' +
+        '"iwlinks":[{"prefix":"wikt","url":"https://en.wiktionary.org/wiki/%D0%B3%D0%BE%D1%80%D0%BE%D0%B4","*":"город"}]}}}}',
+    );
+  });
+
   it("expandtemplates' text without `prop` (the old way), and with it", async () => {
     expect((await ask({ ...Q.expand, format: 'json' })).text).toBe('{"expandtemplates":{"*":"Alpha"}}');
     expect((await ask({ ...Q.expandProp, format: 'json' })).text).toBe('{"expandtemplates":{"wikitext":"Alpha"}}');
@@ -159,6 +199,20 @@ describe('formatversion=1 of recorded answers: content values print as `*`, last
     expect((await ask({ ...Q.gif, format: 'json', utf8: '1' })).text).toBe(
       `{"batchcomplete":"","query":{"pages":{"22":{"pageid":22,"ns":6,"title":"Файл:Образец 1.png","imagerepository":"local","imageinfo":[{"size":72,"width":2,"height":2,"metadata":${png},{"name":"looped","value":true},{"name":"x","value":[{"name":"y","value":false}]}]}]}}}}`,
     );
+  });
+
+  it("a generator's pages: keyed by id in the order the generator gave them (allpages: by title, either way), which the recording shows only for allpages", async () => {
+    const ids = (text: string) => Object.keys(JSON.parse(text.replace(/"(\d+)":\{"pageid"/g, '"#$1":{"pageid"')).query.pages as object).map((k) => k.slice(1));
+    const up = await ask({ ...Q.allpages, format: 'json' });
+    expect([up.source, ids(up.text)]).toEqual(['cassette', ['11', '12', '10', '15', '39', '28']]);
+    const down = await ask({ ...Q.allpagesDown, format: 'json' });
+    expect([down.source, ids(down.text)]).toEqual(['cassette', ['10', '12', '11']]);
+    // categorymembers gives them by sort key (Ёлкино, Омск, Томск): no recording in formatversion=2 shows it
+    const res = await request(createApp({ cassettes: dir })).get('/wiki/api.php').query({ ...Q.members, format: 'json' });
+    expect([res.headers['x-wikitape-source'], res.headers['x-wikitape-unknown'], res.headers['mediawiki-api-error']]).toEqual(['miss', 'formatversion.pageorder', 'wikitape-miss']);
+    expect(JSON.parse(res.text).error.info).toContain('formatversion.pageorder');
+    const v2 = await ask({ ...Q.members, format: 'json', formatversion: '2' });
+    expect([v2.source, JSON.parse(v2.text)]).toEqual(['cassette', cassette.interactions.find((i) => i.request['generator'] === 'categorymembers')!.body]);
   });
 
   it('formatversion=2 keeps them as recorded', async () => {

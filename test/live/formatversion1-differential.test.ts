@@ -18,10 +18,12 @@ import { LIVE_VERSIONS, liveWiki, type LiveVersion } from '../support/live-wiki.
  * `format=json&utf8=1` and `format=jsonfm`. Each answer is equal, flagged (a miss, or
  * X-Wikitape-Unknown) or silently wrong; the test fails on any silently wrong answer, and on any
  * answer other than expected: every one equal to the wiki's, except that a question naming a
- * module neither built in nor in FV1_CHECKED (the negative check; langlinks and iwlinks) is a miss
- * naming it in formatversion=1, and an HTML page that holds what replay cannot print (PAGE_UNKNOWN)
- * is a miss naming that. Every module of FV1_CHECKED is named by a question compared in every form.
- * Read-only: nothing is written to the wikis.
+ * module neither built in nor in FV1_CHECKED (the negative check, transcludedin; embeddedin and
+ * langbacklinks too) is a miss naming it in formatversion=1, as is a generator's order of pages
+ * (FV1_UNKNOWN), and an HTML page that holds what
+ * replay cannot print (PAGE_UNKNOWN) is a miss naming that. Every module of FV1_CHECKED is named
+ * by a question compared in every form, and the lists the data of scripts/livewiki/populate-links.mjs
+ * fills (NON_EMPTY) are compared holding entries, not only empty. Read-only: nothing is written to the wikis.
  */
 
 const e = encodeURIComponent;
@@ -41,6 +43,12 @@ const UNCHECKED = `action=query&prop=transcludedin&titles=${e('Шаблон:Ин
 const EDITINTRO = `action=query&prop=info&titles=Alpha&inprop=editintro`;
 /** A magic word in a parameter: the wiki's HTML page leaves it out of the format link (page.header). */
 const NOTOC = `action=expandtemplates&text=${e('{{DEFAULTSORT:Ключ}}__NOTOC__{{PAGENAME}}')}&title=Alpha&prop=properties|wikitext`;
+
+/** A generator's pages (by sort key): formatversion=1 keeps its order, which the recording (pages by id) does not show. */
+const GENERATED = `action=query&generator=categorymembers&gcmtitle=${e('Категория:Города')}&gcmlimit=max&prop=categories|pageprops|langlinks|templates&clprop=hidden|sortkey`;
+
+/** What replay says it cannot print as the wiki does in formatversion=1 (json, utf8, jsonfm) of these questions, beside unchecked modules. */
+const FV1_UNKNOWN: ReadonlyMap<string, string[]> = new Map([[GENERATED, ['formatversion.pageorder']]]);
 
 /**
  * What replay says it cannot print as the wiki does on the HTML page (jsonfm) of these questions,
@@ -67,6 +75,7 @@ const QUESTIONS: readonly string[] = [
   // parse (built in), its recorded answers in formatversion=1
   `action=parse&page=${e('Москва')}&prop=links|categories|langlinks|templates|iwlinks|sections|wikitext|displaytitle|images|externallinks`,
   `action=parse&text=${e('[[Категория:Города]] [[en:Moscow]] [[wikipedia:Foo]] {{PAGENAME}} [[Москва]]')}&title=X&prop=links|categories|langlinks|templates|iwlinks|wikitext|text`,
+  `action=parse&text=${e('{{Карточка города}}{{DISPLAYTITLE:<b>X</b>}}{{DEFAULTSORT:Икс}}[[Категория:Служебная|ключ]] [[de:X]] [[uk:Ікс]] [[mw:X]]')}&title=X&prop=categories|langlinks|templates|iwlinks|properties|displaytitle`,
   `action=parse&text=${e('== A ==\nx')}&prop=sections|headhtml|limitreporthtml&contentmodel=wikitext`,
   `action=query&meta=allmessages&ammessages=mainpage|edit|history`,
   `action=query&meta=allmessages&ammessages=mainpage|nosuchmessage-wikitape|pagetitle&amprop=default&amargs=X&amenableparser=1`,
@@ -86,6 +95,13 @@ const QUESTIONS: readonly string[] = [
   `action=expandtemplates&text=${e('{{DEFAULTSORT:Ключ}}{{PAGENAME}}')}&title=Alpha&generatexml=1`,
   NOTOC,
   `action=query&list=categorymembers&cmtitle=${e('Категория:Города')}&cmprop=ids|title|sortkey|sortkeyprefix|type|timestamp`,
+  // categorymembers: by time, by type (a subcategory), from a sort key prefix, continued, of a category without a page, of a hidden one
+  `action=query&list=categorymembers&cmtitle=${e('Категория:Сибирь')}&cmsort=timestamp&cmdir=desc&cmprop=ids|title|timestamp|sortkeyprefix`,
+  `action=query&list=categorymembers&cmtitle=${e('Категория:Города')}&cmtype=subcat|file&cmprop=title|type|sortkey`,
+  `action=query&list=categorymembers&cmtitle=${e('Категория:Столицы')}&cmlimit=1&cmprop=title|sortkeyprefix`,
+  `action=query&list=categorymembers&cmtitle=${e('Категория:Служебная')}&cmstartsortkeyprefix=${e('Л')}&cmprop=title|sortkeyprefix|type`,
+  GENERATED,
+  `action=query&generator=categorymembers&gcmtitle=${e('Категория:Столицы')}&gcmlimit=1&prop=categories|pageprops|langlinks&clprop=hidden`,
   `action=query&list=backlinks&bltitle=${e('Москва')}`,
   `action=query&list=backlinks&bltitle=${e('Москва')}&blredirect=1&blfilterredir=all`,
   `action=query&prop=pageprops|info&titles=${e('Москва|Alpha')}`,
@@ -101,15 +117,51 @@ const QUESTIONS: readonly string[] = [
   `action=query&list=allimages&aiprop=timestamp|user|size|mime`,
   `action=query&list=allimages&ailimit=2&aiprop=timestamp|user|userid|comment|parsedcomment|canonicaltitle|url|size|dimensions|sha1|mime|mediatype|metadata|commonmetadata|extmetadata|bitdepth|badfile`,
   `action=query&prop=templates|categories&titles=${e('Москва')}&clprop=sortkey|hidden|timestamp`,
+  // categories: sort keys (an explicit one, DEFAULTSORT's, a template's), hidden ones shown and not, a subset, continued
+  `action=query&prop=categories&titles=${e('Омск|Томск|Лондон|Ёлкино|Категория:Столицы')}&clprop=sortkey|timestamp|hidden`,
+  `action=query&prop=categories&titles=${e('Омск|Лондон')}&clshow=hidden&clprop=hidden`,
+  `action=query&prop=categories&titles=${e('Омск|Лондон|Томск')}&clshow=!hidden&clcategories=${e('Категория:Города|Категория:Столицы|Категория:Нет такой')}&cldir=descending`,
+  `action=query&prop=categories&titles=${e('Омск|Томск|Лондон')}&cllimit=2&clprop=sortkey`,
+  // templates: nested, from the project namespace, a namespace or template named, continued
+  `action=query&prop=templates&titles=${e('Омск|Томск|Лондон|Шаблон:Карточка города')}`,
+  `action=query&prop=templates&titles=${e('Томск')}&tlnamespace=4`,
+  `action=query&prop=templates&titles=${e('Томск|Омск')}&tltemplates=${e('Шаблон:Подпись|Шаблон:Нет такого')}&tldir=descending`,
+  `action=query&prop=templates&titles=${e('Омск|Томск')}&tllimit=2`,
+  // pageprops: DISPLAYTITLE, DEFAULTSORT, the behaviour switches, a hidden and an unused category's, some named
+  `action=query&prop=pageprops&titles=${e('Омск|Томск|Лондон|Ёлкино|Категория:Служебная|Категория:Пустая|Москва|Нет такой страницы')}`,
+  `action=query&prop=pageprops&titles=${e('Омск|Томск|Лондон')}&ppprop=displaytitle|noindex|index`,
+  `action=query&prop=info|pageprops&titles=${e('Омск|Лондон')}&inprop=displaytitle`,
+  `action=query&prop=categoryinfo&titles=${e('Категория:Служебная|Категория:Сибирь|Категория:Пустая|Категория:Столицы|Категория:Шаблоны')}`,
+  // langlinks and iwlinks: every prop, a language or prefix named, a title named, in another language, the old llurl, continued
+  `action=query&prop=langlinks&titles=${e('Омск|Томск|Лондон|Ёлкино|Москва')}&llprop=url|langname|autonym`,
+  `action=query&prop=langlinks&titles=${e('Лондон|Омск')}&lllang=de&llprop=url|autonym`,
+  `action=query&prop=langlinks&titles=${e('Лондон')}&lllang=fr&lltitle=Londres`,
+  `action=query&prop=langlinks&titles=${e('Лондон|Ёлкино')}&llinlanguagecode=uk&llprop=langname|autonym`,
+  `action=query&prop=langlinks&titles=${e('Лондон')}&llurl=1`,
+  `action=query&prop=langlinks&titles=${e('Омск|Лондон')}&lllimit=3&lldir=descending`,
+  `action=query&prop=iwlinks&titles=${e('Омск|Томск|Лондон|Москва')}&iwprop=url`,
+  `action=query&prop=iwlinks&titles=${e('Лондон|Омск')}&iwprefix=wikipedia`,
+  `action=query&prop=iwlinks&titles=${e('Лондон')}&iwprefix=wikipedia&iwtitle=London`,
+  `action=query&prop=iwlinks&titles=${e('Лондон|Омск')}&iwlimit=2&iwdir=descending&iwurl=1`,
+  // not in FV1_CHECKED: compared in formatversion=2, a miss in formatversion=1
+  `action=query&list=embeddedin&eititle=${e('Шаблон:Подпись')}`,
+  `action=query&list=langbacklinks&lbllang=en&lblprop=lllang|lltitle`,
+  // parse of pages with all of it
+  `action=parse&page=${e('Омск')}&prop=langlinks|iwlinks|categories|templates|properties|displaytitle|sections|links`,
+  `action=parse&page=${e('Лондон')}&prop=langlinks|iwlinks|categories|categorieshtml|templates|properties|displaytitle`,
+  `action=parse&page=${e('Томск')}&prop=templates|categories|properties|text&disablelimitreport=1`,
   `action=query&generator=allpages&gaplimit=4&prop=info`,
+  // allpages gives its pages by title (formatversion=1 keeps that order), other than by id
+  `action=query&generator=allpages&gapfrom=Delta&gaplimit=6&prop=info|pageprops`,
+  `action=query&generator=allpages&gapfrom=Gamma&gaplimit=3&gapdir=descending&prop=categories`,
   `action=query&generator=allpages&gaplimit=3&prop=revisions|categories|templates&rvprop=ids|flags|user|size|comment`,
   `action=query&list=users&ususers=Admin|Nobody123&usprop=groups|editcount|registration|blockinfo|emailable|gender`,
   `action=query&list=users&ususers=${e('Spammer 1|Flooder 1|Admin|127.0.0.1|Bad#name')}&usprop=blockinfo|groups|groupmemberships|implicitgroups|rights|editcount|registration|emailable|gender|centralids|cancreate`,
   `action=query&list=allusers&aulimit=5&auprop=blockinfo|groups`,
   `action=query&list=allusers&aulimit=4&auprop=blockinfo|groups|implicitgroups|rights|editcount|registration|centralids&auwitheditsonly=1`,
   `action=query&prop=links&titles=${e('Москва|Alpha|Зета')}&plnamespace=0`,
-  // not in FV1_CHECKED (the wikis have no language or interwiki links to check them against): a miss in formatversion=1
-  `action=query&prop=langlinks|iwlinks|links&titles=${e('Москва|Alpha')}`,
+  // pages without language or interwiki links beside one with them
+  `action=query&prop=langlinks|iwlinks|links&titles=${e('Москва|Alpha|Лондон')}`,
   `action=query&prop=langlinks|iwlinks&titles=${e('Москва')}&llprop=url|langname|autonym&iwprop=url`,
   `action=query&list=search&srsearch=${e('Москва')}&srprop=size|wordcount|timestamp|snippet|titlesnippet|redirecttitle|redirectsnippet|sectiontitle|sectionsnippet|isfilematch|categorysnippet&srinfo=totalhits|suggestion`,
   // random: another page on every request; compared by its shape (see steady)
@@ -125,6 +177,25 @@ const QUESTIONS: readonly string[] = [
   UNCHECKED,
   `action=query&meta=siteinfo&siprop=extensiontags|functionhooks|variables|protocols|restrictions|languages|skins|extensions|fileextensions|rightsinfo|usergroups|libraries|defaultoptions|uploaddialog|languagevariants`,
 ];
+
+/**
+ * The lists that were compared only empty before the live wikis had categories, templates, page
+ * properties, language and interwiki links: each must hold entries in some recorded answer (query's
+ * prop and list modules, parse's lists), or their comparison would prove little.
+ */
+const NON_EMPTY = ['categories', 'templates', 'pageprops', 'categorymembers', 'langlinks', 'iwlinks', 'properties'] as const;
+
+/** The keys of NON_EMPTY that hold a non-empty list or object somewhere in `v`. */
+function filledIn(v: unknown, found = new Set<string>()): Set<string> {
+  if (Array.isArray(v)) for (const x of v) filledIn(x, found);
+  else if (typeof v === 'object' && v !== null) {
+    for (const [k, x] of Object.entries(v)) {
+      if ((NON_EMPTY as readonly string[]).includes(k) && typeof x === 'object' && x !== null && Object.keys(x).length > 0) found.add(k);
+      filledIn(x, found);
+    }
+  }
+  return found;
+}
 
 /** The modules a question names: its action, or `query+<name>` for each prop, list, meta and generator. */
 function modulesOf(question: string): string[] {
@@ -216,10 +287,13 @@ describe.each(LIVE_VERSIONS)('formatversion=1 of answers recorded from MediaWiki
     try {
       // One record run: each question once, in the form recordings are stored in.
       recorder = await startCli(['record', '--upstream', live.apiUrl, '--cassettes', dir, '--cassette', 'fv1', '--quiet']);
+      const filled = new Set<string>();
       for (const q of QUESTIONS) {
         const r = await ask(recorder.url, `${q}&format=json&formatversion=2`);
         expect([q, r.status, r.headers.get('mediawiki-api-error')]).toEqual([q, 200, null]);
+        filledIn(JSON.parse(r.text), filled);
       }
+      expect(NON_EMPTY.filter((k) => !filled.has(k))).toEqual([]);
       expect(await recorder.stop(), recorder.stderr()).toBe(0);
       recorder = undefined;
 
@@ -243,7 +317,7 @@ describe.each(LIVE_VERSIONS)('formatversion=1 of answers recorded from MediaWiki
       // each module, came out equal in every formatversion=1 form here, not merely flagged.
       const expected = (j: Judged): [Verdict, string] => {
         const unknown = [
-          ...(FV1_FORMS.has(j.form) ? uncheckedOf(j.question).map((m) => `formatversion.${m}`) : []),
+          ...(FV1_FORMS.has(j.form) ? [...uncheckedOf(j.question).map((m) => `formatversion.${m}`), ...(FV1_UNKNOWN.get(j.question) ?? [])] : []),
           ...(j.form === 'format=jsonfm' ? (PAGE_UNKNOWN.get(j.question)?.(version) ?? []) : []),
         ];
         return unknown.length > 0 ? ['flagged', `miss ${unknown.join(', ')}`] : ['equal', `cassette ${null}`];

@@ -1,3 +1,4 @@
+import { parseKeepingKeyOrder, stringifyKeepingKeyOrder } from '../../src/util/ordered-json.js';
 import { HEADERS } from './questions.js';
 
 /**
@@ -9,13 +10,15 @@ export function normalize(text: string): string {
   if (text.startsWith('<!DOCTYPE html>')) return normalizePage(text);
   const m = /^(\/\*\*\/\w*\()?([\s\S]*?)(\))?$/.exec(text)!;
   try {
-    const j = JSON.parse(m[2]!) as Record<string, unknown>;
+    // Keeping the order of integer-like keys: formatversion=1's `query.pages` is keyed by page id
+    // in the order the page set found the pages, which JSON.parse would put in numeric order.
+    const j = parseKeepingKeyOrder(m[2]!) as Record<string, unknown>;
     delete j['debuginfo'];
     delete j['curtimestamp'];
     // siteinfo's general.time is "now" on each side: the two answers may straddle a second.
     const general = (j['query'] as Record<string, Record<string, unknown>> | undefined)?.['general'];
     if (general) delete general['time'];
-    const steady = JSON.stringify(j)
+    const steady = stringifyKeepingKeyOrder(j)
       .replace(/Cached time: \d+/g, 'Cached time: T')
       .replace(/(CPU|Real) time usage: [\d.]+ seconds?/g, '$1 time usage: S');
     return (m[1] ?? '') + steady + (m[3] ?? '');

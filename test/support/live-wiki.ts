@@ -19,9 +19,9 @@ export const LIVE_VERSIONS: LiveVersion[] = (process.env['WIKITAPE_LIVE_VERSIONS
 /** A real MediaWiki that `scripts/live-wiki.sh` installs, starts and fills. */
 export interface LiveWiki {
   version: LiveVersion;
-  /** Its api.php, e.g. `http://127.0.0.1:8088/wiki/api.php` (1.43: port 8089). */
+  /** Its api.php, e.g. `http://127.0.0.1:8088/wiki/api.php` (1.43: port 8089; `WIKITAPE_LIVE_PORT`, `WIKITAPE_LIVE143_PORT`). */
   apiUrl: string;
-  /** Its directory (`/tmp/wikitape-live`, 1.43: `/tmp/wikitape-live143`): settings, database, logs. */
+  /** Its directory (`WIKITAPE_LIVE_DIR`, default `/tmp/wikitape-live`; 1.43: `WIKITAPE_LIVE143_DIR`, default `/tmp/wikitape-live143`): settings, database, logs. */
   dir: string;
   /** The bot password (grants basic, highvolume) the script made for tests that log in. */
   credentials(): Promise<{ user: string; password: string }>;
@@ -45,12 +45,8 @@ export async function liveWiki(version: LiveVersion = '1.39'): Promise<LiveWiki>
 }
 
 async function start(version: LiveVersion): Promise<LiveWiki> {
-  // WIKITAPE_LIVE_DIR and _PORT name the 1.39 wiki; the 1.43 one always takes the script's defaults.
+  // WIKITAPE_LIVE_DIR and _PORT name the 1.39 wiki, WIKITAPE_LIVE143_DIR and _PORT the 1.43 one (the script reads them so).
   const env: NodeJS.ProcessEnv = { ...process.env, WIKITAPE_LIVE_MW: version };
-  if (version !== '1.39') {
-    delete env['WIKITAPE_LIVE_DIR'];
-    delete env['WIKITAPE_LIVE_PORT'];
-  }
   // Its PHP server outlives the run: it keeps the system's temporary folder, not the run's (test/support/scratch-tmp.ts).
   const outer = process.env['WIKITAPE_OUTER_TMPDIR'];
   if (outer === '') delete env['TMPDIR'];
@@ -60,7 +56,7 @@ async function start(version: LiveVersion): Promise<LiveWiki> {
   if (!/^http:\/\/127\.0\.0\.1:\d+\/wiki\/api\.php$/.test(apiUrl)) {
     throw new Error(`live-wiki: scripts/live-wiki.sh start (MediaWiki ${version}) printed no api.php URL (got ${JSON.stringify(apiUrl)})`);
   }
-  const dir = (version === '1.39' ? (process.env['WIKITAPE_LIVE_DIR'] ?? '/tmp/wikitape-live') : '/tmp/wikitape-live143').replace(/\/+$/, '');
+  const dir = (version === '1.39' ? (process.env['WIKITAPE_LIVE_DIR'] ?? '/tmp/wikitape-live') : (process.env['WIKITAPE_LIVE143_DIR'] ?? '/tmp/wikitape-live143')).replace(/\/+$/, '');
   return {
     version,
     apiUrl,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../src/api/result.js';
 import { toFormatVersion1 } from '../../../src/output/formatversion.js';
 import { MODULES } from '../../../src/modules/index.js';
+import { generatorOrders } from '../../../src/api/registry.js';
 
 /** The lists whose entries are assoc-typed, as the registry says (ListModule.assocEntries). */
 const ASSOC: ReadonlySet<string> = new Set(MODULES.query.list.filter((l) => l.assocEntries).map((l) => l.name));
@@ -10,7 +11,7 @@ import { encodeWithOrder } from '../../../src/output/ordered.js';
 const RU = { lang: 'ru' as const, metaNamespace: 'Тестовая_вики' };
 /** The formatversion=1 page ids, in the order printed, of a formatversion=2 answer to `params`. */
 function v1Ids(query: JsonObject, params: Record<string, string>): string[] {
-  const v1 = toFormatVersion1({ query }, ASSOC, { params: new Map(Object.entries(params)), titles: RU });
+  const v1 = toFormatVersion1({ query }, ASSOC, { params: new Map(Object.entries(params)), titles: RU, generatorOrders: generatorOrders(MODULES) });
   const text = encodeWithOrder(v1, (v) => JSON.stringify(v), false);
   return [...text.matchAll(/"(-?\d+)":\{/g)].map((m) => m[1]!);
 }
