@@ -30,5 +30,5 @@ const PAGES = [
     + '[[Category:Столицы|Лондон]]\n[[Category:Служебная|лондон]]\n[[en:London]]\n[[de:London]]\n[[fr:Londres]]\n[[uk:Лондон]]'],
   ['Ёлкино', 'Посёлок.{{DEFAULTSORT:Елкино}}__NOGALLERY__\n[[Category:Сибирь]]\n[[Category:Города|ёлкино]]\n[[uk:Ялинкине]]'],
 ];
-for (const [title, text] of PAGES) await write({ action: 'edit', title, text, summary: `Категории, шаблоны и ссылки /* ${title} */` });
+for (const [title, text] of PAGES) await write({ action: 'edit', title, text, summary: 'Категории, шаблоны и ссылки /* Ссылки */' });
 console.log('populated links', { pages: PAGES.length });

@@ -16,7 +16,7 @@ import { isAllowed, userCanSeeRevDel } from '../api/session.js';
 import { formatLogParams } from './log-params.js';
 import { ARRAY_VALUE } from '../request/params.js';
 import { foldTitle } from '../request/title-spelling.js';
-import { apiClass, continueCondition, fetchedRows, genderCacheLookup, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
+import { apiClass, continueCondition, fetchedRows, genderCacheLookup, messageCacheLoad, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
 
 const PROPS = ['ids', 'title', 'type', 'user', 'userid', 'timestamp', 'comment', 'parsedcomment', 'details', 'tags'];
 
@@ -423,22 +423,49 @@ function logeventsDebug(input: DebugInput): DebugFacts {
   // connection (checked on 1.39 and 1.43: one for any number of protect rows on the page, none for
   // the row after it, none for other types).
   const gender = has('title') ? genderCacheLookup(profile, [...fetchedRows(input, 'logevents'), ...(input.fetched ? [] : rowAfter(input))], fn) : [];
-  const protect = has('details') && shownEvents(input).some((e) => e.type === 'protect') ? [{ reuse: true as const }] : [];
-  const after: DebugFacts['entries'] = [...gender, ...protect];
+  const shown = shownEvents(input);
+  const firstProtect = has('details') ? shown.findIndex((e) => e.type === 'protect') : -1;
+  const protect = firstProtect >= 0 ? [{ reuse: true as const }] : [];
+  // A parsed comment whose autocomment has text before or after it reads a message in the content
+  // language (CommentParser::doSectionLinks: autocomment-prefix, colon-separator): the first such
+  // row has MessageCache load it, then English, its fallback, which the wiki does not override.
+  const firstAuto = has('parsedcomment') ? shown.findIndex((e) => autocommentBesideText(e.parsedcomment)) : -1;
+  // (1.43 reads English's core localisation first when it is the user language: seen with uselang=en, not with de)
+  const english = v143 && input.userLang.code === 'en' && profile.language !== 'en' ? ['[localisation] LocalisationCache::loadCoreData: got localisation for en from source'] : [];
+  const messages =
+    firstAuto < 0 ? [] : [...english, ...messageCacheLoad(profile, profile.language, { content: true, first: !v143, reuse: true }), ...(profile.language === 'en' ? [] : messageCacheLoad(profile, 'en', { content: false, first: false, reuse: true }))];
+  const rowsFormatted = firstAuto >= 0 && (firstProtect < 0 || firstAuto < firstProtect) ? [...messages, ...protect] : [...protect, ...messages];
+  const after: DebugFacts['entries'] = [...gender, ...rowsFormatted];
   const setup = v143 ? ['[MessageCache] MessageCache using store SqlBagOStuff', 'MediaWiki\\Parser\\ParserFactory: using default preprocessor', '[SQLBagOStuff] MicroStash using store SqlBagOStuff'] : [];
   return { includes: 'logevents', setup, entries: [select, ...after] };
 }
 
-/** The events the answer shows, with their type (from the model when the answer leaves it out). */
-function shownEvents(input: DebugInput): { type: string | undefined }[] {
+/** The events the answer shows, with their type (from the model when the answer leaves it out) and parsed comment (when shown). */
+function shownEvents(input: DebugInput): { type: string | undefined; parsedcomment: string | undefined }[] {
   const q = input.answer['query'] as JsonObject | undefined;
   const rows = q?.['logevents'];
   if (!Array.isArray(rows)) return [];
   return rows.map((r) => {
     const o = (r ?? {}) as JsonObject;
     const type = typeof o['type'] === 'string' ? o['type'] : tableOf(input.model, logevents.entity).get(String(o['logid']))?.type;
-    return { type };
+    return { type, parsedcomment: typeof o['parsedcomment'] === 'string' ? o['parsedcomment'] : undefined };
   });
+}
+
+/** An autocomment's span as a parsed comment opens it: 1.39 within `<span dir="auto">`, 1.43 alone. */
+const AUTOCOMMENT = /^(?:<span dir="auto">)?<span class="autocomment">/;
+const AUTOCOMMENT_ANYWHERE = /(?:<span dir="auto">)?<span class="autocomment">/;
+/**
+ * Whether a parsed comment holds an autocomment (`/* section *\/`) with text before or after it:
+ * its span then follows other text, or other text follows the span (which holds no span of its
+ * own), before the spans closed at the end.
+ */
+function autocommentBesideText(html: string | undefined): boolean {
+  const m = html === undefined ? null : AUTOCOMMENT_ANYWHERE.exec(html);
+  if (html === undefined || !m) return false;
+  if (!AUTOCOMMENT.test(html)) return true;
+  const end = html.indexOf('</span>', m[0].length);
+  return end >= 0 && html.slice(end + '</span>'.length).replaceAll('</span>', '') !== '';
 }
 
 /**
