@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server.js';
+import { standInParams } from '../support/stand-in-params.js';
 
 /**
  * A bot reads a page, creates it, and reads it again. The wiki answers the second read with the
@@ -15,13 +16,7 @@ import { startServer } from '../../src/server.js';
  */
 let created = false;
 
-async function paramsOf(req: IncomingMessage): Promise<URLSearchParams> {
-  const q = new URL(req.url ?? '/', 'http://x').searchParams;
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  for (const [k, v] of new URLSearchParams(Buffer.concat(chunks).toString())) q.append(k, v);
-  return q;
-}
+const paramsOf = (req: IncomingMessage) => standInParams(req);
 
 function answerOf(q: URLSearchParams): object {
   if (q.get('action') === 'edit') {

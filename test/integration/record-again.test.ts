@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer } from '../../src/server.js';
+import { standInParams } from '../support/stand-in-params.js';
 
 /**
  * A recording never changes another answer (docs/decisions/0015-a-clock-per-recording.md): a bot
@@ -45,10 +46,7 @@ let upstream: Server;
 let url: string;
 beforeAll(async () => {
   upstream = createServer(async (req, res) => {
-    const q = new URL(req.url ?? '/', 'http://x').searchParams;
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    for (const [k, v] of new URLSearchParams(Buffer.concat(chunks).toString())) q.set(k, v);
+    const q = await standInParams(req, 'set');
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'private, must-revalidate, max-age=0' });
     res.end(JSON.stringify(answer(q)));
   });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server.js';
+import { standInParams } from '../support/stand-in-params.js';
 
 /**
  * What record mode stores of a question asked with parameters wikitape prints itself (the key
@@ -36,10 +37,7 @@ let upstream: Server;
 let url: string;
 beforeAll(async () => {
   upstream = createServer(async (req, res) => {
-    const q = new URL(req.url ?? '/', 'http://x').searchParams;
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    for (const [k, v] of new URLSearchParams(Buffer.concat(chunks).toString())) q.append(k, v);
+    const q = await standInParams(req);
     const a = answer(q);
     const json = JSON.stringify(a.body);
     const callback = q.get('callback');

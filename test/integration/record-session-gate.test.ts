@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server.js';
+import { standInParams } from '../support/stand-in-params.js';
 
 /**
  * The recorder asks the wiki questions of its own in a client's session (who it is, its rights, an
@@ -17,13 +18,7 @@ import { startServer, type RunningServer } from '../../src/server.js';
 const overlap = new Map<string, number>();
 const now = new Map<string, number>();
 
-async function paramsOf(req: IncomingMessage): Promise<URLSearchParams> {
-  const q = new URL(req.url ?? '/', 'http://x').searchParams;
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  for (const [k, v] of new URLSearchParams(Buffer.concat(chunks).toString())) q.append(k, v);
-  return q;
-}
+const paramsOf = (req: IncomingMessage) => standInParams(req);
 
 function answerOf(q: URLSearchParams): { body: object; cookie?: string; pauseMs: number } {
   const user = { id: 1, name: 'Admin', groups: ['*', 'user'], rights: ['read', 'edit', 'writeapi'] };
