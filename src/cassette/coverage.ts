@@ -33,10 +33,12 @@ const NEUTRAL = new Set(['action', 'list', 'continue', 'uselang', 'errorformat',
 
 /**
  * What clients add to each page of a walk that changes no list's answer: page set options without
- * a page set (wikijs's `redirects`), and assertions, which either hold or fail the whole answer
- * (`assert` and `assertuser`, which logged-in bots add).
+ * a page set (wikijs's `redirects`), assertions, which either hold or fail the whole answer
+ * (`assert` and `assertuser`, which logged-in bots add), and what the key keeps by name only
+ * (request/canonical.ts PRESENCE_ONLY: jQuery's cache buster `_`, `crossorigin`), which adds a
+ * warning beside the list's part at most.
  */
-const CLIENT_ADDED = ['redirects', 'converttitles', 'assert', 'assertuser'];
+const CLIENT_ADDED = ['redirects', 'converttitles', 'assert', 'assertuser', '_', 'crossorigin'];
 
 /**
  * Meta modules a client asks beside each page of a walk (mwclient's `meta=userinfo`), with the

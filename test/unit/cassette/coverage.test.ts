@@ -62,8 +62,8 @@ describe('the coverage rule', () => {
       walk.map((i, n) => page({ ...i.request, ...added, ...(n === 0 ? first : {}) }, (i.body['continue'] as Record<string, string> | undefined)?.['lecontinue']));
     // mwclient: its userinfo on every page (done after the first: `continue=-||userinfo`)
     const mwclient = as({ meta: 'userinfo', uiprop: 'blockinfo|hasmsg', continue: '-||userinfo' }, { continue: '' });
-    // wikijs: `redirects`; pywikibot: `assert`, `assertuser`; a client asking siteinfo beside
-    for (const pages of [mwclient, as({ redirects: '1' }), as({ assert: 'user', assertuser: 'Bot' }), as({ meta: 'siteinfo', siprop: 'general' })]) {
+    // wikijs: `redirects`; logged-in bots: `assert`, `assertuser`; jQuery's cache buster (kept in the key by name); a client asking siteinfo beside
+    for (const pages of [mwclient, as({ redirects: '1' }), as({ assert: 'user', assertuser: 'Bot' }), as({ _: '' }), as({ meta: 'siteinfo', siprop: 'general' })]) {
       expect(completeWalks(pages, LISTS).walks, JSON.stringify(pages[1]!.request)).toEqual(new Map([['logevents', new Set([''])]]));
     }
     // Beside a module whose part could hold anything, or with a page set: no walk.
