@@ -11,8 +11,9 @@ import type { ParamMap } from '../request/params.js';
  * naming the part (allpages' namespace, the log's type, user …), and, following each
  * page's `continue` to a recorded page, a last page without `continue`. Its entities are then
  * every entry of that list at recording time, with the props the walk asked for. Any question
- * about that list alone, of that part or one it holds (ListWalk.covers), with any limit, continuation point, direction, time window or filter,
- * and props among the recorded ones, is then a computation over those entities: the built-in
+ * about that list alone, of that part or one it holds (ListWalk.covers), with any limit,
+ * continuation point, direction, time window or filter, and props among the recorded ones, is
+ * then a computation over those entities: the built-in
  * module does it, and the answer is called `synthesized`. Anything else is `builtin` (a best
  * effort over what was seen). What is a filter, what pages and what picks a part is each list
  * module's to say (api/list-module.ts): the lists are given to each function here.
