@@ -360,14 +360,17 @@ export class ReplayEngine {
     // Replay applies no write: after one, what was recorded is the wiki before it (request/after-writes.ts).
     const written = readsContent(params) ? (this.sessions?.state.lastWrite() ?? null) : null;
     const afterWrite = written ? ['writes.applied'] : [];
-    if (written && this.onMiss === 'error') {
+    // A refusal of what replay holds but cannot answer as the wiki would: `wikitape-miss` with the
+    // message `why`, what it does not know in X-Wikitape-Unknown.
+    const refuse = (now: number, why: string, args: string[], unknown: string[]) => {
       const request = new ApiRequest(params, lossy, httpFacts(req, get));
-      const env = this.envFor(this.model, this.knows(), clockNow, session);
-      const failed = failWith(request, env, new ApiUsageError(apiMessage('wikitape-miss', 'wikitape-miss-written', [redactQuery(key), written.action, written.target])));
-      const rendered = render({ profile: this.profile, model: this.model, assocLists: ASSOC_LISTS, generatorOrders: GENERATOR_ORDERS, knows: env.knows, outcome: failed, http, now: clockNow, ...sessionOf(session), ...keepCookies });
-      rendered.headers.push(['X-Wikitape-Unknown', afterWrite.join(', ')]);
-      return { ...rendered, source: 'miss', key: redactQuery(key), usage: null, userLang: failed.userLang, clocked: true };
-    }
+      const env = this.envFor(this.model, this.knows(), now, session);
+      const failed = failWith(request, env, new ApiUsageError(apiMessage('wikitape-miss', why, [redactQuery(key), ...args])));
+      const rendered = render({ profile: this.profile, model: this.model, assocLists: ASSOC_LISTS, generatorOrders: GENERATOR_ORDERS, knows: env.knows, outcome: failed, http, now, ...sessionOf(session), ...keepCookies });
+      rendered.headers.push(['X-Wikitape-Unknown', unknown.join(', ')]);
+      return { ...rendered, source: 'miss' as const, key: redactQuery(key), usage: null, userLang: failed.userLang, clocked: true };
+    };
+    if (written && this.onMiss === 'error') return refuse(clockNow, 'wikitape-miss-written', [written.action, written.target], afterWrite);
     if (recorded) {
       const now = own ?? clockNow;
       const outcome = recordedOutcome(recorded, params, this.profile, now, MODULES, session?.caller ?? ANONYMOUS, lossy);
@@ -375,14 +378,9 @@ export class ReplayEngine {
       // A recording that cannot be printed as the wiki prints it in the form asked (XML, PHP, the
       // formatversion=1 form of a module wikitape does not know) is refused as any answer is.
       if (this.onMiss === 'error' && refusing(outcome, printed).length > 0) {
-        const request = new ApiRequest(params, lossy, httpFacts(req, get));
-        const env = this.envFor(this.model, this.knows(), now, session);
         // The order of a warning's parameter names is all it cannot know, or the form asked.
         const why = printed.every((u) => u === 'warnings.order') ? 'wikitape-miss-order' : 'wikitape-miss-unprintable';
-        const failed = failWith(request, env, new ApiUsageError(apiMessage('wikitape-miss', why, [redactQuery(key), printed.join(', ')])));
-        const rendered = render({ profile: this.profile, model: this.model, assocLists: ASSOC_LISTS, generatorOrders: GENERATOR_ORDERS, knows: env.knows, outcome: failed, http, now, ...sessionOf(session), ...keepCookies });
-        rendered.headers.push(['X-Wikitape-Unknown', printed.join(', ')]);
-        return { ...rendered, source: 'miss', key: redactQuery(key), usage: null, userLang: failed.userLang, clocked: true };
+        return refuse(now, why, [printed.join(', ')], printed);
       }
       this.used.add(key);
       const rendered = render({ profile: this.profile, model: this.model, assocLists: ASSOC_LISTS, generatorOrders: GENERATOR_ORDERS, outcome, http, now, ...(marks ? { marks } : {}), ...this.encodedFor(recorded, params, outcome.data), ...sessionOf(session), ...keepCookies });
