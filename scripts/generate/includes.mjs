@@ -29,6 +29,8 @@ export const REQUESTS = {
   extlinks: { action: 'query', prop: 'extlinks', titles: 'Заглавная страница' },
   parse: { action: 'parse', summary: 'Hello' },
   parselinks: { action: 'parse', summary: '[[Foo]]' },
+  // the oldest blocks, one of whose comments links a page that does not exist (the fill's)
+  logeventslinks: { action: 'query', list: 'logevents', letype: 'block', leprop: 'parsedcomment', ledir: 'newer' },
   spamblacklist: { action: 'spamblacklist', url: 'http://a.example' },
   siteinfo: { action: 'query', meta: 'siteinfo' },
   userinfo: { action: 'query', meta: 'userinfo' },

@@ -93,12 +93,16 @@ export function sqlLimit(params: Readonly<Record<string, string>>, name: string,
   return (Number.isFinite(n) && n > 0 ? Math.min(n, max) : dflt) + 1;
 }
 
-/** The row condition of a `<timestamp>|<id>` continuation (ApiBase::addWhere as the modules build it). */
-export function continueCondition(value: string | undefined, tsCol: string, idCol: string, newer: boolean): string | null {
+/**
+ * The row condition of a `<timestamp>|<id>` continuation: 1.39's modules write it by hand, 1.43's
+ * with buildComparison (which puts the last column in parentheses of its own).
+ */
+export function continueCondition(profile: WikiProfile, value: string | undefined, tsCol: string, idCol: string, newer: boolean): string | null {
   const m = /^(\d{14})\|(\d+)$/.exec(value ?? '');
   if (!m) return null;
   const op = newer ? '>' : '<';
-  return `(${tsCol} ${op} '${m[1]}' OR (${tsCol} = '${m[1]}' AND ${idCol} ${op}= ${m[2]}))`;
+  const id = `${idCol} ${op}= ${m[2]}`;
+  return `(${tsCol} ${op} '${m[1]}' OR (${tsCol} = '${m[1]}' AND ${atLeast(profile, '1.43') ? `(${id})` : id}))`;
 }
 
 const MC_SMALL_COLS_139 =
@@ -158,6 +162,38 @@ export function fetchedRows(input: DebugInput, list: string): ReadonlyArray<{ ns
   const rows = q && typeof q === 'object' && !Array.isArray(q) ? (q as JsonObject)[list] : undefined;
   if (!Array.isArray(rows)) return [];
   return rows.flatMap((r) => (r && typeof r === 'object' && !Array.isArray(r) && typeof r['ns'] === 'number' && typeof r['title'] === 'string' ? [{ ns: r['ns'], title: r['title'] }] : []));
+}
+
+/**
+ * LinkBatch::doQuery for the page links a comment formatter deferred (CommentParser::addPageLink,
+ * flushed once for every comment of a batch): one query over the titles, by namespace in the order
+ * first added (LinkBatch's 2-d set: `=` for one title, `IN` for more), after another reference to
+ * the connection. None: no entries.
+ */
+export function commentLinkBatch(profile: WikiProfile, titles: ReadonlyArray<{ ns: number; dbkey: string }>): DebugEntry[] {
+  // (sets in insertion order: a summary of 120,000 links must not take a scan per link)
+  const byNs = new Map<number, Set<string>>();
+  for (const t of titles) {
+    // LinkBatch::add: no special pages, no empty keys
+    if (t.ns < 0 || t.dbkey === '') continue;
+    (byNs.get(t.ns) ?? byNs.set(t.ns, new Set()).get(t.ns)!).add(t.dbkey);
+  }
+  if (byNs.size === 0) return [];
+  const v143 = atLeast(profile, '1.43');
+  const sets = [...byNs].map(([ns, set]) => {
+    const keys = [...set];
+    return keys.length === 1 ? `(page_namespace = ${ns} AND page_title = ${sqlQuote(keys[0]!)})` : `(page_namespace = ${ns} AND page_title IN (${keys.map(sqlQuote).join(',')}) )`;
+  });
+  const cond = sets.join(' OR ');
+  return [
+    { reuse: true },
+    {
+      query: {
+        sql: `SELECT  page_id,page_namespace,page_title,page_is_redirect,page_is_new,page_latest,page_touched,page_len,page_content_model  FROM "page"    WHERE ${v143 ? `(${cond})` : cond}  `,
+        function: `${v143 ? 'MediaWiki\\Cache\\' : ''}LinkBatch::doQuery (for MediaWiki\\CommentFormatter\\CommentParser::addPageLink)`,
+      },
+    },
+  ];
 }
 
 /**

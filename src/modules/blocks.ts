@@ -329,7 +329,7 @@ function blocksDebug({ profile, params, nowMw }: DebugInput): DebugFacts {
   const v143 = atLeast(profile, '1.43');
   const newer = params['bkdir'] === 'newer';
   const p = v143 ? 'bl' : 'ipb';
-  const cont = continueCondition(params['bkcontinue'], `${p}_timestamp`, `${p}_id`, newer);
+  const cont = continueCondition(profile, params['bkcontinue'], `${p}_timestamp`, `${p}_id`, newer);
   const order = newer ? `${p}_timestamp,${p}_id` : `${p}_timestamp DESC,${p}_id DESC`;
   const limit = sqlLimit(params, 'bklimit');
   const fn = `${apiClass(profile, 'ApiQueryBlocks')}::execute`;

@@ -6,7 +6,8 @@ import type { Json, JsonObject } from '../api/result.js';
 import { entityKind, tableOf } from '../wiki/model.js';
 import { atLeast } from '../wiki/profile.js';
 import { escapeWikiText, htmlspecialchars } from '../util/escape.js';
-import { parseTitle } from '../wiki/title.js';
+import { decodeCharReferences, parseTitle, type TitleContext } from '../wiki/title.js';
+import { titleContext } from '../wiki/site-tables.js';
 import { requireMaxOneParameter } from './checks.js';
 import { HIDDEN_LOG_TYPES, logActions, logTypes } from './log-types.js';
 import { deriveUserId, fixtureEntry, takePage, memoKey, needCompleteList, needProps, needPropsOfAll, showRows, windowRange } from './list-support.js';
@@ -16,7 +17,7 @@ import { isAllowed, userCanSeeRevDel } from '../api/session.js';
 import { formatLogParams } from './log-params.js';
 import { ARRAY_VALUE } from '../request/params.js';
 import { foldTitle } from '../request/title-spelling.js';
-import { apiClass, continueCondition, fetchedRows, genderCacheLookup, messageCacheLoad, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
+import { apiClass, commentLinkBatch, continueCondition, fetchedRows, genderCacheLookup, messageCacheLoad, sqlLimit, sqlQuote, type DebugFacts, type DebugInput } from '../api/debug.js';
 
 const PROPS = ['ids', 'title', 'type', 'user', 'userid', 'timestamp', 'comment', 'parsedcomment', 'details', 'tags'];
 
@@ -407,7 +408,7 @@ function logeventsDebug(input: DebugInput): DebugFacts {
   const where = [`(log_type NOT IN (${profile.restrictedLogTypes.map((t) => `'${t}'`).join(',')}))`];
   const type = params['letype'];
   if (type !== undefined && type !== '') where.push(`log_type = '${type}'`);
-  const cont = continueCondition(params['lecontinue'], 'log_timestamp', 'log_id', newer);
+  const cont = continueCondition(profile, params['lecontinue'], 'log_timestamp', 'log_id', newer);
   if (cont) where.push(cont);
   const order = newer ? 'log_timestamp,log_id' : 'log_timestamp DESC,log_id DESC';
   const fn = `${apiClass(profile, 'ApiQueryLogEvents')}::execute`;
@@ -422,22 +423,16 @@ function logeventsDebug(input: DebugInput): DebugFacts {
   // in GenderCache; formatting the details of a protection takes another reference to the
   // connection (checked on 1.39 and 1.43: one for any number of protect rows on the page, none for
   // the row after it, none for other types).
-  const gender = has('title') ? genderCacheLookup(profile, [...fetchedRows(input, 'logevents'), ...(input.fetched ? [] : rowAfter(input))], fn) : [];
+  const titlesLookedUp = [...fetchedRows(input, 'logevents'), ...(input.fetched ? [] : rowAfter(input))];
+  const gender = has('title') ? genderCacheLookup(profile, titlesLookedUp, fn) : [];
   const shown = shownEvents(input);
-  const firstProtect = has('details') ? shown.findIndex((e) => e.type === 'protect') : -1;
-  const protect = firstProtect >= 0 ? [{ reuse: true as const }] : [];
-  // A parsed comment whose autocomment has text before or after it reads a message in the content
-  // language (CommentParser::doSectionLinks: autocomment-prefix, colon-separator): the first such
-  // row has MessageCache load it, then English, its fallback, which the wiki does not override.
-  const firstAuto = has('parsedcomment') ? shown.findIndex((e) => autocommentBesideText(e.parsedcomment)) : -1;
-  // (1.43 reads English's core localisation first when it is the user language: seen with uselang=en, not with de)
-  const english = v143 && input.userLang.code === 'en' && profile.language !== 'en' ? ['[localisation] LocalisationCache::loadCoreData: got localisation for en from source'] : [];
-  const messages =
-    firstAuto < 0 ? [] : [...english, ...messageCacheLoad(profile, profile.language, { content: true, first: !v143, reuse: true }), ...(profile.language === 'en' ? [] : messageCacheLoad(profile, 'en', { content: false, first: false, reuse: true }))];
-  const rowsFormatted = firstAuto >= 0 && (firstProtect < 0 || firstAuto < firstProtect) ? [...messages, ...protect] : [...protect, ...messages];
-  const after: DebugFacts['entries'] = [...gender, ...rowsFormatted];
+  const protect = has('details') && shown.some((e) => e.type === 'protect') ? [{ reuse: true as const }] : [];
+  const formatting = has('parsedcomment') ? commentFormatting(input, v143, has('title') ? titlesLookedUp : []) : { entries: [], linked: false };
+  // formatItems formats every comment before the first row's details are.
+  const after: DebugFacts['entries'] = [...gender, ...formatting.entries, ...protect];
   const setup = v143 ? ['[MessageCache] MessageCache using store SqlBagOStuff', 'MediaWiki\\Parser\\ParserFactory: using default preprocessor', '[SQLBagOStuff] MicroStash using store SqlBagOStuff'] : [];
-  return { includes: 'logevents', setup, entries: [select, ...after] };
+  // (linking a page loads the link renderer's classes)
+  return { includes: formatting.linked ? 'logeventslinks' : 'logevents', setup, entries: [select, ...after] };
 }
 
 /** The events the answer shows, with their type (from the model when the answer leaves it out) and parsed comment (when shown). */
@@ -445,11 +440,157 @@ function shownEvents(input: DebugInput): { type: string | undefined; parsedcomme
   const q = input.answer['query'] as JsonObject | undefined;
   const rows = q?.['logevents'];
   if (!Array.isArray(rows)) return [];
-  return rows.map((r) => {
+  // (the rows it fetched here when it ran here: an answer without ids or type cannot name them)
+  const fetched = input.fetched as readonly LogEvent[] | undefined;
+  return rows.map((r, i) => {
     const o = (r ?? {}) as JsonObject;
-    const type = typeof o['type'] === 'string' ? o['type'] : tableOf(input.model, logevents.entity).get(String(o['logid']))?.type;
+    const type = typeof o['type'] === 'string' ? o['type'] : (fetched?.[i] ?? tableOf(input.model, logevents.entity).get(String(o['logid'])))?.type;
     return { type, parsedcomment: typeof o['parsedcomment'] === 'string' ? o['parsedcomment'] : undefined };
   });
+}
+
+/**
+ * What RowCommentFormatter::formatItems writes for the comments of every fetched row (the row
+ * past the limit too), formatted in one batch before any row is printed. Each comment in turn:
+ * - an autocomment's section name is normalized as a title's fragment (`#` and the name): a name
+ *   with a colon has the words before it looked up as an interwiki prefix, once per request;
+ * - a section link or page link of a row in the User namespaces names the row's user: GenderCache
+ *   looks it up, unless the titles' lookup had it;
+ * - the first comment with text beside an autocomment reads autocomment-prefix or colon-separator
+ *   in the content language: MessageCache loads it, then English, its fallback.
+ * (1.43 with `uselang=en` reads English's core localisation for the first section link's arrow.)
+ * Then the page links of all comments, deferred (CommentParser::addPageLink), are looked up in
+ * one LinkBatch (section links, interwiki links and special pages are not), with the gender of
+ * User pages among them; a red link's title is `red-link-title` in the content language:
+ * MessageCache loads it, if the autocomments have not.
+ * (Media: links, looked up in the file repository, are not modelled.)
+ */
+function commentFormatting(input: DebugInput, v143: boolean, titlesLookedUp: ReadonlyArray<{ ns: number; title: string }>): { entries: DebugFacts['entries']; linked: boolean } {
+  const { profile } = input;
+  const ctx = titleContext(profile, input.model, null);
+  const gendered = new Set(titlesLookedUp.flatMap(userOfTitle));
+  const prefixes = new Set<string>();
+  const out: DebugFacts['entries'] = [];
+  const links: { ns: number; dbkey: string; red: boolean }[] = [];
+  let messages = false;
+  let arrow = false;
+  const english = v143 && input.userLang.code === 'en' && profile.language !== 'en' ? ['[localisation] LocalisationCache::loadCoreData: got localisation for en from source'] : [];
+  const genderOf = (rows: ReadonlyArray<{ ns: number; title: string }>, caller: string) => {
+    const fresh = rows.filter((r) => userOfTitle(r).some((n) => !gendered.has(n)));
+    for (const r of fresh) for (const n of userOfTitle(r)) gendered.add(n);
+    return genderCacheLookup(profile, fresh, caller);
+  };
+  for (const { html, row } of formattedComments(input)) {
+    if (html === undefined) continue;
+    const sections = autocommentSections(html);
+    for (const name of sections) {
+      const prefix = interwikiPrefixOfSection(name);
+      if (prefix === undefined || prefixes.has(prefix)) continue;
+      prefixes.add(prefix);
+      out.push(...interwikiLookup(profile, prefix));
+    }
+    // (the arrow of a section link is the user language's: 1.43 loads English's core data then)
+    if (sections.length > 0 && !arrow) {
+      arrow = true;
+      out.push(...english);
+    }
+    const own = commentPageLinks(html, ctx);
+    links.push(...own);
+    if (row && (sections.length > 0 || own.length > 0)) out.push(...genderOf([row], `${v143 ? 'MediaWiki\\Title\\' : ''}MediaWikiTitleCodec::getNamespaceName`));
+    if (!messages && autocommentBesideText(html)) {
+      messages = true;
+      out.push(...messageCacheLoad(profile, profile.language, { content: true, first: !v143, reuse: true }), ...(profile.language === 'en' ? [] : messageCacheLoad(profile, 'en', { content: false, first: false, reuse: true })));
+    }
+  }
+  out.push(...commentLinkBatch(profile, links));
+  const userPages = links.filter((l) => l.ns === 2 || l.ns === 3).map((l) => ({ ns: l.ns, title: `User:${l.dbkey}` }));
+  out.push(...genderOf(userPages, 'MediaWiki\\CommentFormatter\\CommentParser::addPageLink'));
+  if (!messages && links.some((l) => l.red)) out.push(...messageCacheLoad(profile, profile.language, { content: true, first: !v143, reuse: true }));
+  return { entries: out, linked: links.length > 0 || arrow };
+}
+
+/** The user a title in the User or User talk namespace names (none for other namespaces). */
+function userOfTitle(r: { ns: number; title: string }): string[] {
+  if (r.ns !== 2 && r.ns !== 3) return [];
+  return [r.title.slice(r.title.indexOf(':') + 1).split('/')[0]!.replace(/_/g, ' ')];
+}
+
+/**
+ * The comments of the rows the query fetched, with the row where known: those the answer shows,
+ * then the row past the limit when known.
+ */
+function formattedComments(input: DebugInput): { html: string | undefined; row: LogEvent | undefined }[] {
+  const rows = (input.answer['query'] as JsonObject | undefined)?.['logevents'];
+  const table = tableOf(input.model, logevents.entity);
+  const fetched = input.fetched as readonly LogEvent[] | undefined;
+  const shown = Array.isArray(rows)
+    ? rows.map((r, i) => {
+        const o = (r ?? {}) as JsonObject;
+        const row = fetched?.[i] ?? table.get(String(o['logid']));
+        return { html: typeof o['parsedcomment'] === 'string' ? o['parsedcomment'] : row?.parsedcomment, row };
+      })
+    : [];
+  const past = fetched ? (fetched.length > shown.length ? fetched[fetched.length - 1] : undefined) : rowPastLimit(input);
+  return past ? [...shown, { html: past.parsedcomment, row: past }] : shown;
+}
+
+/** The section names of a parsed comment's autocomments, as their links show them (after the arrow and direction mark). */
+function autocommentSections(html: string): string[] {
+  const out: string[] = [];
+  for (const m of html.matchAll(/<span class="autocomment"><a [^>]*>(.*?)<\/a>/g)) {
+    const inner = m[1]!.replace(/^[→←](?:\u200e|\u200f)?/, '').replace(/<\/?bdi[^>]*>/g, '');
+    out.push(decodeCharReferences(inner));
+  }
+  return out;
+}
+
+/**
+ * Parser::normalizeSectionName: MediaWikiTitleCodec::splitTitleString of `#` and the name, whose
+ * words before a colon are no namespace and so are looked up as an interwiki prefix (lower case).
+ */
+function interwikiPrefixOfSection(name: string): string | undefined {
+  const key = `#${name.replace(/[ _]+/g, ' ').trim()}`.replace(/ /g, '_');
+  const m = /^(.+?)_*:_*(.*)$/s.exec(key);
+  return m ? m[1]!.toLowerCase() : undefined;
+}
+
+/** ClassicInterwikiLookup::load of a prefix no interwiki has: the query, the cache's miss. */
+function interwikiLookup(profile: DebugInput['profile'], prefix: string): DebugFacts['entries'] {
+  return [
+    { reuse: true },
+    { query: { sql: `SELECT  iw_prefix,iw_url,iw_api,iw_wikiid,iw_local,iw_trans  FROM "interwiki"    WHERE iw_prefix = ${sqlQuote(prefix)}  LIMIT 1  `, function: 'MediaWiki\\Interwiki\\ClassicInterwikiLookup::load' } },
+    `[objectcache] fetchOrRegenerate(${profile.cookiePrefix}:interwiki:${prefix}): miss, new value computed`,
+  ];
+}
+
+/** Where an autocomment's span is (its section link is made as known, never batched). */
+const AUTOCOMMENT_SPAN = /<span class="autocomment">(?:<a [^>]*>.*?<\/a>)?[^<]*<\/span>/g;
+
+/**
+ * The page links of a parsed comment, as CommentParser added them to its LinkBatch: every link but
+ * the autocomments' section links, interwiki links (`extiw`) and Media: links; a red link
+ * (`new`) names its title in its edit URL, a blue one in its title attribute.
+ */
+function commentPageLinks(html: string, ctx: TitleContext): { ns: number; dbkey: string; red: boolean }[] {
+  if (!html.includes('<a ')) return [];
+  const out: { ns: number; dbkey: string; red: boolean }[] = [];
+  for (const m of html.replace(AUTOCOMMENT_SPAN, '').matchAll(/<a ([^>]*)>/g)) {
+    const attrs = m[1]!;
+    const cls = /\bclass="([^"]*)"/.exec(attrs)?.[1]?.split(' ') ?? [];
+    if (cls.includes('extiw') || cls.includes('internal') || cls.includes('external')) continue;
+    const red = cls.includes('new');
+    let text: string | undefined;
+    if (red) {
+      const href = /\bhref="([^"]*)"/.exec(attrs)?.[1]?.replaceAll('&amp;', '&') ?? '';
+      text = new URLSearchParams(href.slice(href.indexOf('?') + 1)).get('title') ?? undefined;
+    } else {
+      text = /\btitle="([^"]*)"/.exec(attrs)?.[1];
+    }
+    if (text === undefined) continue;
+    const t = parseTitle(text, ctx);
+    if (t.ok && t.title.interwiki === '') out.push({ ns: t.title.ns, dbkey: t.title.dbkey, red });
+  }
+  return out;
 }
 
 /** An autocomment's span as a parsed comment opens it: 1.39 within `<span dir="auto">`, 1.43 alone. */
@@ -473,9 +614,14 @@ function autocommentBesideText(html: string | undefined): boolean {
  * that row, when the model knows it.
  */
 function rowAfter(input: DebugInput): { ns: number; title: string }[] {
-  const cont = (input.answer['continue'] as JsonObject | undefined)?.['lecontinue'];
-  if (typeof cont !== 'string') return [];
-  const id = Number(cont.split('|')[1]);
-  const e = Number.isInteger(id) ? tableOf(input.model, logevents.entity).get(String(id)) : undefined;
+  const e = rowPastLimit(input);
   return e ? [{ ns: e.ns, title: e.title }] : [];
+}
+
+/** The row a recorded answer's continuation names (fetched, not shown), when the model knows it. */
+function rowPastLimit(input: DebugInput): LogEvent | undefined {
+  const cont = (input.answer['continue'] as JsonObject | undefined)?.['lecontinue'];
+  if (typeof cont !== 'string') return undefined;
+  const id = Number(cont.split('|')[1]);
+  return Number.isInteger(id) ? tableOf(input.model, logevents.entity).get(String(id)) : undefined;
 }

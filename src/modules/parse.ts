@@ -13,7 +13,7 @@ import { formatSummary, SummaryTooLong } from './parse-summary.js';
 import { contentLanguage } from '../i18n/language.js';
 import { summaryForParse } from './section-summary.js';
 import { EMPTY_CATEGORIES_HTML, emptyParseParts, emptyParseText } from './parse-text.js';
-import { mainDbKey, messageCacheLoad, sqlQuote, type DebugFacts, type DebugInput } from '../api/debug.js';
+import { commentLinkBatch, mainDbKey, messageCacheLoad, sqlQuote, type DebugFacts, type DebugInput } from '../api/debug.js';
 
 const PROPS = ['text', 'langlinks', 'categories', 'categorieshtml', 'links', 'templates', 'images', 'externallinks', 'sections', 'revid', 'displaytitle', 'subtitle', 'headhtml', 'modules', 'jsconfigvars', 'encodedjsconfigvars', 'indicators', 'iwlinks', 'wikitext', 'properties', 'limitreportdata', 'limitreporthtml', 'parsetree', 'parsewarnings', 'parsewarningshtml', 'headitems'];
 
@@ -193,14 +193,7 @@ function parseDebug({ profile, params }: DebugInput): DebugFacts {
   // One match at a time: a summary of 150,000 links made 150,000 match arrays at once.
   if (summary.includes(']]')) for (const m of summary.matchAll(/\[\[:?([^[\]|#]+)(?:[|#][^\]]*)?\]\]/g)) links.push(mainDbKey(m[1]!));
   if (links.length > 0) {
-    const uniq = [...new Set(links)];
-    const cond = uniq.length === 1 ? `(page_namespace = 0 AND page_title = ${sqlQuote(uniq[0]!)})` : `(page_namespace = 0 AND page_title IN (${uniq.map(sqlQuote).join(',')}) )`;
-    entries.push({ reuse: true }, {
-      query: {
-        sql: `SELECT  page_id,page_namespace,page_title,page_is_redirect,page_is_new,page_latest,page_touched,page_len,page_content_model  FROM "page"    WHERE ${v143 ? `(${cond})` : cond}  `,
-        function: `${v143 ? 'MediaWiki\\Cache\\' : ''}LinkBatch::doQuery (for MediaWiki\\CommentFormatter\\CommentParser::addPageLink)`,
-      },
-    });
+    entries.push(...commentLinkBatch(profile, links.map((dbkey) => ({ ns: 0, dbkey }))));
     if (profile.language !== 'en') entries.push(...messageCacheLoad(profile, profile.language, { content: true, first: false, reuse: true }));
   }
   return { includes: links.length > 0 ? 'parselinks' : 'parse', entries };
