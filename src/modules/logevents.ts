@@ -5,7 +5,7 @@ import { mergeKnown, type ListModule } from '../api/list-module.js';
 import type { Json, JsonObject } from '../api/result.js';
 import { entityKind, tableOf } from '../wiki/model.js';
 import { atLeast } from '../wiki/profile.js';
-import { escapeWikiText, htmlspecialchars } from '../util/escape.js';
+import { escapeWikiText } from '../util/escape.js';
 import { decodeCharReferences, parseTitle, type TitleContext } from '../wiki/title.js';
 import { titleContext } from '../wiki/site-tables.js';
 import { requireMaxOneParameter } from './checks.js';
@@ -15,6 +15,7 @@ import { fieldColumn, type IndexColumn, type IndexKey, type IndexSpecs } from '.
 import { entityMw } from '../util/timestamp.js';
 import { isAllowed, userCanSeeRevDel } from '../api/session.js';
 import { formatLogParams } from './log-params.js';
+import { formatRowComment } from './parse-summary.js';
 import { ARRAY_VALUE } from '../request/params.js';
 import { foldTitle } from '../request/title-spelling.js';
 import { apiClass, commentLinkBatch, continueCondition, fetchedRows, genderCacheLookup, messageCacheLoad, sqlLimit, sqlQuote, type DebugFacts, type DebugInput } from '../api/debug.js';
@@ -355,7 +356,7 @@ function extractRowInfo(ctx: ApiContext, rights: HiddenRights, e: LogEvent, prop
   if (commentHidden && (props.has('comment') || props.has('parsedcomment'))) out['commenthidden'] = true;
   if (userCan(rights, deleted, 2)) {
     if (props.has('comment')) out['comment'] = e.comment;
-    if (props.has('parsedcomment')) out['parsedcomment'] = e.parsedcomment ?? htmlspecialchars(e.comment);
+    if (props.has('parsedcomment')) out['parsedcomment'] = e.parsedcomment ?? formatRowComment(ctx, e.comment, e.ns, e.title);
   }
   if (props.has('tags')) out['tags'] = [...e.tags];
   if (deleted & 8 && (actionHidden || userHidden || commentHidden)) out['suppressed'] = true;

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { ApiContext } from '../api/context.js';
+import { isRedirect, pageExists } from '../api/pageset.js';
 import { atLeast, type WikiProfile } from '../wiki/profile.js';
 import { contentLanguage, type Language } from '../i18n/language.js';
 import { linkTrail } from '../i18n/link-trail.js';
@@ -371,4 +373,15 @@ export function formatSummary(summary: string, ctx: SummaryContext): string {
   comment = escapeHtmlAllowEntities(comment);
   comment = doSectionLinks(ctx, comment);
   return doWikiLinks(ctx, comment).normalize('NFC');
+}
+
+/**
+ * A comment as RowCommentFormatter formats a list's row (log events, protected titles): with the
+ * row's title for section links, over the pages the model holds. For entries a fixture gives
+ * without their `parsedcomment` (a recorded entry without it is asked for, never formatted here).
+ */
+export function formatRowComment(ctx: ApiContext, comment: string, ns: number, title: string): string {
+  const self = parseTitle(title, ctx.titles, ns);
+  const selfTitle = self.ok ? self.title : makeTitle(ns, title.replace(/ /g, '_'), ctx.titles);
+  return formatSummary(comment, { profile: ctx.profile, userLang: ctx.userLang, selfTitle, pageExists: (t) => pageExists(ctx, t), isRedirect: (t) => isRedirect(ctx, t), unknown: (what) => ctx.unknown(what) });
 }

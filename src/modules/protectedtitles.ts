@@ -8,6 +8,7 @@ import { compareKeys, deriveUserId, fixtureEntry, takePage, windowRange, memoKey
 import { entityMw } from '../util/timestamp.js';
 import { apiClass, fetchedRows, genderCacheLookup, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
 import { atLeast } from '../wiki/profile.js';
+import { formatRowComment } from './parse-summary.js';
 
 const PROPS = ['timestamp', 'user', 'userid', 'comment', 'parsedcomment', 'expiry', 'level'];
 
@@ -91,7 +92,9 @@ export const protectedtitles: ListModule<ProtectedTitle> = {
     // B/C: userid comes with user too.
     const shown = props.has('user') ? new Set([...props, 'userid']) : props;
     for (const p of page) needProps(ctx, 'protectedtitles', p, shown);
-    showRows(ctx, 'protectedtitles', page, [...props].sort().join('|'), (p) => titleInfo(p, props));
+    // (a comment formatted here has the user language's arrow in its section links)
+    const variant = `${[...props].sort().join('|')}${props.has('parsedcomment') ? ` ${ctx.userLang.code}` : ''}`;
+    showRows(ctx, 'protectedtitles', page, variant, (p) => titleInfo(ctx, p, props));
     const fetched = next ? [...page, next] : page;
     return next ? { continueValue: this.order.continueValue(next), fetched } : { fetched };
   },
@@ -118,14 +121,14 @@ function filterRows(ctx: ApiContext, v: ParamValues): ProtectedTitle[] {
   return rows;
 }
 
-function titleInfo(p: ProtectedTitle, props: Set<string>): JsonObject {
+function titleInfo(ctx: ApiContext, p: ProtectedTitle, props: Set<string>): JsonObject {
   const out: JsonObject = { ns: p.ns, title: p.title };
   if (props.has('timestamp')) out['timestamp'] = p.timestamp;
   if (props.has('user')) out['user'] = p.user;
   // B/C: userid comes with user too.
   if (props.has('userid') || props.has('user')) out['userid'] = p.userid;
   if (props.has('comment')) out['comment'] = p.comment;
-  if (props.has('parsedcomment')) out['parsedcomment'] = p.parsedcomment ?? p.comment;
+  if (props.has('parsedcomment')) out['parsedcomment'] = p.parsedcomment ?? formatRowComment(ctx, p.comment, p.ns, p.title);
   if (props.has('expiry')) out['expiry'] = p.expiry;
   if (props.has('level')) out['level'] = p.level;
   return out;

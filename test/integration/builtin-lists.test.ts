@@ -227,3 +227,30 @@ describe('a fixture written as the API shows log events (a crawl, the bundled wi
     expect((data(res)['query'] as { logevents: unknown[] }).logevents).toEqual([{ logid: 41, actionhidden: true, suppressed: true }]);
   });
 });
+
+describe('a fixture entry without its parsed comment', () => {
+  // The live 1.43 wiki's fill: its comment, and the parsed comment the wiki gives (list=logevents;
+  // for the protected title, action=parse&summary=…&title=…, which formats with the same CommentFormatter).
+  const profile = { version: '1.43.9', language: 'ru', siteName: 'Тестовая вики', server: 'http://127.0.0.1:8089', scriptPath: '/wiki', runtimeVersion: '8.2.36', installPath: '/tmp/wikitape-mw143/mediawiki', dbServer: 'localhost' };
+  const event = (logid: number, ns: number, title: string, comment: string) => ({ logid, ns, title, pageid: 0, logpage: 0, type: 'create', action: 'create', user: 'Admin', userid: 1, timestamp: `2026-11-27T10:55:${10 + logid}Z`, comment, tags: [], params: {} });
+  const LINKED = event(16, 4, 'Тестовая вики:О проекте', 'Создание /* Project:О проекте */ [[Project:О проекте]]');
+  const RED = event(17, 2, 'Участник:Тролль 1', 'Нарушение [[Правила|правил]]');
+  const PROTECTED = { ns: 0, title: 'Мгновенная защита', timestamp: '2026-11-27T10:55:00Z', user: 'Admin', userid: 1, comment: 'Защита [[Правила]] <b>x</b> /* Раздел */', expiry: 'infinity', level: 'sysop' };
+
+  it('is formatted as the wiki formats it: autocomments, links red and blue, HTML escaped', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-comments-'));
+    const file = join(dir, 'wiki.json');
+    await writeFile(file, JSON.stringify({ profile, logevents: [LINKED, RED], protectedtitles: [PROTECTED], pages: [{ pageid: 16, ns: 4, title: 'Тестовая вики:О проекте' }] }));
+    const app = createApp({ fixtures: [file], clock: TEST_CLOCK, cassettes: NO_CASSETTES });
+    const ask = async (q: Record<string, string>) => data(await request(app).get('/wiki/api.php').query({ action: 'query', format: 'json', formatversion: '2', ...q }))['query'] as Record<string, Array<Record<string, unknown>>>;
+    const log = (await ask({ list: 'logevents', leprop: 'ids|parsedcomment', ledir: 'newer' }))['logevents']!;
+    expect(log.map((e) => e['parsedcomment'])).toEqual([
+      'Создание <span class="autocomment"><a href="/wiki/index.php/%D0%A2%D0%B5%D1%81%D1%82%D0%BE%D0%B2%D0%B0%D1%8F_%D0%B2%D0%B8%D0%BA%D0%B8:%D0%9E_%D0%BF%D1%80%D0%BE%D0%B5%D0%BA%D1%82%D0%B5#Project:О_проекте" title="Тестовая вики:О проекте">→<bdi dir="ltr">Project:О проекте</bdi></a>: </span> <a href="/wiki/index.php/%D0%A2%D0%B5%D1%81%D1%82%D0%BE%D0%B2%D0%B0%D1%8F_%D0%B2%D0%B8%D0%BA%D0%B8:%D0%9E_%D0%BF%D1%80%D0%BE%D0%B5%D0%BA%D1%82%D0%B5" title="Тестовая вики:О проекте">Project:О проекте</a>',
+      'Нарушение <a href="/wiki/index.php?title=%D0%9F%D1%80%D0%B0%D0%B2%D0%B8%D0%BB%D0%B0&amp;action=edit&amp;redlink=1" class="new" title="Правила (страница не существует)">правил</a>',
+    ]);
+    const titles = (await ask({ list: 'protectedtitles', ptprop: 'parsedcomment' }))['protectedtitles']!;
+    expect(titles.map((t) => t['parsedcomment'])).toEqual([
+      'Защита <a href="/wiki/index.php?title=%D0%9F%D1%80%D0%B0%D0%B2%D0%B8%D0%BB%D0%B0&amp;action=edit&amp;redlink=1" class="new" title="Правила (страница не существует)">Правила</a> &lt;b&gt;x&lt;/b&gt; <span class="autocomment"><a href="/wiki/index.php/%D0%9C%D0%B3%D0%BD%D0%BE%D0%B2%D0%B5%D0%BD%D0%BD%D0%B0%D1%8F_%D0%B7%D0%B0%D1%89%D0%B8%D1%82%D0%B0#Раздел" title="Мгновенная защита">→<bdi dir="ltr">Раздел</bdi></a></span>',
+    ]);
+  });
+});
