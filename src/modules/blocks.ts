@@ -12,6 +12,7 @@ import { atLeast } from '../wiki/profile.js';
 import { requireMaxOneParameter } from './checks.js';
 import { compareKeys, deriveUserId, fixtureEntry, takePage, windowRange, memoKey, needCompleteList, needProps, needPropsOfAll, showRows } from './list-support.js';
 import { entityMw } from '../util/timestamp.js';
+import { escapeHtmlAllowEntities, formatUntitledComment } from './parse-summary.js';
 import { apiClass, continueCondition, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
 
 const FLAGS = ['automatic', 'anononly', 'nocreate', 'autoblock', 'noemail', 'hidden', 'allowusertalk', 'partial'] as const;
@@ -132,6 +133,9 @@ export const blocks: ListModule<Block> = {
     const { page, next } = takePage(rows, limit);
     const props = new Set(pv.list(v['prop']));
     for (const b of page) needProps(ctx, 'blocks', b, props);
+    // A fixture's block without its parsed reason: CommentFormatter::format without a title, which
+    // only a reason with neither autocomment nor link is known to give (escaped, nothing else).
+    if (props.has('parsedreason') && page.some((b) => b.parsedreason === undefined && formatUntitledComment(b.reason) === null)) ctx.unknown('blocks.parsedreason');
     // blockInfo reads the props, the version and (a block's duration, from 1.44 on) the user language.
     showRows(ctx, 'blocks', page, `${[...props].sort().join('|')} ${ctx.profile.version} ${ctx.userLang.code}`, (b) => blockInfo(ctx, b, props));
     return next ? { continueValue: this.order.continueValue(next) } : {};
@@ -304,7 +308,7 @@ function blockInfo(ctx: ApiContext, b: Block, props: Set<string>): JsonObject {
     if (atLeast(ctx.profile, '1.44')) out['duration-l10n'] = formatBlockDuration(ctx.userLang, b.timestamp, b.expiry);
   }
   if (props.has('reason')) out['reason'] = b.reason;
-  if (props.has('parsedreason')) out['parsedreason'] = b.parsedreason ?? b.reason;
+  if (props.has('parsedreason')) out['parsedreason'] = b.parsedreason ?? formatUntitledComment(b.reason) ?? escapeHtmlAllowEntities(b.reason);
   if (props.has('range') && !auto) {
     const k = kind(b);
     const range = rangeOf(b);

@@ -385,3 +385,13 @@ export function formatRowComment(ctx: ApiContext, comment: string, ns: number, t
   const selfTitle = self.ok ? self.title : makeTitle(ns, title.replace(/ /g, '_'), ctx.titles);
   return formatSummary(comment, { profile: ctx.profile, userLang: ctx.userLang, selfTitle, pageExists: (t) => pageExists(ctx, t), isRedirect: (t) => isRedirect(ctx, t), unknown: (what) => ctx.unknown(what) });
 }
+
+/**
+ * CommentFormatter::format without a title (list=blocks' parsedreason) of a comment with neither an
+ * autocomment nor a link: escaped (entities kept), newlines as spaces. Null for one with either,
+ * whose rendering without a title is not modelled.
+ */
+export function formatUntitledComment(comment: string): string | null {
+  if (comment.includes('*/') || comment.includes(']]')) return null;
+  return escapeHtmlAllowEntities(comment.replace(/[\n\x1b]/g, ' ')).normalize('NFC');
+}

@@ -254,3 +254,26 @@ describe('a fixture entry without its parsed comment', () => {
     ]);
   });
 });
+
+describe("a 1.44 fixture's block without its parsed reason", () => {
+  const block = (id: number, reason: string) => ({ id, user: `Нарушитель ${id}`, userid: 10 + id, by: 'Admin', byid: 1, timestamp: `2026-11-27T10:00:0${id}Z`, expiry: 'infinity', reason, automatic: false, anononly: false, nocreate: true, autoblock: true, noemail: false, hidden: false, allowusertalk: false, partial: false, restrictions: [] });
+  const ask = async (blocks: unknown[]) => {
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-reasons-'));
+    const file = join(dir, 'wiki.json');
+    await writeFile(file, JSON.stringify({ profile: { version: '1.44.0', language: 'ru', siteName: 'Тестовая вики' }, blocks }));
+    return request(createApp({ fixtures: [file], clock: TEST_CLOCK, cassettes: NO_CASSETTES })).get('/wiki/api.php').query({ action: 'query', list: 'blocks', bkprop: 'id|parsedreason', bkdir: 'newer', format: 'json', formatversion: '2' });
+  };
+
+  it('is its reason escaped (CommentFormatter::format without a title, entities kept), not the raw text', async () => {
+    const res = await ask([block(1, 'Спам <script>x</script> & co &amp; "цитата"\nвторая строка')]);
+    expect(res.headers['x-wikitape-unknown']).toBeUndefined();
+    expect((data(res)['query'] as { blocks: unknown[] }).blocks).toEqual([{ id: 1, parsedreason: 'Спам &lt;script&gt;x&lt;/script&gt; &amp; co &amp; &quot;цитата&quot; вторая строка' }]);
+  });
+
+  it('is flagged where the reason has a link or an autocomment, whose rendering without a title is not modelled', async () => {
+    for (const reason of ['Нарушение [[Правила|правил]]', '/* Раздел */ вандализм']) {
+      const res = await ask([block(1, 'Флуд'), block(2, reason)]);
+      expect(res.headers['x-wikitape-unknown'], reason).toContain('blocks.parsedreason');
+    }
+  });
+});
