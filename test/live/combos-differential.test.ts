@@ -24,11 +24,12 @@ const GENERATOR: Params = { generator: 'allpages', gaplimit: '10', prop: 'extlin
 const TITLES: Params = { titles: 'Москва|Alpha|Zeta|Nope', prop: 'extlinks|info', list: 'blocks', redirects: '1' };
 const TWO: Params = { list: 'logevents|blocks', lelimit: '50', bklimit: '4' };
 const PROP_AND_LIST: Params = { titles: 'Москва|Санкт-Петербург', prop: 'extlinks', ellimit: '3', list: 'allpages', aplimit: '4' };
+const LINKS: Params = { titles: 'Список ссылок', prop: 'extlinks', ellimit: '4' };
 
 /** What the bot walks through `wikitape record`: formatversion=2 as mwn sends it, and the legacy forms. */
 const WALKS: Params[] = [
   { ...LISTS, formatversion: '2' }, { ...GENERATOR, formatversion: '2' }, { ...TITLES, formatversion: '2' }, { ...PROP_AND_LIST, formatversion: '2' },
-  { ...LISTS, rawcontinue: '1' }, { ...TITLES, rawcontinue: '1' }, { ...TWO, rawcontinue: '1', formatversion: '2' },
+  { ...LINKS, formatversion: '2' }, { ...LISTS, rawcontinue: '1' }, { ...TITLES, rawcontinue: '1' }, { ...TWO, rawcontinue: '1', formatversion: '2' },
   { list: 'allpages', aplimit: 'max', formatversion: '2' }, { list: 'logevents', lelimit: 'max', formatversion: '2' },
   { list: 'blocks', bklimit: 'max', formatversion: '2' }, { list: 'protectedtitles', ptlimit: 'max', formatversion: '2' },
 ];
@@ -81,6 +82,9 @@ async function questions(base: string): Promise<Record<string, string[]>> {
   ];
   for (const c of conts) for (const f of fv) wrong.push(new URLSearchParams(query({ ...LISTS, ...c, ...f })).toString());
   for (const c of [{ continue: '-||extlinks' }, { continue: '||extlinks' }, { continue: '-||blocks' }]) wrong.push(new URLSearchParams(query({ ...TITLES, ...c, formatversion: '2' })).toString());
+  // A generator part naming parameters: while a prop continues, the wiki sends their values back.
+  const echoed: Params[] = [{ continue: 'titles||' }, { continue: 'titles|format|nope||' }, { continue: 'gapcontinue||', gapcontinue: 'Москва' }];
+  for (const c of echoed) wrong.push(...(await chains(base, [{ ...LINKS, ...c }], fv)));
   // A walk's continuation sent with other lists or limits.
   const others: Params[] = [{ list: 'allpages|protectedtitles|blocks|logevents' }, { lelimit: '5', bklimit: '1', ptlimit: '1', aplimit: '3' }, { list: 'blocks|allpages' }];
   for (const w of [LISTS, TWO]) {
