@@ -9,6 +9,8 @@ import type { ListModule } from './list-module.js';
 import type { JsonObject } from './result.js';
 import type { ActionModule, RanModule } from './action-module.js';
 import { apiClass, mainDbKey, sqlQuote, type DebugFacts, type DebugInput } from './debug.js';
+import { cleanUp } from './unicode.js';
+import { ARRAY_VALUE } from '../request/params.js';
 
 /** Names of real MediaWiki query submodules: known names are not "unrecognized" even when not built in. */
 const KNOWN = {
@@ -64,12 +66,14 @@ function runQuery(ctx: ApiContext, modules: QueryModules): void {
   const rawContinue = ctx.request.get('continue') ?? '';
   let skip = new Set<string>();
   let generatorDone = false;
+  let generatorParams: JsonObject = {};
   if (rawContinue !== '') {
     const parts = rawContinue.split('||');
     if (parts.length !== 2) throw new ApiUsageError(apiMessage('badcontinue', 'apierror-badcontinue'));
     generatorDone = parts[0] === '-';
     skip = new Set(parts[1]!.split('|'));
     if (generatorDone) for (const p of propNames) skip.add(p);
+    else generatorParams = namedValues(ctx, parts[0]!.split('|'));
   }
 
   // ApiContinuationManager's constructor reads the parameters of the modules it skips (to spare
@@ -100,7 +104,26 @@ function runQuery(ctx: ApiContext, modules: QueryModules): void {
     }
   }
   ctx.setCacheMode(cacheMode);
-  writeContinuation(ctx, requested, propNames, continuation, unfinished, v['rawcontinue'] === true);
+  writeContinuation(ctx, requested, propNames, continuation, unfinished, v['rawcontinue'] === true, generatorParams);
+}
+
+/**
+ * The generator part of `continue` as ApiContinuationManager reads it: the request's values
+ * (`$_POST + $_GET`, in that order, Unicode-cleaned as WebRequest::getValues gives them, not marked
+ * as used) whose names it lists, whatever parameters they are. While a prop module continues, they
+ * are sent back with the continuation, as the live wikis do (`continue=titles||` echoes `titles`).
+ */
+function namedValues(ctx: ApiContext, names: readonly string[]): JsonObject {
+  const wanted = new Set(names);
+  const out: JsonObject = {};
+  for (const [name, value] of ctx.request.params) {
+    if (!wanted.has(name)) continue;
+    // WebRequest hands an array (`name[]=…`) over as one: its values are not kept here.
+    // A name like `12` would lead the object's keys, where PHP keeps it in request order.
+    if (value === ARRAY_VALUE || /^(0|[1-9]\d*)$/.test(name)) ctx.unknown('continue.generator');
+    else out[name] = cleanUp(value);
+  }
+  return out;
 }
 
 /** Runs a module's part: what it dies with names it (ApiBase::dieWithError uses the module's path), unless it named another. */
@@ -151,6 +174,7 @@ function writeContinuation(
   continuation: JsonObject,
   unfinished: Set<string>,
   raw: boolean,
+  generatorParams: JsonObject,
 ): void {
   const finished = requested.map((m) => m.name).filter((n) => !unfinished.has(n));
   const propUnfinished = [...unfinished].some((n) => propNames.has(n));
@@ -171,7 +195,9 @@ function writeContinuation(
     const k = `${m.prefix}continue`;
     if (continuation[k] !== undefined) data[k] = continuation[k]!;
   }
-  const generatorKeys = propUnfinished ? '' : '-';
+  // ApiContinuationManager::getContinuation: unfinished prop modules carry the generator part on.
+  if (propUnfinished) for (const [k, v] of Object.entries(generatorParams)) if (!(k in data)) data[k] = v;
+  const generatorKeys = propUnfinished ? Object.keys(generatorParams).join('|') : '-';
   if (Object.keys(data).length > 0 || generatorKeys !== '-') {
     data['continue'] = `${generatorKeys}||${finished.join('|')}`;
     ctx.result.addOnTop('continue', data);

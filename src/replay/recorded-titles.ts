@@ -17,7 +17,7 @@ import { languageUcfirst } from '../util/ucfirst.js';
 export function withClientSpelling(body: JsonObject, params: ParamMap, titleCase: boolean): JsonObject {
   const titles = params.get('titles');
   const q = body['query'];
-  if (titles === undefined || !isObject(q)) return body;
+  if (titles === undefined || !isObject(q) || pageSetDone(params)) return body;
   const raw = [...new Set(splitMulti(titles))];
   const folded = raw.map(foldTitle);
   // Nothing folded: the request spells every title as the recording did.
@@ -40,4 +40,13 @@ export function withClientSpelling(body: JsonObject, params: ParamMap, titleCase
   if (entries.size > 0) rebuilt['normalized'] = [...entries.values()];
   for (const [k, v] of Object.entries(q)) if (k !== 'normalized') rebuilt[k] = v;
   return { ...body, query: rebuilt };
+}
+
+/**
+ * Whether `continue` says the page set is done (`-||…`): ApiQuery then runs the page set dry and
+ * writes no page information, so the answer has no `normalized` whatever the spelling.
+ */
+function pageSetDone(params: ParamMap): boolean {
+  const parts = (params.get('continue') ?? '').split('||');
+  return parts.length === 2 && parts[0] === '-';
 }

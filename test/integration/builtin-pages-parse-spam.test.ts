@@ -43,6 +43,15 @@ describe('prop=extlinks', () => {
     expect(body['continue']).toEqual({ elcontinue: '3', continue: '||' });
   });
 
+  it('carries the generator part of `continue` on while a prop continues: the request values it names, in request order', async () => {
+    const ask = async (ellimit: string) => data(await api({ action: 'query', titles: 'Москва', prop: 'extlinks', ellimit, list: 'blocks', formatversion: '2', continue: 'formatversion|titles|nope||blocks' }));
+    const body = await ask('1');
+    expect(body['continue']).toEqual({ elcontinue: 'http://io.example.docs./x|3', titles: 'Москва', formatversion: '2', continue: 'titles|formatversion||blocks' });
+    expect(Object.keys(body['continue'] as Obj)).toEqual(['elcontinue', 'titles', 'formatversion', 'continue']);
+    // The prop done, nothing is carried on.
+    expect((await ask('max'))['continue']).toBeUndefined();
+  });
+
   it('walks a page with more than 10 links without skipping or repeating', async () => {
     const urls: string[] = [];
     let cont: Obj = {};

@@ -113,6 +113,15 @@ describe('a recorded answer asked in another spelling', () => {
     expect(spaced.text).toContain('"query":{"normalized":[{"from":" zeta ","to":"Zeta"}],"redirects":[{"from":"Zeta","to":"\\u0417\\u0435\\u0442\\u0430"}]');
   });
 
+  it('past the page set (`continue=-||…`) is served without `normalized`, as the wiki writes no page information then', async () => {
+    const params = { titles: 'Alpha|Zeta', prop: 'extlinks', list: 'blocks', bklimit: '1', bkcontinue: '20261120000000|4', continue: '-||extlinks' };
+    const later = recorded({ action: 'query', ...params }, { batchcomplete: true, query: { blocks: [{ id: 4, user: 'Spammer 2' }] } });
+    const ask = await replay([...PAGES, later]);
+    const r = await ask({ ...params, titles: 'alpha|zeta', formatversion: '2' });
+    expect(r.source).toBe('cassette');
+    expect(r.body['query']).toEqual({ blocks: [{ id: 4, user: 'Spammer 2' }] });
+  });
+
   it('is not served for a spelling the wiki answers otherwise: an interwiki prefix’s case, a tab', async () => {
     const ask = await replay([...PAGES, SITEINFO, INTERWIKI_LOWER, SPACED]);
     const upper = await ask({ titles: 'Wp:foo', formatversion: '2' });
