@@ -436,8 +436,8 @@ function logeventsDebug(input: DebugInput): DebugFacts {
   return { includes: formatting.linked ? 'logeventslinks' : 'logevents', setup, entries: [select, ...after] };
 }
 
-/** The events the answer shows, with their type (from the model when the answer leaves it out) and parsed comment (when shown). */
-function shownEvents(input: DebugInput): { type: string | undefined; parsedcomment: string | undefined }[] {
+/** The types of the events the answer shows (from the rows fetched, or the model, when the answer leaves them out). */
+function shownEvents(input: DebugInput): { type: string | undefined }[] {
   const q = input.answer['query'] as JsonObject | undefined;
   const rows = q?.['logevents'];
   if (!Array.isArray(rows)) return [];
@@ -446,7 +446,7 @@ function shownEvents(input: DebugInput): { type: string | undefined; parsedcomme
   return rows.map((r, i) => {
     const o = (r ?? {}) as JsonObject;
     const type = typeof o['type'] === 'string' ? o['type'] : (fetched?.[i] ?? tableOf(input.model, logevents.entity).get(String(o['logid'])))?.type;
-    return { type, parsedcomment: typeof o['parsedcomment'] === 'string' ? o['parsedcomment'] : undefined };
+    return { type };
   });
 }
 
