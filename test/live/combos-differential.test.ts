@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server.js';
-import { answerDifferences } from '../support/differential.js';
+import { silentlyWrongByArea } from '../support/differential.js';
 import { LIVE_VERSIONS, liveWiki } from '../support/live-wiki.js';
 
 /**
@@ -99,12 +99,6 @@ async function questions(base: string): Promise<Record<string, string[]>> {
   return areas;
 }
 
-async function ask(base: string, question: string) {
-  const r = await fetch(`${base}?${question}`);
-  const flagged = r.headers.get('x-wikitape-source') === 'miss' || r.headers.get('x-wikitape-unknown') !== null;
-  return { status: r.status, text: await r.text(), headers: r.headers, flagged };
-}
-
 async function recordWalk(apiUrl: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'wikitape-combos-'));
   const recorder = await startServer({ mode: 'record', upstream: apiUrl, cassettes: dir, cassette: 'walk' });
@@ -120,27 +114,10 @@ describe.each(LIVE_VERSIONS)('combined modules and continuation against MediaWik
   it('replayed after a recorded walk: each answer equal or flagged, none silently wrong', { timeout: 300_000 }, async () => {
     const live = await liveWiki(version);
     const replay = await startServer({ cassettes: await recordWalk(live.apiUrl) });
-    const silent: string[] = [];
     try {
-      for (const [area, qs] of Object.entries(await questions(live.apiUrl))) {
-        const counts = { equal: 0, flagged: 0, silent: 0 };
-        for (const q of qs) {
-          const [a, b] = await Promise.all([ask(live.apiUrl, q), ask(replay.url, q)]);
-          const differs = answerDifferences(a, b);
-          if (a.status !== b.status) differs.unshift(`status: live ${a.status} / ours ${b.status}`);
-          if (differs.length === 0) counts.equal++;
-          else if (b.flagged) counts.flagged++;
-          else {
-            counts.silent++;
-            silent.push(`${q}\n  ${differs.join('\n  ')}`);
-          }
-        }
-        console.log(`MediaWiki ${version}, ${area}: ${counts.equal} equal, ${counts.flagged} flagged, ${counts.silent} silently wrong (of ${qs.length})`);
-      }
+      expect(await silentlyWrongByArea(`MediaWiki ${version}`, live.apiUrl, replay.url, await questions(live.apiUrl))).toEqual([]);
     } finally {
       await replay.close();
     }
-    if (silent.length > 0) console.log(`silently wrong:\n${silent.join('\n')}`);
-    expect(silent).toEqual([]);
   });
 });

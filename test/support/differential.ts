@@ -1,5 +1,6 @@
 import { parseKeepingKeyOrder, stringifyKeepingKeyOrder } from '../../src/util/ordered-json.js';
 import { HEADERS } from './questions.js';
+import type { ReadQuestion } from './read-questions.js';
 
 /**
  * A body without what differs on every request: debuginfo, curtimestamp, siteinfo's time, and the
@@ -100,4 +101,36 @@ export async function compare(liveUrl: string, oursUrl: string, questions: reado
 export function report(title: string, c: Comparison): void {
   console.log(`${title}: ${c.equal}/${c.asked} equal (${((100 * c.equal) / c.asked).toFixed(1)}%)`);
   for (const d of c.differences) console.log(`${d.question}\n  ${d.detail}`);
+}
+
+/**
+ * Asks the live wiki and ours each question of each area and counts each answer equal (status,
+ * body and the headers clients read), flagged (ours a `wikitape-miss`, or `X-Wikitape-Unknown`)
+ * or silently wrong; prints the counts per area, and returns the silently wrong ones with where
+ * they part.
+ */
+export async function silentlyWrongByArea(label: string, liveUrl: string, oursUrl: string, areas: Readonly<Record<string, readonly ReadQuestion[]>>): Promise<string[]> {
+  const ask = async (base: string, q: ReadQuestion) => {
+    const r = typeof q === 'string' ? await fetch(`${base}?${q}`) : await fetch(`${base}?${q.query}`, { method: 'POST', body: q.form, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const flagged = r.headers.get('x-wikitape-source') === 'miss' || r.headers.get('x-wikitape-unknown') !== null;
+    return { status: r.status, text: await r.text(), headers: r.headers, flagged };
+  };
+  const silent: string[] = [];
+  for (const [area, questions] of Object.entries(areas)) {
+    const counts = { equal: 0, flagged: 0, silent: 0 };
+    for (const q of questions) {
+      const [a, b] = await Promise.all([ask(liveUrl, q), ask(oursUrl, q)]);
+      const differs = answerDifferences(a, b);
+      if (a.status !== b.status) differs.unshift(`status: live ${a.status} / ours ${b.status}`);
+      if (differs.length === 0) counts.equal++;
+      else if (b.flagged) counts.flagged++;
+      else {
+        counts.silent++;
+        silent.push(`${typeof q === 'string' ? q : JSON.stringify(q)}\n  ${differs.join('\n  ')}`);
+      }
+    }
+    console.log(`${label}, ${area}: ${counts.equal} equal, ${counts.flagged} flagged, ${counts.silent} silently wrong (of ${questions.length})`);
+  }
+  if (silent.length > 0) console.log(`silently wrong:\n${silent.join('\n')}`);
+  return silent;
 }
