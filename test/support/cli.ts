@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 
 /** The built CLI (`npm test` builds it first). */
 const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli.js');
@@ -33,11 +34,24 @@ export interface CliOptions {
   runMs?: number;
 }
 
+/**
+ * The CLI processes still running. A test that times out never reaches its `finally` and stop():
+ * they are killed once the test file's tests are over, not left to run on (a server busy in a
+ * loop once ran for 80 minutes after its test gave up, taking a core from every later run). The
+ * hook is the importing test file's: each file imports this module afresh (vitest isolates files).
+ */
+const running = new Set<ChildProcessWithoutNullStreams>();
+afterAll(() => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 /** A CLI process whose output is collected; `closed` resolves once it exited and its output is read to the end. */
 function spawnCli(args: string[], options: CliOptions | string) {
   // (a working directory alone, as the helpers once took it)
   const { cwd = ROOT, nodeArgs = [], env = {} } = typeof options === 'string' ? { cwd: options } : options;
   const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [...nodeArgs, CLI, ...args], { cwd, env: { ...process.env, ...env } });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   child.stdin.end();
   const out = { stdout: '', stderr: '' };
   child.stdout.on('data', (d: Buffer) => (out.stdout += d.toString()));
