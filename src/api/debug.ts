@@ -196,6 +196,12 @@ export function commentLinkBatch(profile: WikiProfile, titles: ReadonlyArray<{ n
   ];
 }
 
+/** The user a title in the User or User talk namespace names, as GenderCache normalizes it (no subpage); null for other namespaces. */
+export function genderName(r: { ns: number; title: string }): string | null {
+  if (r.ns !== 2 && r.ns !== 3) return null;
+  return r.title.slice(r.title.indexOf(':') + 1).split('/')[0]!.replace(/_/g, ' ');
+}
+
 /**
  * ApiQueryBase::executeGenderCacheFromResultWrapper: the user names of fetched rows in the User
  * and User talk namespaces (a gendered content language), looked up in one query, after another
@@ -205,10 +211,8 @@ export function genderCacheLookup(profile: WikiProfile, rows: ReadonlyArray<{ ns
   if (profile.language !== 'ru') return [];
   const names: string[] = [];
   for (const r of rows) {
-    if (r.ns !== 2 && r.ns !== 3) continue;
-    const text = r.title.slice(r.title.indexOf(':') + 1);
-    const name = text.split('/')[0]!.replace(/_/g, ' ');
-    if (!names.includes(name)) names.push(name);
+    const name = genderName(r);
+    if (name !== null && !names.includes(name)) names.push(name);
   }
   if (names.length === 0) return [];
   const v143 = atLeast(profile, '1.43');

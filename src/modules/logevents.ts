@@ -18,7 +18,7 @@ import { formatLogParams } from './log-params.js';
 import { formatRowComment } from './parse-summary.js';
 import { ARRAY_VALUE } from '../request/params.js';
 import { foldTitle } from '../request/title-spelling.js';
-import { apiClass, commentLinkBatch, continueCondition, fetchedRows, genderCacheLookup, messageCacheLoad, sqlLimit, sqlQuote, type DebugFacts, type DebugInput } from '../api/debug.js';
+import { apiClass, commentLinkBatch, continueCondition, fetchedRows, genderCacheLookup, genderName, messageCacheLoad, sqlLimit, sqlQuote, type DebugFacts, type DebugInput } from '../api/debug.js';
 
 const PROPS = ['ids', 'title', 'type', 'user', 'userid', 'timestamp', 'comment', 'parsedcomment', 'details', 'tags'];
 
@@ -426,7 +426,7 @@ function logeventsDebug(input: DebugInput): DebugFacts {
   // the row after it, none for other types).
   const titlesLookedUp = [...fetchedRows(input, 'logevents'), ...(input.fetched ? [] : rowAfter(input))];
   const gender = has('title') ? genderCacheLookup(profile, titlesLookedUp, fn) : [];
-  const shown = shownEvents(input);
+  const shown = shownRows(input);
   const protect = has('details') && shown.some((e) => e.type === 'protect') ? [{ reuse: true as const }] : [];
   const formatting = has('parsedcomment') ? commentFormatting(input, v143, has('title') ? titlesLookedUp : []) : { entries: [], linked: false };
   // formatItems formats every comment before the first row's details are.
@@ -436,17 +436,20 @@ function logeventsDebug(input: DebugInput): DebugFacts {
   return { includes: formatting.linked ? 'logeventslinks' : 'logevents', setup, entries: [select, ...after] };
 }
 
-/** The types of the events the answer shows (from the rows fetched, or the model, when the answer leaves them out). */
-function shownEvents(input: DebugInput): { type: string | undefined }[] {
-  const q = input.answer['query'] as JsonObject | undefined;
-  const rows = q?.['logevents'];
+/**
+ * The rows the answer shows: each with its entity (the row fetched, when the module ran here; else
+ * the model's by its id: an answer without ids cannot name it), its type and its parsed comment
+ * (the answer's, else the entity's).
+ */
+function shownRows(input: DebugInput): { type: string | undefined; html: string | undefined; row: LogEvent | undefined }[] {
+  const rows = (input.answer['query'] as JsonObject | undefined)?.['logevents'];
   if (!Array.isArray(rows)) return [];
-  // (the rows it fetched here when it ran here: an answer without ids or type cannot name them)
   const fetched = input.fetched as readonly LogEvent[] | undefined;
+  const table = tableOf(input.model, logevents.entity);
   return rows.map((r, i) => {
     const o = (r ?? {}) as JsonObject;
-    const type = typeof o['type'] === 'string' ? o['type'] : (fetched?.[i] ?? tableOf(input.model, logevents.entity).get(String(o['logid'])))?.type;
-    return { type };
+    const row = fetched?.[i] ?? table.get(String(o['logid']));
+    return { type: typeof o['type'] === 'string' ? o['type'] : row?.type, html: typeof o['parsedcomment'] === 'string' ? o['parsedcomment'] : row?.parsedcomment, row };
   });
 }
 
@@ -469,7 +472,7 @@ function shownEvents(input: DebugInput): { type: string | undefined }[] {
 function commentFormatting(input: DebugInput, v143: boolean, titlesLookedUp: ReadonlyArray<{ ns: number; title: string }>): { entries: DebugFacts['entries']; linked: boolean } {
   const { profile } = input;
   const ctx = titleContext(profile, input.model, null);
-  const gendered = new Set(titlesLookedUp.flatMap(userOfTitle));
+  const gendered = new Set(titlesLookedUp.map(genderName).filter((n) => n !== null));
   const prefixes = new Set<string>();
   const out: DebugFacts['entries'] = [];
   const links: { ns: number; dbkey: string; red: boolean }[] = [];
@@ -477,8 +480,13 @@ function commentFormatting(input: DebugInput, v143: boolean, titlesLookedUp: Rea
   let arrow = false;
   const english = v143 && input.userLang.code === 'en' && profile.language !== 'en' ? ['[localisation] LocalisationCache::loadCoreData: got localisation for en from source'] : [];
   const genderOf = (rows: ReadonlyArray<{ ns: number; title: string }>, caller: string) => {
-    const fresh = rows.filter((r) => userOfTitle(r).some((n) => !gendered.has(n)));
-    for (const r of fresh) for (const n of userOfTitle(r)) gendered.add(n);
+    const fresh: { ns: number; title: string }[] = [];
+    for (const r of rows) {
+      const name = genderName(r);
+      if (name === null || gendered.has(name)) continue;
+      gendered.add(name);
+      fresh.push(r);
+    }
     return genderCacheLookup(profile, fresh, caller);
   };
   for (const { html, row } of formattedComments(input)) {
@@ -510,27 +518,10 @@ function commentFormatting(input: DebugInput, v143: boolean, titlesLookedUp: Rea
   return { entries: out, linked: links.length > 0 || arrow };
 }
 
-/** The user a title in the User or User talk namespace names (none for other namespaces). */
-function userOfTitle(r: { ns: number; title: string }): string[] {
-  if (r.ns !== 2 && r.ns !== 3) return [];
-  return [r.title.slice(r.title.indexOf(':') + 1).split('/')[0]!.replace(/_/g, ' ')];
-}
-
-/**
- * The comments of the rows the query fetched, with the row where known: those the answer shows,
- * then the row past the limit when known.
- */
+/** The comments of the rows the query fetched, with the row where known: those shown, then the row past the limit when known. */
 function formattedComments(input: DebugInput): { html: string | undefined; row: LogEvent | undefined }[] {
-  const rows = (input.answer['query'] as JsonObject | undefined)?.['logevents'];
-  const table = tableOf(input.model, logevents.entity);
+  const shown = shownRows(input);
   const fetched = input.fetched as readonly LogEvent[] | undefined;
-  const shown = Array.isArray(rows)
-    ? rows.map((r, i) => {
-        const o = (r ?? {}) as JsonObject;
-        const row = fetched?.[i] ?? table.get(String(o['logid']));
-        return { html: typeof o['parsedcomment'] === 'string' ? o['parsedcomment'] : row?.parsedcomment, row };
-      })
-    : [];
   const past = fetched ? (fetched.length > shown.length ? fetched[fetched.length - 1] : undefined) : rowPastLimit(input);
   return past ? [...shown, { html: past.parsedcomment, row: past }] : shown;
 }
