@@ -63,6 +63,13 @@ describe('a fixture entry without a field every answer needs is refused when the
     expect(message).toBe(`wikitape: fixture file ${file}: ${problem}`);
   });
 
+  it('a page whose title has a colon needs its namespace; one without a colon is in the main namespace', async () => {
+    const { file, message } = await loadError({ pages: [{ pageid: 5, title: 'Участник:Боб', extlinks: [] }] });
+    expect(message).toBe(`wikitape: fixture file ${file}: page 5 ("Участник:Боб") needs "ns": its title has a colon, so its namespace is not known from the title alone`);
+    const ask = await asker({ pages: [{ pageid: 5, title: 'Боб', extlinks: [] }] });
+    const r = await ask({ list: 'allpages', apnamespace: '0' });
+    expect(r.body['query']).toEqual({ allpages: [{ pageid: 5, ns: 0, title: 'Боб' }] });
+  });
 });
 
 describe('a fixture entry without a field only some answers print', () => {
