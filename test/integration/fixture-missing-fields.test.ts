@@ -176,3 +176,19 @@ describe('a hidden part of a log event a fixture leaves out', () => {
     expect(shown.body['query'].logevents).toEqual([{ logid: 2, pageid: 2, logpage: 2, commenthidden: true, comment: 'скрытое' }]);
   });
 });
+
+describe('a fixture account without its id', () => {
+  let server: RunningServer | undefined;
+  afterAll(async () => server?.close());
+
+  it('is flagged in meta=userinfo once logged in (userinfo.id), never id 0', async () => {
+    const file = await fixtureFile({ profile: { version: '1.39.17' }, accounts: [{ name: 'Боб', password: 'секрет', groups: ['*', 'user'], rights: ['read'] }] });
+    server = await startServer({ fixtures: [file], clock: TEST_CLOCK, cassettes: NO_CASSETTES, onMiss: 'builtin' });
+    const c = new Client(server.url);
+    const token = await c.token('login');
+    await c.call({ action: 'login', lgname: 'Боб', lgpassword: 'секрет', lgtoken: token });
+    const me = await c.call({ action: 'query', meta: 'userinfo' }, 'GET');
+    expect(me.headers.get('x-wikitape-unknown')).toBe('userinfo.id');
+    expect(me.body['query'].userinfo.name).toBe('Боб');
+  });
+});
