@@ -152,6 +152,8 @@ export function readFixturePage(p: Record<string, unknown>, nextLinkId: () => nu
   if (p['ns'] !== undefined && typeof p['ns'] !== 'number') return `page ${p['pageid']} ("${p['title']}"): "ns" must be a number`;
   if (p['ns'] === undefined && p['title'].includes(':')) return `page ${p['pageid']} ("${p['title']}") needs "ns": its title has a colon, so its namespace is not known from the title alone`;
   const given = Array.isArray(p['extlinks']) ? (p['extlinks'] as Array<ExtLink | string>) : [];
+  const bad = given.find((l) => typeof l !== 'string' && (typeof l !== 'object' || l === null || typeof l.url !== 'string'));
+  if (bad !== undefined) return `page ${p['pageid']} ("${p['title']}"): every external link needs a "url" (a link is a URL, or an object with "url" and "id")`;
   const links = given.map((l) => (typeof l === 'string' ? { id: nextLinkId(), url: l } : l));
   return { ...(p as unknown as Page), ns: (p['ns'] as number | undefined) ?? 0, extlinks: links };
 }
