@@ -154,6 +154,13 @@ export function readFixturePage(p: Record<string, unknown>, nextLinkId: () => nu
   const given = Array.isArray(p['extlinks']) ? (p['extlinks'] as Array<ExtLink | string>) : [];
   const bad = given.find((l) => typeof l !== 'string' && (typeof l !== 'object' || l === null || typeof l.url !== 'string'));
   if (bad !== undefined) return `page ${p['pageid']} ("${p['title']}"): every external link needs a "url" (a link is a URL, or an object with "url" and "id")`;
+  // A protection is its type, level and expiry (list=allpages' protection filters read all three; `cascade` absent: not cascading).
+  const protection = p['protection'];
+  if (protection !== undefined) {
+    const fields = ['type', 'level', 'expiry'];
+    const wrong = Array.isArray(protection) ? (protection as unknown[]).find((r) => typeof r !== 'object' || r === null || fields.some((f) => typeof (r as Record<string, unknown>)[f] !== 'string')) : protection;
+    if (wrong !== undefined) return `page ${p['pageid']} ("${p['title']}"): "protection" must be a list of protections, each with "type", "level" and "expiry"`;
+  }
   const links = given.map((l) => (typeof l === 'string' ? { id: nextLinkId(), url: l } : l));
   return { ...(p as unknown as Page), ns: (p['ns'] as number | undefined) ?? 0, extlinks: links };
 }

@@ -70,6 +70,11 @@ describe('a fixture entry without a field every answer needs is refused when the
     const r = await ask({ list: 'allpages', apnamespace: '0' });
     expect(r.body['query']).toEqual({ allpages: [{ pageid: 5, ns: 0, title: 'Боб' }] });
   });
+  it('a page’s protection needs its type, level and expiry (one without its expiry was taken as expired)', async () => {
+    const { file, message } = await loadError({ pages: [{ pageid: 1, ns: 0, title: 'A', protection: [{ type: 'edit', level: 'sysop' }] }] });
+    expect(message).toBe(`wikitape: fixture file ${file}: page 1 ("A"): "protection" must be a list of protections, each with "type", "level" and "expiry"`);
+  });
+
   it('an external link needs its URL (one without was never shown)', async () => {
     const { file, message } = await loadError({ pages: [{ pageid: 1, ns: 0, title: 'A', extlinks: ['https://example.org/', { id: 3 }] }] });
     expect(message).toBe(`wikitape: fixture file ${file}: page 1 ("A"): every external link needs a "url" (a link is a URL, or an object with "url" and "id")`);
