@@ -74,7 +74,7 @@ const targetGiven = (b: Block) => typeof b.user === 'string' || b.automatic === 
  * certain is filled in: an address's user id (0), a sitewide block's restrictions (none).
  */
 const BLOCK_FIXTURE: FixtureFields<Block> = {
-  required: { id: 'number', timestamp: 'string', expiry: 'string', hidden: 'boolean' },
+  required: { id: 'number', timestamp: 'timestamp', expiry: 'expiry', hidden: 'boolean' },
   props: {
     id: () => true,
     user: targetGiven,

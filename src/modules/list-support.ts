@@ -261,13 +261,30 @@ export function deriveUserId<E extends { known?: string[] }>(e: E, idProp: strin
   learnProp(e, idProp);
 }
 
+/**
+ * A required field's type: a JSON type, or a timestamp as the API prints it (`2024-03-01T10:00:00Z`,
+ * which orders the list), or an expiry (such a timestamp or `infinity`).
+ */
+type FixtureFieldType = 'number' | 'string' | 'boolean' | 'timestamp' | 'expiry';
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+
+/** Whether a fixture's field has a type; what it must be, said as an error names it. */
+const FIELD_TYPES: Record<FixtureFieldType, [(v: unknown) => boolean, string]> = {
+  number: [(v) => typeof v === 'number', 'a number'],
+  string: [(v) => typeof v === 'string', 'a string'],
+  boolean: [(v) => typeof v === 'boolean', 'a boolean'],
+  timestamp: [(v) => typeof v === 'string' && ISO.test(v) && !Number.isNaN(Date.parse(v)), 'a timestamp such as 2024-03-01T10:00:00Z'],
+  expiry: [(v) => v === 'infinity' || (typeof v === 'string' && ISO.test(v) && !Number.isNaN(Date.parse(v))), '"infinity" or a timestamp such as 2024-03-01T10:00:00Z'],
+};
+
 /** How a list reads a fixture's entry (ListEntity.fromFixture, through fixtureEntry). */
 export interface FixtureFields<E> {
   /**
    * The fields every answer needs, with their types: what names the entry, its sort key, what
    * decides whether it is listed at all. An entry without one is refused when the file is read.
    */
-  readonly required: Readonly<Record<string, 'number' | 'string' | 'boolean'>>;
+  readonly required: Readonly<Record<string, FixtureFieldType>>;
   /**
    * For each prop, whether the entry (read by `normalize`) gives what that prop prints. A prop it
    * does not give is not known for the entry (its `known` lacks it): an answer that shows it, or a
@@ -287,7 +304,8 @@ export interface FixtureFields<E> {
  */
 export function fixtureEntry<E extends { known?: string[] }>(entry: Record<string, unknown>, fields: FixtureFields<E>): E | string {
   for (const [field, type] of Object.entries(fields.required)) {
-    if (typeof entry[field] !== type) return `every entry needs "${field}" (a ${type})`;
+    const [ok, what] = FIELD_TYPES[type];
+    if (!ok(entry[field])) return `every entry needs "${field}" (${what})`;
   }
   const read = (fields.normalize ?? ((e: E) => e))({ ...entry } as unknown as E);
   const given = Array.isArray(entry['known']) ? (entry['known'] as string[]) : null;

@@ -112,7 +112,7 @@ const givenOr = (bit: number, given: (e: LogEvent) => boolean) => (e: LogEvent) 
  * flagged when shown, see hiddenPartsGiven). An IP actor's user id (0) follows from its name.
  */
 const LOG_FIXTURE: FixtureFields<LogEvent> = {
-  required: { logid: 'number', timestamp: 'string', type: 'string' },
+  required: { logid: 'number', timestamp: 'timestamp', type: 'string' },
   props: {
     ids: givenOr(1, (e) => typeof e.pageid === 'number' && typeof e.logpage === 'number'),
     title: givenOr(1, (e) => typeof e.ns === 'number' && typeof e.title === 'string'),

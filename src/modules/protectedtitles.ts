@@ -34,7 +34,7 @@ const PROTECTED_TITLES = entityKind<ProtectedTitle>('protectedtitles');
  * prop is known when the entry gives what it prints (`user` prints the user id too).
  */
 const TITLE_FIXTURE: FixtureFields<ProtectedTitle> = {
-  required: { ns: 'number', title: 'string', timestamp: 'string' },
+  required: { ns: 'number', title: 'string', timestamp: 'timestamp' },
   props: {
     timestamp: () => true,
     user: (p) => typeof p.user === 'string' && typeof p.userid === 'number',

@@ -52,12 +52,14 @@ async function loadError(content: Record<string, unknown>): Promise<{ file: stri
 
 describe('a fixture entry without a field every answer needs is refused when the file is read', () => {
   it.each([
-    ['blocks', 'timestamp', { ...BLOCK, timestamp: undefined }, '"blocks[0]": every entry needs "timestamp" (a string)'],
-    ['blocks', 'expiry', { ...BLOCK, expiry: undefined }, '"blocks[0]": every entry needs "expiry" (a string)'],
+    ['blocks', 'timestamp', { ...BLOCK, timestamp: undefined }, '"blocks[0]": every entry needs "timestamp" (a timestamp such as 2024-03-01T10:00:00Z)'],
+    ['blocks', 'expiry', { ...BLOCK, expiry: undefined }, '"blocks[0]": every entry needs "expiry" ("infinity" or a timestamp such as 2024-03-01T10:00:00Z)'],
+    ['blocks', 'an expiry it can read', { ...BLOCK, expiry: 'never' }, '"blocks[0]": every entry needs "expiry" ("infinity" or a timestamp such as 2024-03-01T10:00:00Z)'],
+    ['blocks', 'a timestamp it can read', { ...BLOCK, timestamp: '3 March 2024' }, '"blocks[0]": every entry needs "timestamp" (a timestamp such as 2024-03-01T10:00:00Z)'],
     ['blocks', 'hidden', { ...BLOCK, hidden: undefined }, '"blocks[0]": every entry needs "hidden" (a boolean)'],
-    ['logevents', 'timestamp', { ...EVENT, timestamp: undefined }, '"logevents[0]": every entry needs "timestamp" (a string)'],
+    ['logevents', 'timestamp', { ...EVENT, timestamp: undefined }, '"logevents[0]": every entry needs "timestamp" (a timestamp such as 2024-03-01T10:00:00Z)'],
     ['logevents', 'type', { ...EVENT, type: undefined }, '"logevents[0]": every entry needs "type" (a string)'],
-    ['protectedtitles', 'timestamp', { ...TITLE, timestamp: undefined }, '"protectedtitles[0]": every entry needs "timestamp" (a string)'],
+    ['protectedtitles', 'timestamp', { ...TITLE, timestamp: undefined }, '"protectedtitles[0]": every entry needs "timestamp" (a timestamp such as 2024-03-01T10:00:00Z)'],
   ])('%s without %s', async (kind, _field, entry, problem) => {
     const { file, message } = await loadError({ [kind]: [entry] });
     expect(message).toBe(`wikitape: fixture file ${file}: ${problem}`);
