@@ -117,8 +117,9 @@ const LOG_FIXTURE: FixtureFields<LogEvent> = {
     ids: givenOr(1, (e) => typeof e.pageid === 'number' && typeof e.logpage === 'number'),
     title: givenOr(1, (e) => typeof e.ns === 'number' && typeof e.title === 'string'),
     type: (e) => typeof e.action === 'string',
-    // (`anon` is printed with the user from its id)
-    user: givenOr(4, (e) => typeof e.user === 'string' && typeof e.userid === 'number'),
+    // `anon` is printed with the user when its id is 0: an IP's (filled in), an imported name's
+    // (`prefix>Name`, whose actor may have no account), never an account's.
+    user: givenOr(4, (e) => typeof e.user === 'string' && (typeof e.userid === 'number' || !e.user.includes('>'))),
     userid: givenOr(4, (e) => typeof e.userid === 'number'),
     timestamp: () => true,
     comment: givenOr(2, (e) => typeof e.comment === 'string'),

@@ -130,12 +130,19 @@ describe('a fixture entry without a field only some answers print', () => {
     expect(ids.unknown).toBeUndefined();
   });
 
-  it('list=logevents: one without its user id flags logevents.userid and the user (which prints `anon` from it); an address actor’s is 0', async () => {
+  it('list=logevents: one without its user id flags logevents.userid; an address actor’s is 0; an imported name’s user is flagged too (`anon` comes from its id)', async () => {
     const { userid: _u, ...entry } = EVENT;
     const ip = { ...EVENT, logid: 2, user: '192.0.2.7', userid: undefined, timestamp: '2024-03-02T10:00:00Z' };
     const ask = await asker({ logevents: [entry, ip] });
-    expect((await ask({ list: 'logevents', leprop: 'ids|user' })).unknown).toBe('logevents.user');
+    const user = await ask({ list: 'logevents', leprop: 'ids|user', ledir: 'newer' });
+    expect(user.unknown).toBeUndefined();
+    expect((user.body['query'] as { logevents: unknown[] }).logevents).toEqual([
+      { logid: 1, pageid: 2, logpage: 2, user: 'Admin' },
+      { logid: 2, pageid: 2, logpage: 2, user: '192.0.2.7', anon: true },
+    ]);
     expect((await ask({ list: 'logevents', leprop: 'ids|userid' })).unknown).toBe('logevents.userid');
+    const imported = await asker({ logevents: [{ ...entry, user: 'imported>Боб' }] });
+    expect((await imported({ list: 'logevents', leprop: 'ids|user' })).unknown).toBe('logevents.user');
     const anon = await ask({ list: 'logevents', leprop: 'ids|user|userid', lelimit: '1' });
     expect(anon.unknown).toBeUndefined();
     expect((anon.body['query'] as { logevents: unknown[] }).logevents).toEqual([{ logid: 2, pageid: 2, logpage: 2, user: '192.0.2.7', userid: 0, anon: true }]);
