@@ -156,7 +156,10 @@ export interface ListEntity<E extends object> {
   readonly indexes: IndexSpecs<E>;
   /** Its fields' JSON types as a cassette keeps them: an entity of the wrong type would be served as if the wiki had shown it. */
   readonly fieldTypes: FieldTypes;
-  /** A fixture's entry as the model keeps it (what fixtures may leave out filled in), or what is wrong with it. */
+  /**
+   * A fixture's entry as the model keeps it, or what is wrong with it (a field every answer needs
+   * left out): an entry that leaves out what some props print is known without them (`known`).
+   */
   fromFixture(entry: Record<string, unknown>): E | string;
   /**
    * For each prop, the field whose presence shows that an answer asked for it: `known` of entities

@@ -13,8 +13,8 @@ export type TokenType = (typeof TOKEN_TYPES)[number];
 export interface Caller {
   /** User name, or the address for an anonymous caller. */
   name: string;
-  /** User id; 0 for anonymous callers. */
-  id: number;
+  /** User id; 0 for anonymous callers; null for an account whose id nobody recorded nor a fixture gives. */
+  id: number | null;
   anon: boolean;
   /** The identity recordings are stored under: `Name`, `Name@bot` (a bot password), or null. */
   identity: string | null;

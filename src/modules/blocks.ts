@@ -10,7 +10,7 @@ import { entityKind, tableOf } from '../wiki/model.js';
 import { fieldColumn, type IndexColumn, type IndexKey, type IndexSpecs } from '../wiki/entity-table.js';
 import { atLeast } from '../wiki/profile.js';
 import { requireMaxOneParameter } from './checks.js';
-import { compareKeys, deriveUserId, fixtureEntry, takePage, windowRange, memoKey, needCompleteList, needProps, needPropsOfAll, showRows } from './list-support.js';
+import { compareKeys, deriveUserId, fixtureEntry, ipUserId, type FixtureFields, takePage, windowRange, memoKey, needCompleteList, needProps, needPropsOfAll, showRows } from './list-support.js';
 import { entityMw } from '../util/timestamp.js';
 import { escapeHtmlAllowEntities, formatUntitledComment } from './parse-summary.js';
 import { apiClass, continueCondition, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
@@ -65,6 +65,36 @@ const BLOCK_INDEXES: IndexSpecs<Block> = {
   target: { columns: [fieldColumn('user', 'text'), ...ORDER_COLUMNS] },
 };
 
+/** Whether a block's target is given: its name, or that it is an autoblock (which shows none). */
+const targetGiven = (b: Block) => typeof b.user === 'string' || b.automatic === true;
+
+/**
+ * A fixture's block: its id, timestamp (the order), expiry and `hidden` (whether it is listed at
+ * all) are required; each prop is known when the entry gives what it prints. What follows for
+ * certain is filled in: an address's user id (0), a sitewide block's restrictions (none).
+ */
+const BLOCK_FIXTURE: FixtureFields<Block> = {
+  required: { id: 'number', timestamp: 'timestamp', expiry: 'expiry', hidden: 'boolean' },
+  props: {
+    id: () => true,
+    user: targetGiven,
+    userid: (b) => b.automatic === true || typeof b.userid === 'number',
+    by: (b) => typeof b.by === 'string',
+    byid: (b) => typeof b.byid === 'number',
+    timestamp: () => true,
+    expiry: () => true,
+    reason: (b) => typeof b.reason === 'string',
+    parsedreason: (b) => typeof b.parsedreason === 'string' || typeof b.reason === 'string',
+    range: targetGiven,
+    flags: (b) => FLAGS.every((f) => typeof b[f] === 'boolean'),
+    restrictions: (b) => b.restrictions !== undefined,
+  },
+  normalize: (b) => {
+    const id = b.userid === undefined && b.automatic !== true ? ipUserId(b.user) : undefined;
+    return { ...b, ...(id !== undefined ? { userid: id } : {}), ...(b.restrictions === undefined && b.partial === false ? { restrictions: [] } : {}) };
+  },
+};
+
 /** list=blocks (ApiQueryBlocks). The prop list grows `parsedreason` in 1.44; see `blocksParams`. */
 export const blocks: ListModule<Block> = {
   name: 'blocks',
@@ -96,7 +126,7 @@ export const blocks: ListModule<Block> = {
       required: { id: 'integer' },
       optional: { user: 'string', userid: 'integer', by: 'string', byid: 'integer', timestamp: 'string', expiry: 'string', reason: 'string', parsedreason: 'string', rangestart: 'string', rangeend: 'string', automatic: 'boolean', anononly: 'boolean', nocreate: 'boolean', autoblock: 'boolean', noemail: 'boolean', hidden: 'boolean', allowusertalk: 'boolean', partial: 'boolean', known: 'strings' },
     },
-    fromFixture: (e) => fixtureEntry<Block>(e, { id: 'number' }),
+    fromFixture: (e) => fixtureEntry<Block>(e, BLOCK_FIXTURE),
     propFields: { id: 'id', user: 'user', userid: 'userid', by: 'by', byid: 'byid', timestamp: 'timestamp', expiry: 'expiry', reason: 'reason', parsedreason: 'parsedreason', range: 'rangestart', flags: 'automatic', restrictions: 'restrictions' },
     *users(b) {
       yield [b.by, b.byid];

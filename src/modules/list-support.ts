@@ -262,12 +262,64 @@ export function deriveUserId<E extends { known?: string[] }>(e: E, idProp: strin
 }
 
 /**
- * A fixture's entry checked (its id fields of these types) and normalized, or what is wrong
- * with it (ListEntity.fromFixture).
+ * A required field's type: a JSON type, or a timestamp as the API prints it (`2024-03-01T10:00:00Z`,
+ * which orders the list), or an expiry (such a timestamp or `infinity`).
  */
-export function fixtureEntry<E extends object>(entry: Record<string, unknown>, ids: Readonly<Record<string, 'number' | 'string'>>, normalize: (e: E) => E = (e) => e): E | string {
-  for (const [field, type] of Object.entries(ids)) {
-    if (typeof entry[field] !== type) return `every entry needs "${field}" (a ${type})`;
+type FixtureFieldType = 'number' | 'string' | 'boolean' | 'timestamp' | 'expiry';
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+
+/** Whether a fixture's field has a type; what it must be, said as an error names it. */
+const FIELD_TYPES: Record<FixtureFieldType, [(v: unknown) => boolean, string]> = {
+  number: [(v) => typeof v === 'number', 'a number'],
+  string: [(v) => typeof v === 'string', 'a string'],
+  boolean: [(v) => typeof v === 'boolean', 'a boolean'],
+  timestamp: [(v) => typeof v === 'string' && ISO.test(v) && !Number.isNaN(Date.parse(v)), 'a timestamp such as 2024-03-01T10:00:00Z'],
+  expiry: [(v) => v === 'infinity' || (typeof v === 'string' && ISO.test(v) && !Number.isNaN(Date.parse(v))), '"infinity" or a timestamp such as 2024-03-01T10:00:00Z'],
+};
+
+/** How a list reads a fixture's entry (ListEntity.fromFixture, through fixtureEntry). */
+export interface FixtureFields<E> {
+  /**
+   * The fields every answer needs, with their types: what names the entry, its sort key, what
+   * decides whether it is listed at all. An entry without one is refused when the file is read.
+   */
+  readonly required: Readonly<Record<string, FixtureFieldType>>;
+  /**
+   * For each prop, whether the entry (read by `normalize`) gives what that prop prints. A prop it
+   * does not give is not known for the entry (its `known` lacks it): an answer that shows it, or a
+   * filter that reads it, is flagged `<list>.<prop>` (needProps, needPropsOfAll), never printed
+   * with a made-up value.
+   */
+  readonly props: Readonly<Record<string, (e: E) => boolean>>;
+  /** The entry as the model keeps it: fields that follow for certain from the others filled in. */
+  readonly normalize?: (e: E) => E;
+}
+
+/**
+ * A fixture's entry checked and read (ListEntity.fromFixture), or what is wrong with it: its
+ * required fields of their types, and `known` the props it gives when it leaves some out (an entry
+ * that gives them all is fully known, as fixtures are). A field left out is never filled with a
+ * default: what only some answers print is flagged when they print it.
+ */
+export function fixtureEntry<E extends { known?: string[] }>(entry: Record<string, unknown>, fields: FixtureFields<E>): E | string {
+  for (const [field, type] of Object.entries(fields.required)) {
+    const [ok, what] = FIELD_TYPES[type];
+    if (!ok(entry[field])) return `every entry needs "${field}" (${what})`;
   }
-  return normalize(entry as unknown as E);
+  const read = (fields.normalize ?? ((e: E) => e))({ ...entry } as unknown as E);
+  const given = Array.isArray(entry['known']) ? (entry['known'] as string[]) : null;
+  const props = Object.keys(fields.props);
+  const known = props.filter((p) => fields.props[p]!(read) && (given === null || given.includes(p)));
+  if (known.length === props.length) {
+    delete read.known;
+    return read;
+  }
+  read.known = known.sort();
+  return read;
+}
+
+/** A user id that follows from a fixture entry's user name for certain: an IP actor's, 0. */
+export function ipUserId(name: unknown): number | undefined {
+  return typeof name === 'string' && (isValid(name) || isValidRange(name)) ? 0 : undefined;
 }

@@ -10,7 +10,7 @@ import { decodeCharReferences, parseTitle, type TitleContext } from '../wiki/tit
 import { titleContext } from '../wiki/site-tables.js';
 import { requireMaxOneParameter } from './checks.js';
 import { HIDDEN_LOG_TYPES, logActions, logTypes } from './log-types.js';
-import { deriveUserId, fixtureEntry, takePage, memoKey, needCompleteList, needProps, needPropsOfAll, showRows, windowRange } from './list-support.js';
+import { deriveUserId, fixtureEntry, ipUserId, type FixtureFields, takePage, memoKey, needCompleteList, needProps, needPropsOfAll, showRows, windowRange } from './list-support.js';
 import { fieldColumn, type IndexColumn, type IndexKey, type IndexSpecs } from '../wiki/entity-table.js';
 import { entityMw } from '../util/timestamp.js';
 import { isAllowed, userCanSeeRevDel } from '../api/session.js';
@@ -102,6 +102,40 @@ function askedScope(ctx: ApiContext): string {
   return logScope(r);
 }
 
+/** A part of a fixture's entry: given, or hidden (log_deleted), which a reader's crawl cannot show. */
+const givenOr = (bit: number, given: (e: LogEvent) => boolean) => (e: LogEvent) => ((e.deleted ?? 0) & bit) !== 0 || given(e);
+
+/**
+ * A fixture's log event: its id, timestamp (the order) and type (restricted types are never
+ * listed) are required; each prop is known when the entry gives what it prints, or hides it
+ * (`actionhidden`, `userhidden`, `commenthidden`: what a caller with the rights would see is
+ * flagged when shown, see hiddenPartsGiven). An IP actor's user id (0) follows from its name.
+ */
+const LOG_FIXTURE: FixtureFields<LogEvent> = {
+  required: { logid: 'number', timestamp: 'timestamp', type: 'string' },
+  props: {
+    ids: givenOr(1, (e) => typeof e.pageid === 'number' && typeof e.logpage === 'number'),
+    title: givenOr(1, (e) => typeof e.ns === 'number' && typeof e.title === 'string'),
+    type: (e) => typeof e.action === 'string',
+    // `anon` is printed with the user when its id is 0: an IP's (filled in), an imported name's
+    // (`prefix>Name`, whose actor may have no account), never an account's.
+    user: givenOr(4, (e) => typeof e.user === 'string' && (typeof e.userid === 'number' || !e.user.includes('>'))),
+    userid: givenOr(4, (e) => typeof e.userid === 'number'),
+    timestamp: () => true,
+    comment: givenOr(2, (e) => typeof e.comment === 'string'),
+    parsedcomment: givenOr(2, (e) => typeof e.parsedcomment === 'string' || typeof e.comment === 'string'),
+    details: givenOr(1, (e) => typeof e.params === 'object' && e.params !== null),
+    tags: (e) => Array.isArray(e.tags),
+  },
+  normalize: (x) => {
+    const raw = x as unknown as Record<string, unknown>;
+    const { actionhidden: _a, commenthidden: _c, userhidden: _u, suppressed: _s, ...rest } = raw;
+    const deleted = x.deleted ?? deletedBits(raw);
+    const userid = x.userid === undefined ? ipUserId(x.user) : undefined;
+    return { ...(rest as unknown as LogEvent), ...(deleted ? { deleted } : {}), ...(userid !== undefined ? { userid } : {}) };
+  },
+};
+
 /** list=logevents (ApiQueryLogEvents). */
 export const logevents: ListModule<LogEvent> = {
   name: 'logevents',
@@ -150,7 +184,7 @@ export const logevents: ListModule<LogEvent> = {
       optional: { ns: 'integer', title: 'string', pageid: 'integer', logpage: 'integer', revid: 'integer', params: 'object', type: 'string', action: 'string', user: 'string', userid: 'integer', timestamp: 'string', comment: 'string', parsedcomment: 'string', tags: 'strings', deleted: 'integer', known: 'strings' },
     },
     // A fixture written as the API shows it (a crawl, the bundled wiki) may mark hidden parts too.
-    fromFixture: (e) => fixtureEntry<LogEvent>(e, { logid: 'number' }, (x) => ({ ...x, params: x.params ?? {}, tags: x.tags ?? [], ...(x.deleted === undefined && deletedBits(e) ? { deleted: deletedBits(e) } : {}) })),
+    fromFixture: (e) => fixtureEntry<LogEvent>(e, LOG_FIXTURE),
     propFields: { ids: 'pageid', title: 'title', type: 'action', user: 'user', userid: 'userid', timestamp: 'timestamp', comment: 'comment', parsedcomment: 'parsedcomment', details: 'params', tags: 'tags' },
     *users(e) {
       if (!((e.deleted ?? 0) & 4)) yield [e.user, e.userid];
@@ -188,10 +222,13 @@ export const logevents: ListModule<LogEvent> = {
     for (const e of eventsAsked(ctx, v)) if (rows.push(e) > limit) break;
     const { page, next } = takePage(rows, limit);
     const props = new Set(pv.list(v['prop']));
-    for (const e of page) needProps(ctx, 'logevents', e, props);
+    const rights = hiddenRights(ctx);
+    for (const e of page) {
+      needProps(ctx, 'logevents', e, props);
+      needHiddenParts(ctx, rights, e, props);
+    }
     // What extractRowInfo reads besides the entry: the props, the caller's rights to hidden parts,
     // the version and (a block's duration, from 1.44 on) the user language.
-    const rights = hiddenRights(ctx);
     const variant = `${[...props].sort().join('|')} ${+rights.hidden}${+rights.suppressed} ${ctx.profile.version} ${ctx.userLang.code}`;
     showRows(ctx, 'logevents', page, variant, (e) => extractRowInfo(ctx, rights, e, props));
     const fetched = next ? [...page, next] : page;
@@ -250,7 +287,7 @@ function eventsAsked(ctx: ApiContext, v: ParamValues): Iterable<LogEvent> {
   needPropsOfAll(ctx, 'logevents', table, read);
   const tests: ((e: LogEvent) => boolean)[] = [(e) => !HIDDEN_LOG_TYPES.includes(e.type)];
   const tag = pv.str(v['tag']);
-  if (tag !== null) tests.push((e) => e.tags.includes(tag));
+  if (tag !== null) tests.push((e) => (e.tags ?? []).includes(tag));
   const action = pv.str(v['action']);
   const type = pv.str(v['type']);
   let actionKey: [string, string] | null = null;
@@ -285,7 +322,8 @@ function titleTests(ctx: ApiContext, v: ParamValues): ((e: LogEvent) => boolean)
   const user = pv.str(v['user']);
   if (user !== null) tests.push((e) => e.user === user && !((e.deleted ?? 0) & 4));
   const page = pageAsked(ctx, v);
-  if (page) tests.push((e) => e.ns === page.ns && mainText(e) === page.text);
+  // (an entry without its title is flagged: needPropsOfAll)
+  if (page) tests.push((e) => e.ns === page.ns && typeof e.title === 'string' && mainText(e) === page.text);
   const ns = pv.num(v['namespace']);
   if (ns !== null) tests.push((e) => e.ns === ns);
   const prefix = pv.str(v['prefix']);
@@ -296,7 +334,7 @@ function titleTests(ctx: ApiContext, v: ParamValues): ((e: LogEvent) => boolean)
       throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [escapeWikiText(prefix)]));
     }
     const { ns: pns, dbkey } = t.title;
-    tests.push((e) => e.ns === pns && mainText(e).replace(/ /g, '_').startsWith(dbkey));
+    tests.push((e) => e.ns === pns && typeof e.title === 'string' && mainText(e).replace(/ /g, '_').startsWith(dbkey));
   }
   if (ns !== null || page !== null) tests.push((e) => !((e.deleted ?? 0) & 1));
   return tests;
@@ -320,6 +358,32 @@ function hiddenRights(ctx: ApiContext): HiddenRights {
 function userCan(rights: HiddenRights, deleted: number, field: number): boolean {
   if ((deleted & field) === 0) return true;
   return deleted & 8 ? rights.suppressed : rights.hidden;
+}
+
+/**
+ * The hidden parts of an entry (log_deleted) shown to a caller with the rights to them, where the
+ * entry leaves their fields out (a reader's crawl or recording sees only that they are hidden):
+ * flagged, never printed empty.
+ */
+function needHiddenParts(ctx: ApiContext, rights: HiddenRights, e: LogEvent, props: Set<string>): void {
+  const deleted = e.deleted ?? 0;
+  if (deleted === 0) return;
+  const need = (prop: string, given: boolean) => {
+    if (props.has(prop) && !given) ctx.unknown(`logevents.${prop}`);
+  };
+  if (deleted & 1 && userCan(rights, deleted, 1)) {
+    need('title', e.ns !== undefined && e.title !== undefined);
+    need('ids', e.pageid !== undefined && e.logpage !== undefined);
+    need('details', e.params !== undefined);
+  }
+  if (deleted & 4 && userCan(rights, deleted, 4)) {
+    need('user', e.user !== undefined && e.userid !== undefined);
+    need('userid', e.userid !== undefined);
+  }
+  if (deleted & 2 && userCan(rights, deleted, 2)) {
+    need('comment', e.comment !== undefined);
+    need('parsedcomment', e.parsedcomment !== undefined || e.comment !== undefined);
+  }
 }
 
 function extractRowInfo(ctx: ApiContext, rights: HiddenRights, e: LogEvent, props: Set<string>): JsonObject {
@@ -358,7 +422,8 @@ function extractRowInfo(ctx: ApiContext, rights: HiddenRights, e: LogEvent, prop
     if (props.has('comment')) out['comment'] = e.comment;
     if (props.has('parsedcomment')) out['parsedcomment'] = e.parsedcomment ?? formatRowComment(ctx, e.comment, e.ns, e.title);
   }
-  if (props.has('tags')) out['tags'] = [...e.tags];
+  // (an entry without tags is flagged: needProps)
+  if (props.has('tags')) out['tags'] = [...(e.tags ?? [])];
   if (deleted & 8 && (actionHidden || userHidden || commentHidden)) out['suppressed'] = true;
   return out;
 }

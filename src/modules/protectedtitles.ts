@@ -4,7 +4,7 @@ import { mergeKnown, type ListModule } from '../api/list-module.js';
 import type { JsonObject } from '../api/result.js';
 import { entityKind, tableOf } from '../wiki/model.js';
 import { fieldColumn } from '../wiki/entity-table.js';
-import { compareKeys, deriveUserId, fixtureEntry, takePage, windowRange, memoKey, needCompleteList, needProps, needPropsOfAll, showRows } from './list-support.js';
+import { compareKeys, deriveUserId, fixtureEntry, ipUserId, type FixtureFields, takePage, windowRange, memoKey, needCompleteList, needProps, needPropsOfAll, showRows } from './list-support.js';
 import { entityMw } from '../util/timestamp.js';
 import { apiClass, fetchedRows, genderCacheLookup, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
 import { atLeast } from '../wiki/profile.js';
@@ -28,6 +28,24 @@ export interface ProtectedTitle {
 }
 
 const PROTECTED_TITLES = entityKind<ProtectedTitle>('protectedtitles');
+
+/**
+ * A fixture's protected title: its namespace, title and timestamp (the order) are required; each
+ * prop is known when the entry gives what it prints (`user` prints the user id too).
+ */
+const TITLE_FIXTURE: FixtureFields<ProtectedTitle> = {
+  required: { ns: 'number', title: 'string', timestamp: 'timestamp' },
+  props: {
+    timestamp: () => true,
+    user: (p) => typeof p.user === 'string' && typeof p.userid === 'number',
+    userid: (p) => typeof p.userid === 'number',
+    comment: (p) => typeof p.comment === 'string',
+    parsedcomment: (p) => typeof p.parsedcomment === 'string' || typeof p.comment === 'string',
+    expiry: (p) => typeof p.expiry === 'string',
+    level: (p) => typeof p.level === 'string',
+  },
+  normalize: (p) => (p.userid === undefined && ipUserId(p.user) !== undefined ? { ...p, userid: 0 } : p),
+};
 
 /** list=protectedtitles (ApiQueryProtectedTitles). Expired rows are not filtered, as in MediaWiki. */
 export const protectedtitles: ListModule<ProtectedTitle> = {
@@ -57,7 +75,7 @@ export const protectedtitles: ListModule<ProtectedTitle> = {
       required: { ns: 'integer', title: 'string' },
       optional: { timestamp: 'string', user: 'string', userid: 'integer', comment: 'string', parsedcomment: 'string', expiry: 'string', level: 'string', known: 'strings' },
     },
-    fromFixture: (e) => fixtureEntry<ProtectedTitle>(e, { ns: 'number', title: 'string' }),
+    fromFixture: (e) => fixtureEntry<ProtectedTitle>(e, TITLE_FIXTURE),
     propFields: { timestamp: 'timestamp', user: 'user', userid: 'userid', comment: 'comment', parsedcomment: 'parsedcomment', expiry: 'expiry', level: 'level' },
     *users(p) {
       yield [p.user, p.userid];

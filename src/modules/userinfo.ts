@@ -60,7 +60,9 @@ export const userinfo: QueryModule = {
     const caller = ctx.session.caller;
     if (!caller.anon) {
       // A session logged in offline: what the user's recordings (or a fixture) say of them; the rest is flagged.
-      const info: JsonObject = { id: caller.id, name: caller.name };
+      // (an account a fixture declares without its id: flagged, as login's `lguserid` is)
+      if (caller.id === null) ctx.unknown('userinfo.id');
+      const info: JsonObject = { id: caller.id ?? 0, name: caller.name };
       for (const p of USERINFO_ORDER) {
         if (!props.has(p)) continue;
         const recorded = caller.userinfo?.get(p);

@@ -76,7 +76,7 @@ export class AccountBook {
     const given = typeof bot === 'object' ? bot : at >= 0 ? undefined : f;
     return {
       name,
-      id: f?.id ?? facts?.id ?? 0,
+      id: f?.id ?? facts?.id ?? null,
       anon: false,
       identity,
       // A bot password narrows the account's rights by its grants, never its groups: ApiQueryUserInfo

@@ -142,12 +142,25 @@ function mergeRedirects(model: WikiModel, f: FixtureFile, file: string): void {
 }
 
 /**
- * A fixture's page as the model keeps it (namespace 0 unless given; links given as plain URLs
- * numbered by `nextLinkId`), or what is wrong with it.
+ * A fixture's page as the model keeps it (links given as plain URLs numbered by `nextLinkId`), or
+ * what is wrong with it. Its namespace may be left out only for a title without a colon, which
+ * no namespace prefix can start (the main namespace's, 0): the namespaces a prefix names depend
+ * on the wiki's language and settings, so any other title needs `ns`.
  */
 export function readFixturePage(p: Record<string, unknown>, nextLinkId: () => number): Page | string {
   if (typeof p['title'] !== 'string' || typeof p['pageid'] !== 'number') return 'every page needs "pageid" and "title"';
+  if (p['ns'] !== undefined && typeof p['ns'] !== 'number') return `page ${p['pageid']} ("${p['title']}"): "ns" must be a number`;
+  if (p['ns'] === undefined && p['title'].includes(':')) return `page ${p['pageid']} ("${p['title']}") needs "ns": its title has a colon, so its namespace is not known from the title alone`;
   const given = Array.isArray(p['extlinks']) ? (p['extlinks'] as Array<ExtLink | string>) : [];
+  const bad = given.find((l) => typeof l !== 'string' && (typeof l !== 'object' || l === null || typeof l.url !== 'string'));
+  if (bad !== undefined) return `page ${p['pageid']} ("${p['title']}"): every external link needs a "url" (a link is a URL, or an object with "url" and "id")`;
+  // A protection is its type, level and expiry (list=allpages' protection filters read all three; `cascade` absent: not cascading).
+  const protection = p['protection'];
+  if (protection !== undefined) {
+    const fields = ['type', 'level', 'expiry'];
+    const wrong = Array.isArray(protection) ? (protection as unknown[]).find((r) => typeof r !== 'object' || r === null || fields.some((f) => typeof (r as Record<string, unknown>)[f] !== 'string')) : protection;
+    if (wrong !== undefined) return `page ${p['pageid']} ("${p['title']}"): "protection" must be a list of protections, each with "type", "level" and "expiry"`;
+  }
   const links = given.map((l) => (typeof l === 'string' ? { id: nextLinkId(), url: l } : l));
   return { ...(p as unknown as Page), ns: (p['ns'] as number | undefined) ?? 0, extlinks: links };
 }
