@@ -120,6 +120,19 @@ describe.each(['json', 'sqlite'] as const)('a %s cassette with a fixture of the 
     expect((await ask(both, idsOnly)).body.query).toEqual(recordingAlone.body.query);
   });
 
+  it.skipIf(skip)('traces a recorded answer with what the fixture knows of its rows (the gender lookup of a user page the comment links)', async () => {
+    const talk = { ...CREATE, logid: 3, ns: 2, title: 'Участник:Боб', pageid: 9, logpage: 9, comment: '/* Раздел */ правка' };
+    const html = '<span dir="auto"><span class="autocomment"><a href="/w/index.php?title=%D0%A3%D1%87%D0%B0%D1%81%D1%82%D0%BD%D0%B8%D0%BA:%D0%91%D0%BE%D0%B1#Раздел" title="Участник:Боб">→<bdi dir="ltr">Раздел</bdi></a>: </span> правка</span>';
+    const q = { list: 'logevents', leprop: 'ids|type|timestamp|parsedcomment', lelimit: 'max' };
+    const walk = recorded(q, { query: { logevents: [{ ...idsRow(talk), parsedcomment: html }] } });
+    const lookup = "GenderCache::doQuery/MediaWiki\\\\Title\\\\MediaWikiTitleCodec::getNamespaceName";
+    const both = { cassettes: await cassettes([walk], format), fixture: await fixture({ logevents: [talk] }) };
+    const hit = await ask(both, q);
+    expect(hit.source).toBe('cassette');
+    expect(hit.text).toContain(lookup);
+    expect(hit.text).toContain("user_name = 'Боб'");
+  });
+
   it.skipIf(skip)('keeps a recorded entry alone when the fixture disagrees with it on what both show (a miss, not the fixture\'s guess)', async () => {
     // The recording says the page created was Казань: the fixture (of another wiki, or older) says Москва.
     const walk = recorded({ list: 'logevents', leprop: 'ids|title|type|timestamp', lelimit: 'max' }, { query: { logevents: [{ ...idsRow(CREATE), ns: 0, title: 'Казань' }] } });
