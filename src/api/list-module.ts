@@ -240,11 +240,12 @@ export function mergeWithFixture<E extends { known?: string[] }>(entity: Pick<Li
     const v = entity.version(recorded);
     if (v === null || v !== entity.version(fixture)) return recorded;
   }
-  for (const p of recKnown) {
-    if (!fixKnown.includes(p)) continue;
-    // (a field one side leaves out, a hidden part's or one a version does not print, is compared through the hidden bits)
-    for (const f of entity.printedFields[p] ?? []) if (rec[f] !== undefined && fix[f] !== undefined && !isDeepStrictEqual(rec[f], fix[f])) return recorded;
-  }
+  // (a field two props print, as a protected title's user id, is the recording's when it showed either)
+  const fieldsOf = (known: readonly string[]) => new Set(known.flatMap((p) => entity.printedFields[p] ?? []));
+  const recFields = fieldsOf(recKnown);
+  const fixFields = fieldsOf(fixKnown);
+  // (a field one side leaves out, a hidden part's or one a version does not print, is compared through the hidden bits)
+  for (const f of recFields) if (fixFields.has(f) && rec[f] !== undefined && fix[f] !== undefined && !isDeepStrictEqual(rec[f], fix[f])) return recorded;
   const h = entity.hidden;
   const recShown = h ? h.shown(recorded, recKnown) : 0;
   const fixShown = h ? h.shown(fixture, fixKnown) : 0;
@@ -254,6 +255,7 @@ export function mergeWithFixture<E extends { known?: string[] }>(entity: Pick<Li
   const out: Record<string, unknown> = { ...rec };
   for (const p of added) {
     for (const f of entity.printedFields[p] ?? []) {
+      if (recFields.has(f)) continue;
       if (fix[f] === undefined) delete out[f];
       else out[f] = fix[f];
     }
