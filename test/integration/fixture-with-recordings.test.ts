@@ -195,6 +195,18 @@ describe.each(['json', 'sqlite'] as const)('a %s cassette with a fixture of the 
     expect((await ask(both, { list: 'logevents', leprop: 'title|user', lelimit: '5' })).body.error?.code).toBe('wikitape-miss');
   });
 
+  it.skipIf(skip)('answers of a fixture\'s entry with a hidden part as the fixture alone does, beside recordings of other lists', async () => {
+    const walk = recorded({ list: 'blocks', bkprop: 'id|user|timestamp|expiry', bklimit: 'max' }, { query: { blocks: [] } });
+    const { ns: _n, title: _t, pageid: _p, logpage: _l, params: _d, ...shown } = CREATE;
+    const hidden = await fixture({ logevents: [{ ...shown, actionhidden: true }] });
+    const q = { list: 'logevents', leprop: 'ids|title|type|details', lelimit: '5' };
+    const alone = await ask({ fixture: hidden }, q);
+    expect(alone.body.query?.['logevents']).toEqual([{ logid: 1, actionhidden: true, type: 'create', action: 'create' }]);
+    const beside = await ask({ fixture: hidden, cassettes: await cassettes([walk], format) }, q);
+    expect(beside.unknown).toBeUndefined();
+    expect(beside.body.query).toEqual(alone.body.query);
+  });
+
   it.skipIf(skip)('never hides a block the recording listed to a reader, though the fixture says it is hidden', async () => {
     const block = { id: 3, user: 'Вандал', userid: 11, by: 'Admin', byid: 1, timestamp: '2024-01-03T12:00:00Z', expiry: 'infinity', reason: 'спам', automatic: false, anononly: false, nocreate: true, autoblock: true, noemail: false, hidden: false, allowusertalk: false, partial: false, restrictions: [] };
     const walk = recorded({ list: 'blocks', bkprop: 'id|user|timestamp|expiry', bklimit: 'max' }, { query: { blocks: [{ id: 3, user: 'Вандал', timestamp: block.timestamp, expiry: 'infinity' }] } });
