@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { PAGES, type EntityKind, type Knowledge } from '../wiki/model.js';
 import { idOfFields, type IndexSpecs } from '../wiki/entity-table.js';
 import type { KeyFacts } from './key-facts.js';
@@ -166,10 +167,30 @@ export interface ListEntity<E extends object> {
    * recorded before `known` was kept is inferred from these.
    */
   readonly propFields: Readonly<Record<string, string>>;
+  /**
+   * For each prop, every field of the entity its answer prints (propFields names one of them):
+   * what a recording that showed the prop says of the entity (mergeWithFixture).
+   */
+  readonly printedFields: Readonly<Record<string, readonly string[]>>;
+  /** Its parts hidden from readers (log_deleted, a hidden block), as bits: absent, it hides none. */
+  readonly hidden?: HiddenParts<E>;
   /** The users an entity names with their ids (`[name, id]`): a name's id then follows in every list. */
   users?(e: E): Iterable<readonly [unknown, unknown]>;
   /** Fills in the fields that follow from what is known (a user id from a name, a range from a target). */
   derive?(e: E, ids: ReadonlyMap<string, number>): void;
+}
+
+/**
+ * Which parts of an entity are hidden, as bits (a log event's log_deleted; a block hidden from
+ * readers), and which of those bits a row shows for certain: a row shows a part's marker only
+ * with the props that print that part, so an entity recorded without them says nothing of it.
+ */
+interface HiddenParts<E extends object> {
+  bits(e: E): number;
+  /** The bits an entity known with these props (all: every prop) tells. */
+  shown(e: E, known: readonly string[]): number;
+  /** The entity with these bits. */
+  withBits(e: E, bits: number): E;
 }
 
 /** The order of a list's entries: what a sorted index of it holds. */
@@ -198,6 +219,53 @@ export function mergeSighting<E extends object>(entity: Pick<ListEntity<E>, 'mer
   if (!entity.version) return entity.merge(earlier, later);
   const v = entity.version(earlier);
   return v !== null && v === entity.version(later) ? entity.merge(earlier, later) : later;
+}
+
+/**
+ * An entity both recorded (`recorded`) and in a fixture (`fixture`), as replay keeps it: for each
+ * prop the recording showed, the recording's fields (the wiki's own answer), for each other prop
+ * the fixture knows, the fixture's; `known` the union of both.
+ * Which parts are hidden is the recording's where its row showed them, else the fixture's. When
+ * the two disagree on anything both know (a field, a hidden part, which version of the entity),
+ * the fixture is not of the wiki as recorded: the recorded entity alone is kept.
+ */
+export function mergeWithFixture<E extends { known?: string[] }>(entity: Pick<ListEntity<E>, 'printedFields' | 'hidden' | 'version'>, recorded: E, fixture: E): E {
+  const recKnown = recorded.known;
+  if (recKnown === undefined) return recorded;
+  const props = Object.keys(entity.printedFields);
+  const fixKnown = fixture.known ?? props;
+  const rec = recorded as Record<string, unknown>;
+  const fix = fixture as Record<string, unknown>;
+  if (entity.version) {
+    const v = entity.version(recorded);
+    if (v === null || v !== entity.version(fixture)) return recorded;
+  }
+  // (a field two props print, as a protected title's user id, is the recording's when it showed either)
+  const fieldsOf = (known: readonly string[]) => new Set(known.flatMap((p) => entity.printedFields[p] ?? []));
+  const recFields = fieldsOf(recKnown);
+  const fixFields = fieldsOf(fixKnown);
+  // (a field one side leaves out, a hidden part's or one a version does not print, is compared through the hidden bits)
+  for (const f of recFields) if (fixFields.has(f) && rec[f] !== undefined && fix[f] !== undefined && !isDeepStrictEqual(rec[f], fix[f])) return recorded;
+  const h = entity.hidden;
+  const recShown = h ? h.shown(recorded, recKnown) : 0;
+  const fixShown = h ? h.shown(fixture, fixKnown) : 0;
+  if (h && (h.bits(recorded) ^ h.bits(fixture)) & recShown & fixShown) return recorded;
+  const added = props.filter((p) => !recKnown.includes(p) && fixKnown.includes(p));
+  if (added.length === 0 && (!h || (fixShown & ~recShown) === 0)) return recorded;
+  const out: Record<string, unknown> = { ...rec };
+  for (const p of added) {
+    for (const f of entity.printedFields[p] ?? []) {
+      if (recFields.has(f)) continue;
+      if (fix[f] === undefined) delete out[f];
+      else out[f] = fix[f];
+    }
+  }
+  // (kept even when it names every prop: an entity without `known` has it inferred from the fields
+  // it has, api/entity-passes.ts inferKnown, and a hidden part's are left out)
+  out['known'] = [...new Set([...recKnown, ...added])].sort();
+  if (!h) return out as E;
+  const fromFixture = fixShown & ~recShown;
+  return h.withBits(out as E, (h.bits(recorded) & ~fromFixture) | (h.bits(fixture) & fromFixture));
 }
 
 /** The name an entity (or an answer's row) has among its kind: its id fields' values. */

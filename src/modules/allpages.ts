@@ -107,6 +107,7 @@ export const allpages: ListModule<Page> = {
     fromFixture: (e) => readFixturePage(e, counter()),
     // Pages keep no `known`: what is known of them is said per field (see Page).
     propFields: {},
+    printedFields: {},
   },
   order: {
     key: (p) => [p.ns, dbkey(p)],

@@ -128,6 +128,27 @@ export const blocks: ListModule<Block> = {
     },
     fromFixture: (e) => fixtureEntry<Block>(e, BLOCK_FIXTURE),
     propFields: { id: 'id', user: 'user', userid: 'userid', by: 'by', byid: 'byid', timestamp: 'timestamp', expiry: 'expiry', reason: 'reason', parsedreason: 'parsedreason', range: 'rangestart', flags: 'automatic', restrictions: 'restrictions' },
+    // (blockInfo)
+    printedFields: {
+      id: ['id'],
+      user: ['user'],
+      userid: ['userid'],
+      by: ['by'],
+      byid: ['byid'],
+      timestamp: ['timestamp'],
+      expiry: ['expiry'],
+      reason: ['reason'],
+      parsedreason: ['parsedreason'],
+      range: ['rangestart', 'rangeend'],
+      flags: [...FLAGS],
+      restrictions: ['restrictions'],
+    },
+    // A block listed at all shows whether it is hidden: only a caller with `hideuser` is shown a hidden one.
+    hidden: {
+      bits: (b) => (b.hidden ? 1 : 0),
+      shown: () => 1,
+      withBits: (b, bits) => (Boolean(b.hidden) === (bits === 1) ? b : { ...b, hidden: bits === 1 }),
+    },
     *users(b) {
       yield [b.by, b.byid];
       if (!b.automatic && b.user !== undefined && !isValid(b.user) && !isValidRange(b.user)) yield [b.user, b.userid];

@@ -186,6 +186,32 @@ export const logevents: ListModule<LogEvent> = {
     // A fixture written as the API shows it (a crawl, the bundled wiki) may mark hidden parts too.
     fromFixture: (e) => fixtureEntry<LogEvent>(e, LOG_FIXTURE),
     propFields: { ids: 'pageid', title: 'title', type: 'action', user: 'user', userid: 'userid', timestamp: 'timestamp', comment: 'comment', parsedcomment: 'parsedcomment', details: 'params', tags: 'tags' },
+    // (extractRowInfo; `anon` follows from the user id)
+    printedFields: {
+      ids: ['logid', 'pageid', 'logpage', 'revid'],
+      title: ['ns', 'title'],
+      type: ['type', 'action'],
+      user: ['user'],
+      userid: ['userid'],
+      timestamp: ['timestamp'],
+      comment: ['comment'],
+      parsedcomment: ['parsedcomment'],
+      details: ['params'],
+      tags: ['tags'],
+    },
+    hidden: {
+      bits: (e) => e.deleted ?? 0,
+      // A row marks a part hidden only with a prop that prints the part, and `suppressed` beside a part it marks.
+      shown(e, known) {
+        const any = (...props: string[]) => props.some((p) => known.includes(p));
+        const bits = (any('ids', 'title', 'details') ? 1 : 0) | (any('comment', 'parsedcomment') ? 2 : 0) | (any('user', 'userid') ? 4 : 0);
+        return (e.deleted ?? 0) & bits ? bits | 8 : bits;
+      },
+      withBits(e, bits) {
+        const { deleted: _d, ...rest } = e;
+        return bits ? { ...rest, deleted: bits } : rest;
+      },
+    },
     *users(e) {
       if (!((e.deleted ?? 0) & 4)) yield [e.user, e.userid];
     },

@@ -77,6 +77,8 @@ export const protectedtitles: ListModule<ProtectedTitle> = {
     },
     fromFixture: (e) => fixtureEntry<ProtectedTitle>(e, TITLE_FIXTURE),
     propFields: { timestamp: 'timestamp', user: 'user', userid: 'userid', comment: 'comment', parsedcomment: 'parsedcomment', expiry: 'expiry', level: 'level' },
+    // (titleInfo: `user` prints the user id too)
+    printedFields: { timestamp: ['timestamp'], user: ['user', 'userid'], userid: ['userid'], comment: ['comment'], parsedcomment: ['parsedcomment'], expiry: ['expiry'], level: ['level'] },
     *users(p) {
       yield [p.user, p.userid];
     },

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { entityId, ownKinds, type ListModule } from '../api/list-module.js';
+import { entityId, mergeWithFixture, ownKinds, type ListEntity, type ListModule } from '../api/list-module.js';
 import type { JsonObject } from '../api/result.js';
 import { emptyHarvest, identityKey, type Harvest } from '../cassette/format.js';
 import { PAGES, addEntities, copyModel, entitiesOf, mergePage, type Knowledge, type WikiModel } from '../wiki/model.js';
@@ -124,14 +124,41 @@ export function identityViews(model: WikiModel, lists: readonly ListModule[], ca
   };
 }
 
+/**
+ * A fixture's entity that knows every prop (no `known`) though it leaves out a field some prop
+ * prints (a hidden part's, an autoblock's target), with `known` named: else knowledge would infer
+ * it from the fields it has (api/entity-passes.ts inferKnown, for entities recorded before `known`
+ * was kept) and refuse what the fixture answers.
+ */
+function knownAsGiven(entity: ListEntity<object>, e: object): object {
+  if ((e as { known?: unknown }).known !== undefined) return e;
+  const fields = Object.entries(entity.propFields);
+  return fields.every(([, f]) => f in e) ? e : { ...e, known: fields.map(([p]) => p).sort() };
+}
+
 /** Adds one model's entities to another (fixtures after harvested entities), each kind as its list names its entities. */
 export function mergeModel(into: WikiModel, m: WikiModel, lists: readonly ListModule[]): void {
-  // An entity both recorded and in a fixture is kept once (the recorded one).
-  for (const { kind, idFields } of [...ownKinds(lists), { kind: PAGES, idFields: ['pageid'] }]) {
+  // An entity both recorded and in a fixture is kept once: the recorded one, with what only the
+  // fixture knows of it when the two agree on what both know (mergeWithFixture).
+  for (const entity of ownKinds(lists)) {
+    const { kind, idFields } = entity;
     // Nothing to add leaves a kind a database holds unread.
     if (entitiesOf(m, kind).length === 0) continue;
-    const held = new Set(entitiesOf(into, kind).map((e) => entityId(idFields, e)));
-    addEntities(into, kind, entitiesOf(m, kind).filter((e) => !held.has(entityId(idFields, e))));
+    // (a new list: a table is kept per list, wiki/entity-table.ts tableOver)
+    const list = [...entitiesOf(into, kind)];
+    const held = new Map(list.map((e, i) => [entityId(idFields, e), i]));
+    const added: object[] = [];
+    for (const e of entitiesOf(m, kind)) {
+      const i = held.get(entityId(idFields, e));
+      if (i === undefined) added.push(knownAsGiven(entity, e));
+      else list[i] = mergeWithFixture(entity, list[i]!, e);
+    }
+    into.entities.set(kind, list);
+    addEntities(into, kind, added);
+  }
+  if (entitiesOf(m, PAGES).length > 0) {
+    const held = new Set(entitiesOf(into, PAGES).map((p) => p.pageid));
+    addEntities(into, PAGES, entitiesOf(m, PAGES).filter((p) => !held.has(p.pageid)));
   }
   // A page in both keeps what only the fixture says of it (a redirect, its length …: mergePage).
   const at = new Map(m.pages.length === 0 ? [] : entitiesOf(into, PAGES).map((p, i) => [p.pageid, i]));

@@ -75,6 +75,22 @@ describe.each(LISTS.map((l) => [l.name, l] as const))('the list module %s', (_na
     expect(await ask({ ...list.key.defaults })).toEqual(plain);
   });
 
+  it('names for each prop every field its answer prints (what a recording of the prop says of an entity)', async () => {
+    expect(Object.keys(list.entity.printedFields).sort()).toEqual(Object.keys(list.entity.propFields).sort());
+    for (const [p, f] of Object.entries(list.entity.propFields)) expect(list.entity.printedFields[p], p).toContain(f);
+    if (list.roles.prop === null) return;
+    const app = createApp({ fixtures: [MINI_WIKI], cassettes: NO_CASSETTES, clock: TEST_CLOCK });
+    // (markers of hidden parts and an anonymous user follow from other fields: the hidden bits, the user id)
+    const markers = ['anon', 'actionhidden', 'userhidden', 'commenthidden', 'suppressed'];
+    for (const p of list.props) {
+      const res = await request(app).get('/wiki/api.php').query({ action: 'query', list: list.name, [`${list.prefix}${list.roles.prop}`]: p, [`${list.prefix}${list.roles.limit}`]: 'max', format: 'json', formatversion: '2' });
+      const rows = ((JSON.parse(res.text) as { query?: Record<string, JsonObject[]> }).query?.[list.name] ?? []) as JsonObject[];
+      expect(rows.length, p).toBeGreaterThan(0);
+      const printed = new Set(rows.flatMap((r) => Object.keys(r)));
+      for (const f of printed) expect([...(list.entity.printedFields[p] ?? []), ...list.entity.idFields, ...markers], `${p}: ${f}`).toContain(f);
+    }
+  });
+
   it('names as props only values of its prop parameter on every version, and as shown by fields only values of some version', () => {
     const any = new Set<string>();
     for (const version of VERSIONS) {
