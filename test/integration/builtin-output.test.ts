@@ -69,6 +69,16 @@ describe('headers', () => {
     expect(res.headers['access-control-allow-origin']).toBe('*');
     expect(res.headers['access-control-allow-credentials']).toBe('false');
   });
+
+  it('refuses an origin the Origin header does not name, a JSONP request still told its login is suppressed', async () => {
+    for (const [callback, suppressed] of [['cb', 'true'], [undefined, undefined]] as const) {
+      const res = await api({ ...q, origin: 'http://example.org', ...(callback ? { callback } : {}) });
+      expect(res.status).toBe(403);
+      expect(res.text).toBe("'origin' parameter does not match Origin header\n");
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.headers['mediawiki-login-suppressed']).toBe(suppressed);
+    }
+  });
 });
 
 describe('sessions', () => {
