@@ -65,6 +65,9 @@ export const parse: ActionModule = {
   debug: parseDebug,
   execute(ctx) {
     const v = readParams(ctx, { path: 'parse', prefix: '', name: 'parse' }, params(ctx.profile));
+    // ApiParse checks the section's form before anything else is read.
+    const section = pv.str(v['section']);
+    if (section !== null && !/^((T-)?\d+|new)$/.test(section)) throw new ApiUsageError(apiMessage('invalidsection', 'apierror-invalidsection'), 'parse');
     // Parsoid's output (1.41+) is another parser's: not rendered here.
     for (const unsupported of ['text', 'page', 'pageid', 'oldid', 'revid', 'parsoid'] as const) {
       if (v[unsupported] !== null && v[unsupported] !== false && v[unsupported] !== undefined) {
@@ -75,6 +78,18 @@ export const parse: ActionModule = {
     const parsed = parseTitle(titleInput, ctx.titles);
     if (!parsed.ok) throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [escapeWikiText(titleInput)]), 'parse');
     const title = parsed.title;
+    const model = pv.str(v['contentmodel']) ?? titleContentModel(title);
+    const format = pv.str(v['contentformat']);
+    const formats = CONTENT_FORMATS[model];
+    if (format !== null && formats !== undefined && !formats.includes(format)) throw new ApiUsageError(apiMessage('badformat-generic', 'apierror-badformat-generic', [format, model]), 'parse');
+    // Content of another model than wikitext (css, json, text…) renders, sections and transforms
+    // otherwise: not made here (the summary alone is the same).
+    const rendered = pv.list(v['prop']).length > 0 || v['onlypst'] === true || v['generatexml'] === true || section !== null || (format !== null && formats === undefined);
+    if (model !== 'wikitext' && rendered) throw new ApiUsageError(apiMessage('wikitape-notimplemented', 'wikitape-notimplemented', ['action=parse&contentmodel=' + model]), 'parse');
+    // The empty content parsed has section 0 alone (Parser::getSection: an index == 0 in PHP's sense).
+    if (section !== null && section !== 'new' && Number(section.replace(/^T-/, '')) !== 0) {
+      throw new ApiUsageError(apiMessage('nosuchsection', 'apierror-nosuchsection-what', [section, title.prefixedText]), 'parse');
+    }
     // ApiParse: a title without text (or page, pageid, oldid) parses nothing of that page; when
     // parsed page properties are asked for, the client probably meant `page`.
     if (v['title'] !== null && (pv.list(v['prop']).length > 0 || v['generatexml'] === true)) {
@@ -93,6 +108,25 @@ export const parse: ActionModule = {
     return v;
   },
 };
+
+/** The formats each content model's handler supports (ContentHandler::isSupportedFormat), of the models whose handlers are known here. */
+const CONTENT_FORMATS: Readonly<Record<string, readonly string[]>> = {
+  wikitext: ['text/x-wiki'],
+  css: ['text/css'],
+  javascript: ['text/javascript'],
+  json: ['application/json'],
+  text: ['text/plain'],
+};
+
+/**
+ * ContentHandler's default model of a title (ContentHandler::getDefaultModelFor): a `.css`, `.js`
+ * or `.json` page in the MediaWiki namespace, or a user's subpage so named, is of that model.
+ */
+function titleContentModel(t: Title): string {
+  const ext = /\.(css|js|json)$/.exec(t.dbkey)?.[1];
+  if (ext === undefined || !(t.ns === 8 || (t.ns === 2 && t.dbkey.includes('/')))) return 'wikitext';
+  return ext === 'js' ? 'javascript' : ext;
+}
 
 /** $wgAPIMaxResultSize (default 8 MiB): the most an API result may hold, in ApiResult's bytes. */
 const MAX_RESULT_SIZE = 8_388_608;

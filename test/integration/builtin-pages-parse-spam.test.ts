@@ -209,6 +209,39 @@ describe('action=parse with section=new', () => {
   });
 });
 
+describe('action=parse with another section, content model or format', () => {
+  // Answers of the real MediaWiki 1.39.17 and 1.43.9 (the live wikis of scripts/live-wiki.sh) to the same questions.
+  const error = async (params: Record<string, string>) => (data(await api({ action: 'parse', summary: 'x', uselang: 'en', formatversion: '2', ...params }))['error'] as Obj)['info'];
+
+  it('refuses a section that is no section ID, before the title is read', async () => {
+    for (const section of ['x', ' 1', '', 'T-x']) expect(await error({ section })).toBe('The "section" parameter must be a valid section ID or "new".');
+    expect(await error({ section: 'x', title: 'a[b' })).toBe('The "section" parameter must be a valid section ID or "new".');
+    expect(await error({ section: '1', title: 'a[b' })).toBe('Bad title "a[b".');
+  });
+
+  it('has section 0 alone of the empty content it parses', async () => {
+    expect(await error({ section: '1' })).toBe('There is no section 1 in API.');
+    expect(await error({ section: 'T-1', title: 'Foo', prop: '' })).toBe('There is no section T-1 in Foo.');
+    expect(await error({ section: '01' })).toBe('There is no section 01 in API.');
+    for (const section of ['0', '00', 'T-0']) expect(data(await api({ action: 'parse', summary: 'x', section, prop: '', formatversion: '2' }))).toEqual({ parse: { title: 'API', pageid: 0, parsedsummary: 'x' } });
+  });
+
+  it('refuses a content format the content model does not read', async () => {
+    expect(await error({ contentformat: 'text/css' })).toBe('The requested format text/css is not supported for content model wikitext.');
+    expect(await error({ contentmodel: 'css', contentformat: 'text/x-wiki' })).toBe('The requested format text/x-wiki is not supported for content model css.');
+    expect(await error({ title: 'MediaWiki:X.json', contentformat: 'text/x-wiki' })).toBe('The requested format text/x-wiki is not supported for content model json.');
+  });
+
+  it('renders no other content model than wikitext: a title\'s own (a .css, .js or .json page) or the one asked', async () => {
+    for (const params of [{ contentmodel: 'css' }, { contentmodel: 'text', prop: 'displaytitle' }, { title: 'MediaWiki:Common.css' }, { title: 'User:A/b.js', onlypst: '1' }, { contentmodel: 'json', section: '0', prop: '' }]) {
+      expect((await api({ action: 'parse', summary: 'x', ...params })).headers['mediawiki-api-error']).toBe('wikitape-notimplemented');
+    }
+    // The summary alone is the same whatever the content.
+    expect(data(await api({ action: 'parse', summary: 'x', contentmodel: 'css', prop: '', formatversion: '2' }))).toEqual({ parse: { title: 'API', pageid: 0, parsedsummary: 'x' } });
+    expect(data(await api({ action: 'parse', summary: 'x', title: 'User:A/b.js', prop: '', formatversion: '2' }))).toEqual({ parse: { title: 'Участник:A/b.js', pageid: 0, parsedsummary: 'x' } });
+  });
+});
+
 describe('action=spamblacklist', () => {
   it('answers ok, or blacklisted with the matching part of each URL', async () => {
     expect(data(await api({ action: 'spamblacklist', url: 'https://ok.test/' }))).toEqual({ spamblacklist: { result: 'ok' } });
