@@ -47,9 +47,10 @@ function params(profile: WikiProfile): Record<string, ParamSpec> {
     preview: { type: 'boolean' },
     sectionpreview: { type: 'boolean' },
     disabletoc: { type: 'boolean' },
-    useskin: { type: 'enum', values: ['apioutput', 'fallback', 'vector', 'vector-2022', 'monobook', 'timeless'] },
+    // The skins the captured wikis have (src/modules/paraminfo): 1.43 also lists its API-only ones.
+    useskin: { type: 'enum', values: modern ? ['apioutput', 'authentication-popup', 'fallback', 'json', 'minerva', 'monobook', 'timeless', 'vector', 'vector-2022'] : ['apioutput', 'fallback', 'minerva', 'monobook', 'timeless', 'vector', 'vector-2022'] },
     contentformat: { type: 'enum', values: ['application/json', 'application/octet-stream', 'application/unknown', 'application/x-binary', 'text/css', 'text/javascript', 'text/plain', 'text/unknown', 'text/x-wiki', 'unknown/unknown'] },
-    contentmodel: { type: 'enum', values: ['GadgetDefinition', 'css', 'javascript', 'json', 'sanitized-css', 'text', 'unknown', 'wikitext'] },
+    contentmodel: { type: 'enum', values: ['css', 'javascript', 'json', 'text', 'unknown', 'wikitext'] },
   };
 }
 
@@ -160,7 +161,7 @@ function buildParse(ctx: ApiContext, v: Record<string, unknown>, title: Title): 
   const secs = Number(process.hrtime.bigint() - started) / 1e9 + 0.001;
   if (props.has('text') && !onlypst) {
     const report = v['disablelimitreport'] !== true && v['disablepp'] !== true;
-    out['text'] = emptyParseText(ctx.profile, ctx.now, secs, secs, report);
+    out['text'] = emptyParseText(ctx.profile, ctx.now, secs, secs, { limitReport: report, wrapClass: pv.str(v['wrapoutputclass'] as string | null) ?? 'mw-parser-output' });
   }
   const summary = pv.str(v['summary'] as string | null);
   const sectionTitle = pv.str(v['sectiontitle'] as string | null);

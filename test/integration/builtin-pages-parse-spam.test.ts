@@ -232,8 +232,19 @@ describe('action=parse with another section, content model or format', () => {
     expect(await error({ title: 'MediaWiki:X.json', contentformat: 'text/x-wiki' })).toBe('The requested format text/x-wiki is not supported for content model json.');
   });
 
+  it('wraps the text in the class asked (none for an empty one), and knows the skins of the captured wikis', async () => {
+    const text = async (wrapoutputclass: string, version = '1.39.17') => (data(await api({ action: 'parse', summary: 'x', prop: 'text', disablelimitreport: '1', wrapoutputclass, formatversion: '2' }, { version }))['parse'] as Obj)['text'];
+    expect(await text('foo')).toBe('<div class="foo"></div>');
+    expect(await text('a b<')).toBe('<div class="a b&lt;"></div>');
+    expect(await text('')).toBe('');
+    expect(await text('foo', '1.43.9')).toBe('<div class="mw-content-ltr foo" lang="ru" dir="ltr"></div>');
+    expect(data(await api({ action: 'parse', summary: 'x', prop: '', useskin: 'minerva', formatversion: '2' }))).toEqual({ parse: { title: 'API', pageid: 0, parsedsummary: 'x' } });
+    expect(data(await api({ action: 'parse', summary: 'x', prop: '', useskin: 'json', formatversion: '2' }, { version: '1.43.9' }))).toEqual({ parse: { title: 'API', pageid: 0, parsedsummary: 'x' } });
+    expect((await api({ action: 'parse', summary: 'x', prop: '', contentmodel: 'GadgetDefinition' })).headers['mediawiki-api-error']).toBe('badvalue');
+  });
+
   it('renders no other content model than wikitext: a title\'s own (a .css, .js or .json page) or the one asked', async () => {
-    for (const params of [{ contentmodel: 'css' }, { contentmodel: 'text', prop: 'displaytitle' }, { title: 'MediaWiki:Common.css' }, { title: 'User:A/b.js', onlypst: '1' }, { contentmodel: 'json', section: '0', prop: '' }]) {
+    for (const params of <Record<string, string>[]>[{ contentmodel: 'css' }, { contentmodel: 'text', prop: 'displaytitle' }, { title: 'MediaWiki:Common.css' }, { title: 'User:A/b.js', onlypst: '1' }, { contentmodel: 'json', section: '0', prop: '' }]) {
       expect((await api({ action: 'parse', summary: 'x', ...params })).headers['mediawiki-api-error']).toBe('wikitape-notimplemented');
     }
     // The summary alone is the same whatever the content.
