@@ -115,7 +115,8 @@ function readOne(ctx: ApiContext, mod: ModuleInfo, name: string, spec: ParamSpec
   const req = ctx.request;
   // ParamValidator::getValue: a deprecated parameter warns whenever it is given, before its value is validated.
   if (spec.deprecated && req.has(name)) {
-    const value = req.get(name) ?? '';
+    // A boolean's value is PHP's true by then, whatever was sent: "1".
+    const value = spec.type === 'boolean' ? '1' : (req.get(name) ?? '');
     addDeprecation(ctx, mod, apiMessage('deprecation', 'paramvalidator-param-deprecated', [{ plaintext: name }, { plaintext: value }]), name);
   }
   if (spec.type === 'boolean') return req.check(name);

@@ -168,6 +168,11 @@ describe('action=parse: every prop, deprecated parameters, onlypst (as the live 
       ['paramvalidator-param-deprecated', 'action=parse&generatexml'],
     ]);
     expect(warnings[2]!['params']).toEqual([{ plaintext: 'effectivelanglinks' }, { plaintext: '1' }]);
+    // A boolean given is true, whatever its value: the warning names the value "1".
+    for (const value of ['', 'false', 'abc']) {
+      const given = data(await api({ action: 'parse', summary: 'x', prop: '', effectivelanglinks: value, errorformat: 'raw' }))['warnings'] as Obj[];
+      expect(given[0]!['params']).toEqual([{ plaintext: 'effectivelanglinks' }, { plaintext: '1' }]);
+    }
   });
 
   it('warns that a title without text parses nothing of that page, when props are asked for', async () => {
