@@ -22,6 +22,8 @@ export interface ParseTextOptions {
   limitReport?: boolean;
   /** `wrapoutputclass` (default `mw-parser-output`); '' gives no wrapper div at all. */
   wrapClass?: string;
+  /** `preview` or `sectionpreview`: from 1.43 on the limit report lists the `is-preview` complication. */
+  preview?: boolean;
 }
 
 /**
@@ -46,7 +48,7 @@ export function emptyParseText(
       `Cached time: ${toMw(nowMs)}`,
       'Cache expiry: 86400',
       'Reduced expiry: false',
-      'Complications: []',
+      `Complications: [${opts.preview === true && atLeast(profile, '1.43') ? 'is-preview' : ''}]`,
       `CPU time usage: ${seconds(cpuSeconds)}`,
       `Real time usage: ${seconds(realSeconds)}`,
       'Preprocessor visited node count: 0/1000000',

@@ -161,7 +161,7 @@ function buildParse(ctx: ApiContext, v: Record<string, unknown>, title: Title): 
   const secs = Number(process.hrtime.bigint() - started) / 1e9 + 0.001;
   if (props.has('text') && !onlypst) {
     const report = v['disablelimitreport'] !== true && v['disablepp'] !== true;
-    out['text'] = emptyParseText(ctx.profile, ctx.now, secs, secs, { limitReport: report, wrapClass: pv.str(v['wrapoutputclass'] as string | null) ?? 'mw-parser-output' });
+    out['text'] = emptyParseText(ctx.profile, ctx.now, secs, secs, { limitReport: report, wrapClass: pv.str(v['wrapoutputclass'] as string | null) ?? 'mw-parser-output', preview: v['preview'] === true || v['sectionpreview'] === true });
   }
   const summary = pv.str(v['summary'] as string | null);
   const sectionTitle = pv.str(v['sectiontitle'] as string | null);

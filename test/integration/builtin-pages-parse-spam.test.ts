@@ -237,12 +237,18 @@ describe('action=parse with another section, content model or format', () => {
     expect(await error({ title: 'MediaWiki:X.json', contentformat: 'text/x-wiki' })).toBe('The requested format text/x-wiki is not supported for content model json.');
   });
 
-  it('wraps the text in the class asked (none for an empty one), and knows the skins of the captured wikis', async () => {
+  it('wraps the text in the class asked (none for an empty one), says a preview is one (1.43), and knows the skins of the captured wikis', async () => {
     const text = async (wrapoutputclass: string, version = '1.39.17') => (data(await api({ action: 'parse', summary: 'x', prop: 'text', disablelimitreport: '1', wrapoutputclass, formatversion: '2' }, { version }))['parse'] as Obj)['text'];
     expect(await text('foo')).toBe('<div class="foo"></div>');
     expect(await text('a b<')).toBe('<div class="a b&lt;"></div>');
     expect(await text('')).toBe('');
     expect(await text('foo', '1.43.9')).toBe('<div class="mw-content-ltr foo" lang="ru" dir="ltr"></div>');
+    // A preview is a complication of the parse from 1.43 on (its limit report says so).
+    const report = async (params: Record<string, string>, version: string) => (data(await api({ action: 'parse', summary: 'x', prop: 'text', formatversion: '2', ...params }, { version }))['parse'] as Obj)['text'];
+    expect(await report({ preview: 'false' }, '1.43.9')).toContain('\nComplications: [is\u2010preview]\n');
+    expect(await report({ sectionpreview: '1' }, '1.43.9')).toContain('\nComplications: [is\u2010preview]\n');
+    expect(await report({}, '1.43.9')).toContain('\nComplications: []\n');
+    expect(await report({ preview: '1' }, '1.39.17')).toContain('\nComplications: []\n');
     expect(data(await api({ action: 'parse', summary: 'x', prop: '', useskin: 'minerva', formatversion: '2' }))).toEqual({ parse: { title: 'API', pageid: 0, parsedsummary: 'x' } });
     expect(data(await api({ action: 'parse', summary: 'x', prop: '', useskin: 'json', formatversion: '2' }, { version: '1.43.9' }))).toEqual({ parse: { title: 'API', pageid: 0, parsedsummary: 'x' } });
     expect((await api({ action: 'parse', summary: 'x', prop: '', contentmodel: 'GadgetDefinition' })).headers['mediawiki-api-error']).toBe('badvalue');
