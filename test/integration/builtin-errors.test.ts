@@ -45,6 +45,8 @@ describe('errors in the default (BC) format', () => {
     [{ list: 'protectedtitles', ptcontinue: 'a|b' }, 'badcontinue', 'Invalid continue param. You should pass the original value returned by the previous query.'],
     [{ prop: 'extlinks', titles: 'Alpha', pageids: '1' }, 'multisource', 'The "pageids" parameter cannot be used with "titles".'],
     [{ prop: 'extlinks', titles: 'Alpha', elquery: '*' }, 'badquery', 'Invalid query.'],
+    // every server's replication lag needs $wgShowHostnames (off by default, as on the live wikis)
+    [{ meta: 'siteinfo', siprop: 'general|dbrepllag', sishowalldb: '1' }, 'includeAllDenied', 'Cannot view all servers\' info unless "$wgShowHostnames" is true.'],
   ])('%o → %s', async (params, code, info) => {
     const { res, body } = await error(params);
     expect(res.headers['mediawiki-api-error']).toBe(code);
