@@ -79,6 +79,12 @@ export const parse: ActionModule = {
     const parsed = parseTitle(titleInput, ctx.titles);
     if (!parsed.ok) throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [escapeWikiText(titleInput)]), 'parse');
     const title = parsed.title;
+    // ApiParse: a title without text (or page, pageid, oldid) parses nothing of that page; when
+    // parsed page properties are asked for, the client probably meant `page`.
+    if (v['title'] !== null && (pv.list(v['prop']).length > 0 || v['generatexml'] === true)) {
+      ctx.addWarning('parse', apiMessage('parse-titlewithouttext', 'apiwarn-parse-titlewithouttext'));
+    }
+    // After that warning: the content's model and format, then its section.
     const model = pv.str(v['contentmodel']) ?? titleContentModel(title);
     const format = pv.str(v['contentformat']);
     const formats = CONTENT_FORMATS[model];
@@ -90,11 +96,6 @@ export const parse: ActionModule = {
     // The empty content parsed has section 0 alone (Parser::getSection: an index == 0 in PHP's sense).
     if (section !== null && section !== 'new' && Number(section.replace(/^T-/, '')) !== 0) {
       throw new ApiUsageError(apiMessage('nosuchsection', 'apierror-nosuchsection-what', [section, title.prefixedText]), 'parse');
-    }
-    // ApiParse: a title without text (or page, pageid, oldid) parses nothing of that page; when
-    // parsed page properties are asked for, the client probably meant `page`.
-    if (v['title'] !== null && (pv.list(v['prop']).length > 0 || v['generatexml'] === true)) {
-      ctx.addWarning('parse', apiMessage('parse-titlewithouttext', 'apiwarn-parse-titlewithouttext'));
     }
     // ApiResult::addValue: an answer over $wgAPIMaxResultSize is left out, with a warning (checked on 1.39).
     let out: JsonObject | null;

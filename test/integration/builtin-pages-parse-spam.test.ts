@@ -228,6 +228,10 @@ describe('action=parse with another section, content model or format', () => {
     expect(await error({ section: '1' })).toBe('There is no section 1 in API.');
     expect(await error({ section: 'T-1', title: 'Foo', prop: '' })).toBe('There is no section T-1 in Foo.');
     expect(await error({ section: '01' })).toBe('There is no section 01 in API.');
+    // after the warning that a title without text parses nothing of it
+    expect(data(await api({ action: 'parse', summary: 'x', title: 'Foo', prop: 'links', section: '1', uselang: 'en', formatversion: '2' }))['warnings']).toEqual({
+      parse: { warnings: '"title" used without "text", and parsed page properties were requested. Did you mean to use "page" instead of "title"?' },
+    });
     for (const section of ['0', '00', 'T-0']) expect(data(await api({ action: 'parse', summary: 'x', section, prop: '', formatversion: '2' }))).toEqual({ parse: { title: 'API', pageid: 0, parsedsummary: 'x' } });
   });
 
