@@ -97,6 +97,8 @@ interface Call {
   notImplemented: string[];
   /** ApiMain's cache mode: the one set (after the uselang downgrade) and the one a module asked for. */
   cache: { mode: CacheMode; requested: CacheMode | null };
+  /** ApiMain's mModule: the action once setupModule has made it (after the asserts and the token); null before. */
+  module: ActionModule | null;
 }
 
 /**
@@ -174,7 +176,7 @@ function startCall(request: ApiRequest, env: ApiEnvironment): Call {
     modules,
   };
   request.onArray = (name) => ctx.addWarning('main', apiMessage('unsupportedarray', 'apiwarn-unsupportedarray', [name]));
-  return { request, env, ctx, outcome, unknown, said, notImplemented: [], cache };
+  return { request, env, ctx, outcome, unknown, said, notImplemented: [], cache, module: null };
 }
 
 /** ApiMain::executeAction: the main parameters, the module, its checks (setupExecuteAction, checkAsserts, setupModule, checkExecutePermissions), then the module itself. */
@@ -215,6 +217,7 @@ function checkExecute(call: Call, action: ActionModule, v: ParamValues): void {
   checkAsserts(caller, pv.str(v['assert']), pv.str(v['assertuser']), (what) => call.unknown.add(what));
   if (action.needsToken) checkToken(ctx, action.needsToken, `${action.prefix ?? ''}token`);
   fault('token');
+  call.module = action;
   // ApiMain::checkExecutePermissions: writing needs `writeapi` (1.39; every user has it by default).
   if (action.writeMode && caller.rights !== null && !caller.rights.includes('writeapi') && !atLeast(profile, '1.43')) {
     throw new ApiUsageError(apiMessage('writeapidenied', 'apierror-writeapidenied'));
@@ -266,7 +269,10 @@ function handleException(call: Call, e: unknown): void {
   if (err.code === 'wikitape-notimplemented') call.notImplemented.push(String(err.params[0]));
   outcome.status = err.status;
   outcome.headers = { ...err.headers };
-  if (atLeast(call.env.profile, '1.43')) outcome.maxage = 0;
+  // ApiMain::sendCacheHeaders of a private answer: the maxage asked for only once a module that
+  // does not write was set up (1.39; an error before the asserts, the action or the token are
+  // through is max-age=0); from 1.43 on never for an error.
+  if (atLeast(call.env.profile, '1.43') || call.module === null || call.module.writeMode === true) outcome.maxage = 0;
   // The error printer fails on the same parameter, says so, and prints again with its
   // parameters at their defaults (formatversion 1, no utf8, ascii or callback).
   const printerError = printerParamError(request, outcome.printer);

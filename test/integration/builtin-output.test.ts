@@ -64,6 +64,15 @@ describe('headers', () => {
     expect(res.headers['expires']).toMatch(/GMT$/);
   });
 
+  it('keeps the maxage asked for an error once the module is set up (1.39), not before: a failed assert or action is max-age=0; from 1.43 on never', async () => {
+    const cache = async (params: Record<string, string>, version = '1.39.17') => (await api({ maxage: '60', ...params }, { version })).headers['cache-control'];
+    expect(await cache({ action: 'query', list: 'logevents', lelimit: 'abc' })).toBe('private, must-revalidate, max-age=60');
+    expect(await cache({ action: 'query', list: 'allpages', assert: 'bot' })).toBe('private, must-revalidate, max-age=0');
+    expect(await cache({ action: 'bogus' })).toBe('private, must-revalidate, max-age=0');
+    expect(await cache({ action: 'query', errorformat: 'bogus' })).toBe('private, must-revalidate, max-age=0');
+    expect(await cache({ action: 'query', list: 'logevents', lelimit: 'abc' }, '1.43.9')).toBe('private, must-revalidate, max-age=0');
+  });
+
   it('sends CORS headers for origin=*', async () => {
     const res = await api({ ...q, origin: '*' });
     expect(res.headers['access-control-allow-origin']).toBe('*');
