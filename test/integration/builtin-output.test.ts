@@ -73,6 +73,13 @@ describe('headers', () => {
     expect(await cache({ action: 'query', list: 'logevents', lelimit: 'abc' }, '1.43.9')).toBe('private, must-revalidate, max-age=0');
   });
 
+  it('names meta=tokens by its path in a warning that tokens are not given cross-origin', async () => {
+    const raw = data(await api({ action: 'query', meta: 'tokens', origin: '*', errorformat: 'raw' }));
+    expect(raw['warnings']).toEqual([{ code: 'tokens-origin', key: 'apiwarn-tokens-origin', params: [], module: 'query+tokens' }]);
+    const bc = data(await api({ action: 'query', meta: 'tokens', origin: '*' }));
+    expect(bc['warnings']).toEqual({ tokens: { '*': 'Tokens may not be obtained when the same-origin policy is not applied.' } });
+  });
+
   it('sends CORS headers for origin=*', async () => {
     const res = await api({ ...q, origin: '*' });
     expect(res.headers['access-control-allow-origin']).toBe('*');
