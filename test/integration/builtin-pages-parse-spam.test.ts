@@ -5,10 +5,26 @@ type Obj = Record<string, unknown>;
 
 describe('prop=extlinks', () => {
   it('lists missing, invalid and existing pages in fv1 order, with normalized titles', async () => {
+    // Ids -2, -1 and 2, 3: the greatest key is their count less one, so PHP makes them a list in key order
+    // (as both live wikis answer titles=москва|Nope|a[b|Санкт-Петербург, pages 2 and 3 there).
     const res = await api({ action: 'query', prop: 'extlinks', titles: 'москва|Несуществующая|a[b|Alpha', utf8: '1' });
-    expect(res.text).toMatch(/^\{"batchcomplete":"","query":\{"normalized":\[\{"from":"москва","to":"Москва"\}\],"pages":\{"-2":\{"ns":0,"title":"Несуществующая","missing":""\},"-1":\{"title":"a\[b","invalidreason":"The requested page title contains invalid characters: \\"\[\\".","invalid":""\},"3":\{"pageid":3,"ns":0,"title":"Alpha","extlinks":\[/);
-    const pages = (data(res)['query'] as Obj)['pages'] as Obj;
-    expect(Object.keys(pages)).toEqual(['2', '3', '-2', '-1']); // JSON.parse puts integer keys first; the text above keeps MediaWiki's order
+    expect(res.text).toMatch(/^\{"batchcomplete":"","query":\{"normalized":\[\{"from":"москва","to":"Москва"\}\],"pages":\[\{"ns":0,"title":"Несуществующая","missing":""\},\{"title":"a\[b","invalidreason":"The requested page title contains invalid characters: \\"\[\\".","invalid":""\},\{"pageid":2,"ns":0,"title":"Москва","extlinks":\[/);
+    // Ids -2, -1 and 3: keyed, in the page set's order
+    const keyed = await api({ action: 'query', prop: 'extlinks', titles: 'Несуществующая|a[b|Alpha', utf8: '1' });
+    expect(keyed.text).toMatch(/^\{"batchcomplete":"","query":\{"pages":\{"-2":\{"ns":0,"title":"Несуществующая","missing":""\},"-1":\{"title":"a\[b","invalidreason":"The requested page title contains invalid characters: \\"\[\\".","invalid":""\},"3":\{"pageid":3,"ns":0,"title":"Alpha","extlinks":\[/);
+  });
+
+  it('lists the fv1 pages as an array when their ids are PHP\'s list keys: the greatest is their count less one (-1 and 1)', async () => {
+    const list = await api({ action: 'query', titles: 'Нет такой|Заглавная страница', utf8: '1' });
+    expect(list.text).toMatch(/^\{"batchcomplete":"","query":\{"pages":\[\{"ns":0,"title":"Нет такой","missing":""\},\{"pageid":1,"ns":0,"title":"Заглавная страница"\}\]\}/);
+    const invalid = await api({ action: 'query', prop: 'extlinks', titles: 'Заглавная страница|a[b', utf8: '1' });
+    expect(invalid.text).toMatch(/^\{"batchcomplete":"","query":\{"pages":\[\{"title":"a\[b",/);
+    // -2, -1 and 1: keyed
+    const keyed = await api({ action: 'query', titles: 'Нет такой|Нет другой|Заглавная страница', utf8: '1' });
+    expect(keyed.text).toMatch(/^\{"batchcomplete":"","query":\{"pages":\{"-1":/);
+    expect(data(await api({ action: 'query', titles: 'Нет такой|Заглавная страница', formatversion: '2' }))['query']).toEqual({
+      pages: [{ ns: 0, title: 'Нет такой', missing: true }, { pageid: 1, ns: 0, title: 'Заглавная страница' }],
+    });
   });
 
   it('answers exportnowrap without export as the page set alone, and refuses export', async () => {
