@@ -214,7 +214,7 @@ function checkExecute(call: Call, action: ActionModule, v: ParamValues): void {
     throw fired.error;
   };
   fault('asserts');
-  checkAsserts(caller, pv.str(v['assert']), pv.str(v['assertuser']), (what) => call.unknown.add(what));
+  checkAsserts(caller, pv.str(v['assert']), pv.str(v['assertuser']), (what) => call.unknown.add(what), atLeast(profile, '1.43'));
   if (action.needsToken) checkToken(ctx, action.needsToken, `${action.prefix ?? ''}token`);
   fault('token');
   call.module = action;
@@ -356,9 +356,9 @@ function printerParamError(request: ApiRequest, printer: Printer): ApiUsageError
 }
 
 /** ApiMain::checkAsserts for the caller: `assertuser=<name>`, `assert=anon|user|bot`. */
-function checkAsserts(caller: Caller, assert: string | null, assertuser: string | null, unknown: (what: string) => void): void {
+function checkAsserts(caller: Caller, assert: string | null, assertuser: string | null, unknown: (what: string) => void, modern: boolean): void {
   if (assertuser !== null && assertuser !== '' && (caller.anon || caller.name !== assertuser)) {
-    throw new ApiUsageError(apiMessage('assertnameduserfailed', 'apierror-assertnameduserfailed', [escapeWikiText(assertuser)]));
+    throw new ApiUsageError(apiMessage('assertnameduserfailed', 'apierror-assertnameduserfailed', [escapeWikiText(assertuser, modern)]));
   }
   if (assert === 'anon' && !caller.anon) throw new ApiUsageError(apiMessage('assertanonfailed', 'apierror-assertanonfailed'));
   if (assert === 'user' && caller.anon) throw new ApiUsageError(apiMessage('assertuserfailed', 'apierror-assertuserfailed'));
@@ -383,7 +383,7 @@ function reportUnusedParams(ctx: ApiContext, printer: Printer): void {
   // array_diff keeps each name's place among the request's parameters (errorformat=raw shows it in 1.39).
   const names = [...ctx.request.params.keys()];
   const keys = unused.map((n) => names.indexOf(n));
-  ctx.addWarning('main', apiMessage('unrecognizedparams', 'apierror-unrecognizedparams', [{ list: unused.map(escapeWikiText), type: 'comma', keys }, unused.length]));
+  ctx.addWarning('main', apiMessage('unrecognizedparams', 'apierror-unrecognizedparams', [{ list: unused.map((n) => escapeWikiText(n, atLeast(ctx.profile, '1.43'))), type: 'comma', keys }, unused.length]));
 }
 
 /** Any non-API failure becomes MediaWiki's internal_api_error shape, never a crash. */

@@ -77,7 +77,7 @@ export const parse: ActionModule = {
     }
     const titleInput = pv.str(v['title']) ?? 'API';
     const parsed = parseTitle(titleInput, ctx.titles);
-    if (!parsed.ok) throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [escapeWikiText(titleInput)]), 'parse');
+    if (!parsed.ok) throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [escapeWikiText(titleInput, atLeast(ctx.profile, '1.43'))]), 'parse');
     const title = parsed.title;
     // ApiParse: a title without text (or page, pageid, oldid) parses nothing of that page; when
     // parsed page properties are asked for, the client probably meant `page`.
