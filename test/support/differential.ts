@@ -9,7 +9,7 @@ import type { ReadQuestion } from './read-questions.js';
  */
 export function normalize(text: string): string {
   if (text.startsWith('<!DOCTYPE html>')) return normalizePage(text);
-  const m = /^(\/\*\*\/\w*\()?([\s\S]*?)(\))?$/.exec(text)!;
+  const m = /^(\/\*\*\/[\w.]*\()?([\s\S]*?)(\))?$/.exec(text)!;
   try {
     // Keeping the order of integer-like keys: formatversion=1's `query.pages` is keyed by page id
     // in the order the page set found the pages, which JSON.parse would put in numeric order.
