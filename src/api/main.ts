@@ -7,7 +7,7 @@ import type { ActionModule, RanModule } from './action-module.js';
 import { cacheModeForUselang, type ApiContext, type CacheMode } from './context.js';
 import { ErrorFormatter, ERROR_FORMATS, type ErrorFormat } from './error-formatter.js';
 import { ApiUsageError, apiMessage, type ApiMessage } from './errors.js';
-import { badValueMessage, readParams } from './param-reader.js';
+import { badValueMessage, readParams, SETUP_ERRORS } from './param-reader.js';
 import { pv, type ParamSpec, type ParamValues } from './param-spec.js';
 import { ApiRequest } from './request.js';
 import { escapeWikiText } from '../util/escape.js';
@@ -270,9 +270,10 @@ function handleException(call: Call, e: unknown): void {
   outcome.status = err.status;
   outcome.headers = { ...err.headers };
   // ApiMain::sendCacheHeaders of a private answer: the maxage asked for only once a module that
-  // does not write was set up (1.39; an error before the asserts, the action or the token are
-  // through is max-age=0); from 1.43 on never for an error.
-  if (atLeast(call.env.profile, '1.43') || call.module === null || call.module.writeMode === true) outcome.maxage = 0;
+  // does not write was set up (1.39; an error before the asserts, the action, its own parameters
+  // or the token are through is max-age=0); from 1.43 on never for an error.
+  const held = call.module !== null && !SETUP_ERRORS.has(err);
+  if (atLeast(call.env.profile, '1.43') || !held || call.module?.writeMode === true) outcome.maxage = 0;
   // The error printer fails on the same parameter, says so, and prints again with its
   // parameters at their defaults (formatversion 1, no utf8, ascii or callback).
   const printerError = printerParamError(request, outcome.printer);

@@ -77,7 +77,14 @@ export function looseParamValues(params: ReadonlyMap<string, string>, prefix: st
  * order, recording warnings as it goes; the first error (in declaration order) is thrown only
  * after all were read, so warnings of later parameters survive into the error response.
  */
-export function readParams(ctx: ApiContext, mod: ModuleInfo, specs: Record<string, ParamSpec>): ParamValues {
+/**
+ * The errors of an action module's own parameters (and the page set's, for action=query), which
+ * ApiMain::setupModule reads (extractRequestParams) before it holds the module: such an error is
+ * sent with max-age=0 (main.ts handleException).
+ */
+export const SETUP_ERRORS = new WeakSet<ApiUsageError>();
+
+export function readParams(ctx: ApiContext, mod: ModuleInfo, specs: Record<string, ParamSpec>, options: { setup?: boolean } = {}): ParamValues {
   const values: ParamValues = {};
   let first: ApiUsageError | null = null;
   for (const [short, spec] of Object.entries(specs)) {
@@ -90,7 +97,10 @@ export function readParams(ctx: ApiContext, mod: ModuleInfo, specs: Record<strin
       values[short] = null;
     }
   }
-  if (first) throw first;
+  if (first) {
+    if (options.setup === true) SETUP_ERRORS.add(first);
+    throw first;
+  }
   return values;
 }
 

@@ -65,7 +65,7 @@ export const parse: ActionModule = {
   cacheMode: () => 'anon-public-user-private',
   debug: parseDebug,
   execute(ctx) {
-    const v = readParams(ctx, { path: 'parse', prefix: '', name: 'parse' }, params(ctx.profile));
+    const v = readParams(ctx, { path: 'parse', prefix: '', name: 'parse' }, params(ctx.profile), { setup: true });
     // ApiParse checks the section's form before anything else is read.
     const section = pv.str(v['section']);
     if (section !== null && !/^((T-)?\d+|new)$/.test(section)) throw new ApiUsageError(apiMessage('invalidsection', 'apierror-invalidsection'), 'parse');

@@ -163,7 +163,7 @@ function writeModule(spec: WriteSpec): ActionModule {
     needsToken: spec.token ?? 'csrf',
     params,
     execute(ctx) {
-      const v = readParams(ctx, { path: spec.name, prefix: '', name: spec.name }, params());
+      const v = readParams(ctx, { path: spec.name, prefix: '', name: spec.name }, params(), { setup: true });
       if (spec.oneOf) requireOne(v, spec.oneOf);
       const title = spec.oneOf?.includes('title') || spec.oneOf?.includes('from') ? targetTitle(ctx, v, spec.oneOf[0]) : pv.str(v['title']);
       const rights = ctx.session.caller.rights;

@@ -70,6 +70,13 @@ describe('headers', () => {
     expect(await cache({ action: 'query', list: 'allpages', assert: 'bot' })).toBe('private, must-revalidate, max-age=0');
     expect(await cache({ action: 'bogus' })).toBe('private, must-revalidate, max-age=0');
     expect(await cache({ action: 'query', errorformat: 'bogus' })).toBe('private, must-revalidate, max-age=0');
+    // an action's own parameters (and the page set's) are read while the module is set up; its later checks are not
+    expect(await cache({ action: 'paraminfo', modules: 'query', helpformat: 'bogus' })).toBe('private, must-revalidate, max-age=0');
+    expect(await cache({ action: 'spamblacklist' })).toBe('private, must-revalidate, max-age=0');
+    expect(await cache({ action: 'query', pageids: 'abc' })).toBe('private, must-revalidate, max-age=0');
+    expect(await cache({ action: 'parse', summary: 'x', useskin: 'bogus' })).toBe('private, must-revalidate, max-age=0');
+    expect(await cache({ action: 'parse', summary: 'x', section: 'x' })).toBe('private, must-revalidate, max-age=60');
+    expect(await cache({ action: 'query', titles: 'a', pageids: '1' })).toBe('private, must-revalidate, max-age=60');
     expect(await cache({ action: 'query', list: 'logevents', lelimit: 'abc' }, '1.43.9')).toBe('private, must-revalidate, max-age=0');
   });
 
