@@ -92,6 +92,8 @@ export interface EmptyPartsInput {
   seconds: number;
   /** `generatexml` (deprecated) asks for the parse tree too. */
   parsetree: boolean;
+  /** `pst`: the pre-save-transformed text follows `wikitext` as `psttext`. */
+  pst: boolean;
 }
 
 /** `%.3f`, as the limit report prints its times. */
@@ -140,7 +142,10 @@ export function emptyParseParts(props: ReadonlySet<string>, input: EmptyPartsInp
   if (props.has('encodedjsconfigvars')) out['encodedjsconfigvars'] = '[]';
   if (props.has('indicators')) out['indicators'] = {};
   if (props.has('iwlinks')) out['iwlinks'] = [];
-  if (props.has('wikitext')) out['wikitext'] = '';
+  if (props.has('wikitext')) {
+    out['wikitext'] = '';
+    if (input.pst) out['psttext'] = '';
+  }
   if (props.has('properties')) out['properties'] = {};
   if (props.has('limitreportdata')) out['limitreportdata'] = emptyLimitReportData(input.nowMs, input.seconds);
   if (props.has('parsetree') || input.parsetree) out['parsetree'] = '<root/>';

@@ -5,6 +5,7 @@ import type { ApiContext } from '../api/context.js';
 import { escapeWikiText } from '../util/escape.js';
 import { ApiUsageError, apiMessage } from '../api/errors.js';
 import { readParams } from '../api/param-reader.js';
+import { requireMaxOneParameter } from './checks.js';
 import { pv, type ParamSpec } from '../api/param-spec.js';
 import type { JsonObject } from '../api/result.js';
 import { atLeast, type WikiProfile } from '../wiki/profile.js';
@@ -66,7 +67,8 @@ export const parse: ActionModule = {
   debug: parseDebug,
   execute(ctx) {
     const v = readParams(ctx, { path: 'parse', prefix: '', name: 'parse' }, params(ctx.profile), { setup: true });
-    // ApiParse checks the section's form before anything else is read.
+    // ApiParse: text and title or revid may go together, the rest not; then the section's form.
+    for (const other of ['text', 'title', 'revid']) requireMaxOneParameter('', v, ['page', 'pageid', 'oldid', other]);
     const section = pv.str(v['section']);
     if (section !== null && !/^((T-)?\d+|new)$/.test(section)) throw new ApiUsageError(apiMessage('invalidsection', 'apierror-invalidsection'), 'parse');
     // Parsoid's output (1.41+) is another parser's: not rendered here.
@@ -181,7 +183,7 @@ function buildParse(ctx: ApiContext, v: Record<string, unknown>, title: Title): 
   // (useskin) changes modules, head items and indicators.
   for (const p of ['headhtml', 'limitreporthtml'] as const) if (props.has(p)) ctx.unknown(`parse.${p}`);
   if (v['useskin'] !== null && props.size > 0) ctx.unknown('parse.useskin');
-  Object.assign(out, emptyParseParts(props, { title, nowMs: ctx.now, seconds: secs, parsetree: v['generatexml'] === true }));
+  Object.assign(out, emptyParseParts(props, { title, nowMs: ctx.now, seconds: secs, parsetree: v['generatexml'] === true, pst: v['pst'] === true }));
   if (props.has('modules') && !props.has('jsconfigvars') && !props.has('encodedjsconfigvars')) {
     ctx.addWarning('parse', apiMessage('moduleswithoutvars', 'apiwarn-moduleswithoutvars'));
   }

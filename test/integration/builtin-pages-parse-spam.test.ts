@@ -240,6 +240,19 @@ describe('action=parse with another section, content model or format', () => {
     expect(await error({ section: '1', title: 'a[b' })).toBe('Bad title "a[b".');
   });
 
+  it('refuses page, pageid or oldid beside each other, text, title or revid first (the section after)', async () => {
+    expect(await error({ title: 'X', page: 'Y', section: 'x' })).toBe('The parameters "title" and "page" can not be used together.');
+    expect(await error({ page: 'Y', pageid: '1', oldid: '2' })).toBe('The parameters "page", "pageid" and "oldid" can not be used together.');
+    expect(await error({ text: 'a', oldid: '2' })).toBe('The parameters "text" and "oldid" can not be used together.');
+  });
+
+  it('gives the pre-save-transformed text after the text for pst', async () => {
+    const body = data(await api({ action: 'parse', summary: 'x', prop: 'wikitext|sections', pst: '1', formatversion: '2' }));
+    expect(JSON.stringify(body)).toBe('{"parse":{"title":"API","pageid":0,"parsedsummary":"x","sections":[],"showtoc":false,"wikitext":"","psttext":""}}');
+    const v1 = data(await api({ action: 'parse', summary: 'x', prop: 'wikitext', pst: '1' }));
+    expect(JSON.stringify(v1)).toBe('{"parse":{"title":"API","pageid":0,"parsedsummary":{"*":"x"},"wikitext":{"*":""},"psttext":{"*":""}}}');
+  });
+
   it('has section 0 alone of the empty content it parses', async () => {
     expect(await error({ section: '1' })).toBe('There is no section 1 in API.');
     expect(await error({ section: 'T-1', title: 'Foo', prop: '' })).toBe('There is no section T-1 in Foo.');
