@@ -261,16 +261,44 @@ function queryBase(r: Random, mod: ModuleInfo, facts: WikiFacts): [string, strin
   return out;
 }
 
-/** One random question (a query string) about `mod`. */
-function randomQuestion(r: Random, mod: ModuleInfo, facts: WikiFacts): string {
+/** A module's own parameters, each asked with its share of chance. */
+function moduleParams(r: Random, mod: ModuleInfo, facts: WikiFacts, prefix = mod.prefix): [string, string][] {
   const params: [string, string][] = [];
-  if (mod.path.startsWith('query+')) params.push(...queryBase(r, mod, facts));
-  else params.push(['action', mod.name]);
   for (const p of mod.parameters) {
     const required = p.required === true || (mod.name === 'parse' && p.name === 'summary') || (mod.name === 'paraminfo' && p.name === 'modules' && chance(r, 0.8));
     if (!required && !chance(r, share(mod, p))) continue;
     const v = value(r, p, mod, facts);
-    if (v !== null) params.push([mod.prefix + p.name, v]);
+    if (v !== null) params.push([prefix + p.name, v]);
+  }
+  return params;
+}
+
+/**
+ * One random question (a query string) about `mod`; a query module now and then with another
+ * query module of the same request (two lists, a list and a meta), or a prop module over
+ * `generator=allpages`, as bots combine them.
+ */
+function randomQuestion(r: Random, mod: ModuleInfo, facts: WikiFacts, all: readonly ModuleInfo[]): string {
+  const params: [string, string][] = [];
+  if (mod.path.startsWith('query+')) {
+    const base = queryBase(r, mod, facts);
+    const allpages = all.find((m) => m.name === 'allpages');
+    if (mod.group === 'prop' && allpages && chance(r, 0.12)) {
+      // the page set from a generator: its parameters with the `g` prefix
+      params.push(['action', 'query'], ['prop', mod.name], ['generator', 'allpages'], ...moduleParams(r, allpages, facts, 'gap'));
+    } else params.push(...base);
+    params.push(...moduleParams(r, mod, facts));
+    const others = all.filter((m) => m.path.startsWith('query+') && m !== mod && m.group !== 'prop');
+    if (mod.group !== 'prop' && others.length > 0 && chance(r, 0.1)) {
+      const other = pick(r, others);
+      const kind = other.group ?? 'list';
+      const at = params.findIndex(([k]) => k === kind);
+      if (at >= 0) params[at] = [kind, `${params[at]![1]}|${other.name}`];
+      else params.push([kind, other.name]);
+      params.push(...moduleParams(r, other, facts));
+    }
+  } else {
+    params.push(['action', mod.name], ...moduleParams(r, mod, facts));
   }
   params.push(...mainParams(r));
   // A parameter the module does not declare, now and then: the "unrecognized parameter" warning.
@@ -282,7 +310,7 @@ function randomQuestion(r: Random, mod: ModuleInfo, facts: WikiFacts): string {
 export function randomQuestions(seed: number, count: number, modules: readonly ModuleInfo[], facts: WikiFacts, weights: Readonly<Record<string, number>> = BUILTIN_MODULES): string[] {
   const r = seeded(seed);
   const bag = modules.flatMap((m) => Array<ModuleInfo>(weights[m.path] ?? 0).fill(m));
-  return Array.from({ length: count }, () => randomQuestion(r, pick(r, bag), facts));
+  return Array.from({ length: count }, () => randomQuestion(r, pick(r, bag), facts, modules));
 }
 
 /** The modules' paraminfo from a live wiki (`formatversion=2`). */
