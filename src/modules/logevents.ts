@@ -359,7 +359,9 @@ function extractRowInfo(ctx: ApiContext, rights: HiddenRights, e: LogEvent, prop
     if (props.has('parsedcomment')) out['parsedcomment'] = e.parsedcomment ?? formatRowComment(ctx, e.comment, e.ns, e.title);
   }
   if (props.has('tags')) out['tags'] = [...e.tags];
-  if (deleted & 8 && (actionHidden || userHidden || commentHidden)) out['suppressed'] = true;
+  // Suppressed is said only beside a hidden part the entry shows (ApiQueryLogEvents' $anyHidden).
+  const anyHidden = out['actionhidden'] === true || out['userhidden'] === true || out['commenthidden'] === true;
+  if (deleted & 8 && anyHidden) out['suppressed'] = true;
   return out;
 }
 
