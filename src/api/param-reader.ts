@@ -271,10 +271,8 @@ function checkRange(
   if (curMax !== undefined && n > curMax) clamped = curMax;
   if (clamped === n) return n;
   const data = { min: min ?? null, curmax: curMax ?? null, max: max ?? null, highmax: highMax ?? null };
-  const params =
-    min !== undefined && curMax !== undefined
-      ? [{ plaintext: name }, { plaintext: raw }, { num: min }, { num: curMax }]
-      : [{ plaintext: name }, { plaintext: raw }, { num: min ?? curMax ?? 0 }];
+  // IntegerDef::checkRange: both bounds are the message's number parameters, '' for the one a range lacks.
+  const params = [{ plaintext: name }, { plaintext: raw }, { num: min ?? ('' as const) }, { num: curMax ?? ('' as const) }];
   const key =
     min !== undefined && curMax !== undefined
       ? 'paramvalidator-outofrange-minmax'

@@ -80,6 +80,13 @@ describe('headers', () => {
     expect(await cache({ action: 'query', list: 'logevents', lelimit: 'abc' }, '1.43.9')).toBe('private, must-revalidate, max-age=0');
   });
 
+  it('gives an out-of-range warning both bounds as number parameters, \'\' for the one the range lacks (1.43 smaxage=-1)', async () => {
+    const raw = data(await api({ action: 'query', smaxage: '-1', errorformat: 'raw' }, { version: '1.43.9' }));
+    expect((raw['warnings'] as Record<string, unknown>[])[0]!['params']).toEqual([{ plaintext: 'smaxage' }, { plaintext: '-1' }, { num: 0 }, { num: '' }]);
+    const text = data(await api({ action: 'query', smaxage: '-1', errorformat: 'plaintext', uselang: 'en', formatversion: '2' }, { version: '1.43.9' }));
+    expect((text['warnings'] as Record<string, unknown>[])[0]!['text']).toBe('The value "-1" for parameter "smaxage" must be no less than 0.');
+  });
+
   it('names meta=tokens by its path in a warning that tokens are not given cross-origin', async () => {
     const raw = data(await api({ action: 'query', meta: 'tokens', origin: '*', errorformat: 'raw' }));
     expect(raw['warnings']).toEqual([{ code: 'tokens-origin', key: 'apiwarn-tokens-origin', params: [], module: 'query+tokens' }]);
