@@ -11,7 +11,9 @@ export type ErrorFormat = (typeof ERROR_FORMATS)[number];
 function toTextParam(p: MessageParam): TextParam {
   if (typeof p === 'object' && 'plaintext' in p) return p.plaintext;
   if (typeof p === 'object' && 'list' in p) return { list: p.list, ...(p.type ? { type: p.type } : {}) };
-  return p;
+  // numParam(null ?? ''): the bound a range lacks, which formats as nothing
+  if (typeof p === 'object' && 'num' in p && p.num === '') return '';
+  return p as TextParam;
 }
 
 function rawParam(p: MessageParam, version: string): Json {

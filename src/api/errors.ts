@@ -6,7 +6,7 @@ export type MessageParam =
   | string
   | number
   | { plaintext: string }
-  | { num: number }
+  | { num: number | '' }
   | {
       list: readonly string[];
       type?: 'comma' | 'text';

@@ -7,7 +7,7 @@ import type { ActionModule, RanModule } from './action-module.js';
 import { cacheModeForUselang, type ApiContext, type CacheMode } from './context.js';
 import { ErrorFormatter, ERROR_FORMATS, type ErrorFormat } from './error-formatter.js';
 import { ApiUsageError, apiMessage, type ApiMessage } from './errors.js';
-import { badValueMessage, readParams } from './param-reader.js';
+import { badValueMessage, readParams, SETUP_ERRORS } from './param-reader.js';
 import { pv, type ParamSpec, type ParamValues } from './param-spec.js';
 import { ApiRequest } from './request.js';
 import { escapeWikiText } from '../util/escape.js';
@@ -97,6 +97,8 @@ interface Call {
   notImplemented: string[];
   /** ApiMain's cache mode: the one set (after the uselang downgrade) and the one a module asked for. */
   cache: { mode: CacheMode; requested: CacheMode | null };
+  /** ApiMain's mModule: the action once setupModule has made it (after the asserts and the token); null before. */
+  module: ActionModule | null;
 }
 
 /**
@@ -174,7 +176,7 @@ function startCall(request: ApiRequest, env: ApiEnvironment): Call {
     modules,
   };
   request.onArray = (name) => ctx.addWarning('main', apiMessage('unsupportedarray', 'apiwarn-unsupportedarray', [name]));
-  return { request, env, ctx, outcome, unknown, said, notImplemented: [], cache };
+  return { request, env, ctx, outcome, unknown, said, notImplemented: [], cache, module: null };
 }
 
 /** ApiMain::executeAction: the main parameters, the module, its checks (setupExecuteAction, checkAsserts, setupModule, checkExecutePermissions), then the module itself. */
@@ -212,9 +214,10 @@ function checkExecute(call: Call, action: ActionModule, v: ParamValues): void {
     throw fired.error;
   };
   fault('asserts');
-  checkAsserts(caller, pv.str(v['assert']), pv.str(v['assertuser']), (what) => call.unknown.add(what));
+  checkAsserts(caller, pv.str(v['assert']), pv.str(v['assertuser']), (what) => call.unknown.add(what), atLeast(profile, '1.43'));
   if (action.needsToken) checkToken(ctx, action.needsToken, `${action.prefix ?? ''}token`);
   fault('token');
+  call.module = action;
   // ApiMain::checkExecutePermissions: writing needs `writeapi` (1.39; every user has it by default).
   if (action.writeMode && caller.rights !== null && !caller.rights.includes('writeapi') && !atLeast(profile, '1.43')) {
     throw new ApiUsageError(apiMessage('writeapidenied', 'apierror-writeapidenied'));
@@ -266,7 +269,11 @@ function handleException(call: Call, e: unknown): void {
   if (err.code === 'wikitape-notimplemented') call.notImplemented.push(String(err.params[0]));
   outcome.status = err.status;
   outcome.headers = { ...err.headers };
-  if (atLeast(call.env.profile, '1.43')) outcome.maxage = 0;
+  // ApiMain::sendCacheHeaders of a private answer: the maxage asked for only once a module that
+  // does not write was set up (1.39; an error before the asserts, the action, its own parameters
+  // or the token are through is max-age=0); from 1.43 on never for an error.
+  const held = call.module !== null && !SETUP_ERRORS.has(err);
+  if (atLeast(call.env.profile, '1.43') || !held || call.module?.writeMode === true) outcome.maxage = 0;
   // The error printer fails on the same parameter, says so, and prints again with its
   // parameters at their defaults (formatversion 1, no utf8, ascii or callback).
   const printerError = printerParamError(request, outcome.printer);
@@ -350,9 +357,9 @@ function printerParamError(request: ApiRequest, printer: Printer): ApiUsageError
 }
 
 /** ApiMain::checkAsserts for the caller: `assertuser=<name>`, `assert=anon|user|bot`. */
-function checkAsserts(caller: Caller, assert: string | null, assertuser: string | null, unknown: (what: string) => void): void {
+function checkAsserts(caller: Caller, assert: string | null, assertuser: string | null, unknown: (what: string) => void, modern: boolean): void {
   if (assertuser !== null && assertuser !== '' && (caller.anon || caller.name !== assertuser)) {
-    throw new ApiUsageError(apiMessage('assertnameduserfailed', 'apierror-assertnameduserfailed', [escapeWikiText(assertuser)]));
+    throw new ApiUsageError(apiMessage('assertnameduserfailed', 'apierror-assertnameduserfailed', [escapeWikiText(assertuser, modern)]));
   }
   if (assert === 'anon' && !caller.anon) throw new ApiUsageError(apiMessage('assertanonfailed', 'apierror-assertanonfailed'));
   if (assert === 'user' && caller.anon) throw new ApiUsageError(apiMessage('assertuserfailed', 'apierror-assertuserfailed'));
@@ -377,7 +384,7 @@ function reportUnusedParams(ctx: ApiContext, printer: Printer): void {
   // array_diff keeps each name's place among the request's parameters (errorformat=raw shows it in 1.39).
   const names = [...ctx.request.params.keys()];
   const keys = unused.map((n) => names.indexOf(n));
-  ctx.addWarning('main', apiMessage('unrecognizedparams', 'apierror-unrecognizedparams', [{ list: unused.map(escapeWikiText), type: 'comma', keys }, unused.length]));
+  ctx.addWarning('main', apiMessage('unrecognizedparams', 'apierror-unrecognizedparams', [{ list: unused.map((n) => escapeWikiText(n, atLeast(ctx.profile, '1.43'))), type: 'comma', keys }, unused.length]));
 }
 
 /** Any non-API failure becomes MediaWiki's internal_api_error shape, never a crash. */

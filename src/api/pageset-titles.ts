@@ -1,6 +1,7 @@
 import { escapeWikiText } from '../util/escape.js';
 import { resolveSpecialAlias } from '../wiki/special-pages.js';
 import { fixSpecialName, parseTitle, specialPagesOf, type Title } from '../wiki/title.js';
+import { atLeast } from '../wiki/profile.js';
 import { apiMessage, type MessageParam } from './errors.js';
 import { addToBatch, type LinkBatch, type PageSetState } from './pageset-state.js';
 import { explodeMultiValue } from './param-reader.js';
@@ -33,7 +34,7 @@ export function cleanedTitles(state: PageSetState): void {
 function invalidReason(state: PageSetState, input: string, reason: string, params: string[]): void {
   // The length limit is a number parameter (Message::numParam), the others plain text.
   const own: MessageParam[] = reason === 'title-invalid-too-long' ? params.map((p) => ({ num: Number(p) })) : params;
-  const msg = apiMessage(reason, reason, [...own, escapeWikiText(input)]);
+  const msg = apiMessage(reason, reason, [...own, escapeWikiText(input, atLeast(state.ctx.profile, '1.43'))]);
   state.invalid.set(state.fakeId--, { title: input, invalidreason: state.ctx.formatter.formatExceptionMessage(msg) });
 }
 

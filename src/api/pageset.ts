@@ -39,7 +39,7 @@ const VARIANT_LANGUAGES: ReadonlySet<string> = new Set(['ban', 'crh', 'gan', 'iu
 
 /** ApiPageSet::executeInternal: one data source (titles, pageids or revids), then redirects followed. */
 export function buildPageSet(ctx: ApiContext): PageSet {
-  const v = readParams(ctx, { path: 'query', prefix: '', name: 'query' }, PAGESET_PARAMS);
+  const v = readParams(ctx, { path: 'query', prefix: '', name: 'query' }, PAGESET_PARAMS, { setup: true });
   const generator = pv.str(v['generator']);
   if (generator !== null) throw new ApiUsageError(apiMessage('wikitape-notimplemented', 'wikitape-notimplemented', [`generator=${generator}`]), 'query');
   const sources = (['titles', 'pageids', 'revids'] as const).filter((s) => v[s] !== null);

@@ -77,7 +77,14 @@ export function looseParamValues(params: ReadonlyMap<string, string>, prefix: st
  * order, recording warnings as it goes; the first error (in declaration order) is thrown only
  * after all were read, so warnings of later parameters survive into the error response.
  */
-export function readParams(ctx: ApiContext, mod: ModuleInfo, specs: Record<string, ParamSpec>): ParamValues {
+/**
+ * The errors of an action module's own parameters (and the page set's, for action=query), which
+ * ApiMain::setupModule reads (extractRequestParams) before it holds the module: such an error is
+ * sent with max-age=0 (main.ts handleException).
+ */
+export const SETUP_ERRORS = new WeakSet<ApiUsageError>();
+
+export function readParams(ctx: ApiContext, mod: ModuleInfo, specs: Record<string, ParamSpec>, options: { setup?: boolean } = {}): ParamValues {
   const values: ParamValues = {};
   let first: ApiUsageError | null = null;
   for (const [short, spec] of Object.entries(specs)) {
@@ -90,7 +97,10 @@ export function readParams(ctx: ApiContext, mod: ModuleInfo, specs: Record<strin
       values[short] = null;
     }
   }
-  if (first) throw first;
+  if (first) {
+    if (options.setup === true) SETUP_ERRORS.add(first);
+    throw first;
+  }
   return values;
 }
 
@@ -115,7 +125,8 @@ function readOne(ctx: ApiContext, mod: ModuleInfo, name: string, spec: ParamSpec
   const req = ctx.request;
   // ParamValidator::getValue: a deprecated parameter warns whenever it is given, before its value is validated.
   if (spec.deprecated && req.has(name)) {
-    const value = req.get(name) ?? '';
+    // A boolean's value is PHP's true by then, whatever was sent: "1".
+    const value = spec.type === 'boolean' ? '1' : (req.get(name) ?? '');
     addDeprecation(ctx, mod, apiMessage('deprecation', 'paramvalidator-param-deprecated', [{ plaintext: name }, { plaintext: value }]), name);
   }
   if (spec.type === 'boolean') return req.check(name);
@@ -260,10 +271,8 @@ function checkRange(
   if (curMax !== undefined && n > curMax) clamped = curMax;
   if (clamped === n) return n;
   const data = { min: min ?? null, curmax: curMax ?? null, max: max ?? null, highmax: highMax ?? null };
-  const params =
-    min !== undefined && curMax !== undefined
-      ? [{ plaintext: name }, { plaintext: raw }, { num: min }, { num: curMax }]
-      : [{ plaintext: name }, { plaintext: raw }, { num: min ?? curMax ?? 0 }];
+  // IntegerDef::checkRange: both bounds are the message's number parameters, '' for the one a range lacks.
+  const params = [{ plaintext: name }, { plaintext: raw }, { num: min ?? ('' as const) }, { num: curMax ?? ('' as const) }];
   const key =
     min !== undefined && curMax !== undefined
       ? 'paramvalidator-outofrange-minmax'

@@ -43,7 +43,7 @@ function runQuery(ctx: ApiContext, modules: QueryModules): void {
     continue: { type: 'string' },
     rawcontinue: { type: 'boolean' },
   };
-  const v = readParams(ctx, { path: 'query', prefix: '', name: 'query' }, spec);
+  const v = readParams(ctx, { path: 'query', prefix: '', name: 'query' }, spec, { setup: true });
   // An XML export of the pages' content: what wikitape never has. `exportnowrap` without `export`
   // changes nothing (ApiQuery reads it only when exporting), as both live wikis answer.
   if (v['export'] === true) {

@@ -170,7 +170,7 @@ function keyOf(ctx: ApiContext, value: ParamValue | undefined, ns: number): stri
   const t = makeTitleSafe(ns, `${part}x`, ctx.titles);
   // A bad character or a `#`, another namespace's prefix or an interwiki prefix.
   if (!t || t.fragment !== '' || t.ns !== ns || t.interwiki !== '') {
-    throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [escapeWikiText(part)]));
+    throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [escapeWikiText(part, atLeast(ctx.profile, '1.43'))]));
   }
   return t.dbkey.slice(0, -1);
 }

@@ -297,7 +297,7 @@ function pageAsked(ctx: ApiContext, v: ParamValues): { ns: number; text: string 
   if (title === null) return null;
   const t = parseTitle(title, ctx.titles);
   if (!t.ok || t.title.interwiki) {
-    throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [escapeWikiText(title)]));
+    throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [escapeWikiText(title, atLeast(ctx.profile, '1.43'))]));
   }
   return { ns: t.title.ns, text: t.title.text };
 }
@@ -324,7 +324,7 @@ function eventsAsked(ctx: ApiContext, v: ParamValues): Iterable<LogEvent> {
     const valid = slash >= 0 && (actions.includes(action) || actions.includes(`${t}/*`));
     if (!valid) {
       throw new ApiUsageError(
-        apiMessage('unknown_leaction', 'apierror-unrecognizedvalue', ['leaction', escapeWikiText(action)]),
+        apiMessage('unknown_leaction', 'apierror-unrecognizedvalue', ['leaction', escapeWikiText(action, atLeast(ctx.profile, '1.43'))]),
       );
     }
     const a = action.slice(slash + 1);
@@ -357,7 +357,7 @@ function titleTests(ctx: ApiContext, v: ParamValues): ((e: LogEvent) => boolean)
     // $wgMiserMode is off on a default install: prefix search is allowed.
     const t = parseTitle(prefix, ctx.titles);
     if (!t.ok || t.title.interwiki) {
-      throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [escapeWikiText(prefix)]));
+      throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [escapeWikiText(prefix, atLeast(ctx.profile, '1.43'))]));
     }
     const { ns: pns, dbkey } = t.title;
     tests.push((e) => e.ns === pns && typeof e.title === 'string' && mainText(e).replace(/ /g, '_').startsWith(dbkey));
@@ -450,7 +450,9 @@ function extractRowInfo(ctx: ApiContext, rights: HiddenRights, e: LogEvent, prop
   }
   // (an entry without tags is flagged: needProps)
   if (props.has('tags')) out['tags'] = [...(e.tags ?? [])];
-  if (deleted & 8 && (actionHidden || userHidden || commentHidden)) out['suppressed'] = true;
+  // Suppressed is said only beside a hidden part the entry shows (ApiQueryLogEvents' $anyHidden).
+  const anyHidden = out['actionhidden'] === true || out['userhidden'] === true || out['commenthidden'] === true;
+  if (deleted & 8 && anyHidden) out['suppressed'] = true;
   return out;
 }
 

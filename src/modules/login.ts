@@ -63,7 +63,7 @@ export const login: ActionModule = {
   }),
   execute(ctx) {
     // (ApiMain::setupModule reads the module's parameters before it runs.)
-    const v = readParams(ctx, { path: 'login', prefix: 'lg', name: 'login' }, login.params(ctx.profile));
+    const v = readParams(ctx, { path: 'login', prefix: 'lg', name: 'login' }, login.params(ctx.profile), { setup: true });
     // ApiLogin::execute: no login where the same-origin policy does not hold (JSONP, origin=*,
     // Treat-as-Untrusted); the session stays as it was.
     if (ctx.session.credentialsStripped) {
@@ -121,7 +121,7 @@ export const clientlogin: ActionModule = {
     token: { type: 'string', required: true },
   }),
   execute(ctx) {
-    const v = readParams(ctx, { path: 'clientlogin', prefix: 'login', name: 'clientlogin' }, clientlogin.params(ctx.profile));
+    const v = readParams(ctx, { path: 'clientlogin', prefix: 'login', name: 'clientlogin' }, clientlogin.params(ctx.profile), { setup: true });
     if (pv.str(v['returnurl']) === null && !pv.bool(v['continue'])) {
       throw new ApiUsageError(apiMessage('missingparam', 'apierror-missingparam-at-least-one-of', [{ list: ['<var>logincontinue</var>', '<var>loginreturnurl</var>'], type: 'text' }, 2]));
     }
@@ -152,7 +152,7 @@ export const logout: ActionModule = {
   needsToken: 'csrf',
   params: () => ({ token: { type: 'string', required: true } }),
   execute(ctx) {
-    const v = readParams(ctx, { path: 'logout', prefix: '', name: 'logout' }, logout.params(ctx.profile));
+    const v = readParams(ctx, { path: 'logout', prefix: '', name: 'logout' }, logout.params(ctx.profile), { setup: true });
     ctx.session.logout();
     return v;
   },

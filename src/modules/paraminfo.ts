@@ -88,7 +88,7 @@ function execute(ctx: ApiContext): ParamValues {
   const { version, exact } = dataVersionOf(ctx.profile);
   if (!exact) ctx.unknown('paraminfo.version');
   const data = versionData(version);
-  const v = readParams(ctx, MODULE, paramInfoParams(treeOf(version)));
+  const v = readParams(ctx, MODULE, paramInfoParams(treeOf(version)), { setup: true });
   const plan = planOf(treeOf(version), v);
   for (const w of plan.warnings) ctx.addWarning('paraminfo', w);
   const format = (pv.str(v['helpformat']) ?? 'none') as HelpFormat;

@@ -22,6 +22,8 @@ export interface ParseTextOptions {
   limitReport?: boolean;
   /** `wrapoutputclass` (default `mw-parser-output`); '' gives no wrapper div at all. */
   wrapClass?: string;
+  /** `preview` or `sectionpreview`: from 1.43 on the limit report lists the `is-preview` complication. */
+  preview?: boolean;
 }
 
 /**
@@ -46,7 +48,7 @@ export function emptyParseText(
       `Cached time: ${toMw(nowMs)}`,
       'Cache expiry: 86400',
       'Reduced expiry: false',
-      'Complications: []',
+      `Complications: [${opts.preview === true && atLeast(profile, '1.43') ? 'is-preview' : ''}]`,
       `CPU time usage: ${seconds(cpuSeconds)}`,
       `Real time usage: ${seconds(realSeconds)}`,
       'Preprocessor visited node count: 0/1000000',
@@ -90,6 +92,8 @@ export interface EmptyPartsInput {
   seconds: number;
   /** `generatexml` (deprecated) asks for the parse tree too. */
   parsetree: boolean;
+  /** `pst`: the pre-save-transformed text follows `wikitext` as `psttext`. */
+  pst: boolean;
 }
 
 /** `%.3f`, as the limit report prints its times. */
@@ -138,7 +142,10 @@ export function emptyParseParts(props: ReadonlySet<string>, input: EmptyPartsInp
   if (props.has('encodedjsconfigvars')) out['encodedjsconfigvars'] = '[]';
   if (props.has('indicators')) out['indicators'] = {};
   if (props.has('iwlinks')) out['iwlinks'] = [];
-  if (props.has('wikitext')) out['wikitext'] = '';
+  if (props.has('wikitext')) {
+    out['wikitext'] = '';
+    if (input.pst) out['psttext'] = '';
+  }
   if (props.has('properties')) out['properties'] = {};
   if (props.has('limitreportdata')) out['limitreportdata'] = emptyLimitReportData(input.nowMs, input.seconds);
   if (props.has('parsetree') || input.parsetree) out['parsetree'] = '<root/>';

@@ -5,6 +5,7 @@ import type { ApiContext } from '../api/context.js';
 import { escapeWikiText } from '../util/escape.js';
 import { ApiUsageError, apiMessage } from '../api/errors.js';
 import { readParams } from '../api/param-reader.js';
+import { requireMaxOneParameter } from './checks.js';
 import { pv, type ParamSpec } from '../api/param-spec.js';
 import type { JsonObject } from '../api/result.js';
 import { atLeast, type WikiProfile } from '../wiki/profile.js';
@@ -47,9 +48,10 @@ function params(profile: WikiProfile): Record<string, ParamSpec> {
     preview: { type: 'boolean' },
     sectionpreview: { type: 'boolean' },
     disabletoc: { type: 'boolean' },
-    useskin: { type: 'enum', values: ['apioutput', 'fallback', 'vector', 'vector-2022', 'monobook', 'timeless'] },
+    // The skins the captured wikis have (src/modules/paraminfo): 1.43 also lists its API-only ones.
+    useskin: { type: 'enum', values: modern ? ['apioutput', 'authentication-popup', 'fallback', 'json', 'minerva', 'monobook', 'timeless', 'vector', 'vector-2022'] : ['apioutput', 'fallback', 'minerva', 'monobook', 'timeless', 'vector', 'vector-2022'] },
     contentformat: { type: 'enum', values: ['application/json', 'application/octet-stream', 'application/unknown', 'application/x-binary', 'text/css', 'text/javascript', 'text/plain', 'text/unknown', 'text/x-wiki', 'unknown/unknown'] },
-    contentmodel: { type: 'enum', values: ['GadgetDefinition', 'css', 'javascript', 'json', 'sanitized-css', 'text', 'unknown', 'wikitext'] },
+    contentmodel: { type: 'enum', values: ['css', 'javascript', 'json', 'text', 'unknown', 'wikitext'] },
   };
 }
 
@@ -64,7 +66,11 @@ export const parse: ActionModule = {
   cacheMode: () => 'anon-public-user-private',
   debug: parseDebug,
   execute(ctx) {
-    const v = readParams(ctx, { path: 'parse', prefix: '', name: 'parse' }, params(ctx.profile));
+    const v = readParams(ctx, { path: 'parse', prefix: '', name: 'parse' }, params(ctx.profile), { setup: true });
+    // ApiParse: text and title or revid may go together, the rest not; then the section's form.
+    for (const other of ['text', 'title', 'revid']) requireMaxOneParameter('', v, ['page', 'pageid', 'oldid', other]);
+    const section = pv.str(v['section']);
+    if (section !== null && !/^((T-)?\d+|new)$/.test(section)) throw new ApiUsageError(apiMessage('invalidsection', 'apierror-invalidsection'), 'parse');
     // Parsoid's output (1.41+) is another parser's: not rendered here.
     for (const unsupported of ['text', 'page', 'pageid', 'oldid', 'revid', 'parsoid'] as const) {
       if (v[unsupported] !== null && v[unsupported] !== false && v[unsupported] !== undefined) {
@@ -73,12 +79,25 @@ export const parse: ActionModule = {
     }
     const titleInput = pv.str(v['title']) ?? 'API';
     const parsed = parseTitle(titleInput, ctx.titles);
-    if (!parsed.ok) throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [escapeWikiText(titleInput)]), 'parse');
+    if (!parsed.ok) throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [escapeWikiText(titleInput, atLeast(ctx.profile, '1.43'))]), 'parse');
     const title = parsed.title;
     // ApiParse: a title without text (or page, pageid, oldid) parses nothing of that page; when
     // parsed page properties are asked for, the client probably meant `page`.
     if (v['title'] !== null && (pv.list(v['prop']).length > 0 || v['generatexml'] === true)) {
       ctx.addWarning('parse', apiMessage('parse-titlewithouttext', 'apiwarn-parse-titlewithouttext'));
+    }
+    // After that warning: the content's model and format, then its section.
+    const model = pv.str(v['contentmodel']) ?? titleContentModel(title);
+    const format = pv.str(v['contentformat']);
+    const formats = CONTENT_FORMATS[model];
+    if (format !== null && formats !== undefined && !formats.includes(format)) throw new ApiUsageError(apiMessage('badformat-generic', 'apierror-badformat-generic', [format, model]), 'parse');
+    // Content of another model than wikitext (css, json, text…) renders, sections and transforms
+    // otherwise: not made here (the summary alone is the same).
+    const rendered = pv.list(v['prop']).length > 0 || v['onlypst'] === true || v['generatexml'] === true || section !== null || (format !== null && formats === undefined);
+    if (model !== 'wikitext' && rendered) throw new ApiUsageError(apiMessage('wikitape-notimplemented', 'wikitape-notimplemented', ['action=parse&contentmodel=' + model]), 'parse');
+    // The empty content parsed has section 0 alone (Parser::getSection: an index == 0 in PHP's sense).
+    if (section !== null && section !== 'new' && Number(section.replace(/^T-/, '')) !== 0) {
+      throw new ApiUsageError(apiMessage('nosuchsection', 'apierror-nosuchsection-what', [section, title.prefixedText]), 'parse');
     }
     // ApiResult::addValue: an answer over $wgAPIMaxResultSize is left out, with a warning (checked on 1.39).
     let out: JsonObject | null;
@@ -93,6 +112,25 @@ export const parse: ActionModule = {
     return v;
   },
 };
+
+/** The formats each content model's handler supports (ContentHandler::isSupportedFormat), of the models whose handlers are known here. */
+const CONTENT_FORMATS: Readonly<Record<string, readonly string[]>> = {
+  wikitext: ['text/x-wiki'],
+  css: ['text/css'],
+  javascript: ['text/javascript'],
+  json: ['application/json'],
+  text: ['text/plain'],
+};
+
+/**
+ * ContentHandler's default model of a title (ContentHandler::getDefaultModelFor): a `.css`, `.js`
+ * or `.json` page in the MediaWiki namespace, or a user's subpage so named, is of that model.
+ */
+function titleContentModel(t: Title): string {
+  const ext = /\.(css|js|json)$/.exec(t.dbkey)?.[1];
+  if (ext === undefined || !(t.ns === 8 || (t.ns === 2 && t.dbkey.includes('/')))) return 'wikitext';
+  return ext === 'js' ? 'javascript' : ext;
+}
 
 /** $wgAPIMaxResultSize (default 8 MiB): the most an API result may hold, in ApiResult's bytes. */
 const MAX_RESULT_SIZE = 8_388_608;
@@ -126,7 +164,7 @@ function buildParse(ctx: ApiContext, v: Record<string, unknown>, title: Title): 
   const secs = Number(process.hrtime.bigint() - started) / 1e9 + 0.001;
   if (props.has('text') && !onlypst) {
     const report = v['disablelimitreport'] !== true && v['disablepp'] !== true;
-    out['text'] = emptyParseText(ctx.profile, ctx.now, secs, secs, report);
+    out['text'] = emptyParseText(ctx.profile, ctx.now, secs, secs, { limitReport: report, wrapClass: pv.str(v['wrapoutputclass'] as string | null) ?? 'mw-parser-output', preview: v['preview'] === true || v['sectionpreview'] === true });
   }
   const summary = pv.str(v['summary'] as string | null);
   const sectionTitle = pv.str(v['sectiontitle'] as string | null);
@@ -145,7 +183,7 @@ function buildParse(ctx: ApiContext, v: Record<string, unknown>, title: Title): 
   // (useskin) changes modules, head items and indicators.
   for (const p of ['headhtml', 'limitreporthtml'] as const) if (props.has(p)) ctx.unknown(`parse.${p}`);
   if (v['useskin'] !== null && props.size > 0) ctx.unknown('parse.useskin');
-  Object.assign(out, emptyParseParts(props, { title, nowMs: ctx.now, seconds: secs, parsetree: v['generatexml'] === true }));
+  Object.assign(out, emptyParseParts(props, { title, nowMs: ctx.now, seconds: secs, parsetree: v['generatexml'] === true, pst: v['pst'] === true }));
   if (props.has('modules') && !props.has('jsconfigvars') && !props.has('encodedjsconfigvars')) {
     ctx.addWarning('parse', apiMessage('moduleswithoutvars', 'apiwarn-moduleswithoutvars'));
   }

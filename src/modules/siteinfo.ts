@@ -1,3 +1,4 @@
+import { ApiUsageError, apiMessage } from '../api/errors.js';
 import { pv } from '../api/param-spec.js';
 import type { QueryModule } from '../api/query-module.js';
 import type { JsonObject } from '../api/result.js';
@@ -45,6 +46,8 @@ export const siteinfo: QueryModule = {
     const recorded = siteInfoFromRecordings(ctx, props, { filteriw: pv.str(v['filteriw']), showalldb: v['showalldb'] === true, numberingroup: v['numberingroup'] === true, inlanguagecode: pv.str(v['inlanguagecode']) });
     const nsctx = { lang: ctx.profile.language, metaNamespace: ctx.profile.siteName.replace(/ /g, '_'), version: ctx.profile.version };
     for (const p of props) {
+      // appendDbReplLagInfo: every server's lag is shown only with $wgShowHostnames (off, as on the captured wikis).
+      if (p === 'dbrepllag' && v['showalldb'] === true) throw new ApiUsageError(apiMessage('includeAllDenied', 'apierror-siteinfo-includealldenied'));
       if (recorded?.[p] !== undefined) q[p] = recorded[p]!;
       else if (p === 'general') {
         // The variants of a content language with a LanguageConverter are not known here.

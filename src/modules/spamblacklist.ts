@@ -11,7 +11,7 @@ export const spamblacklist: ActionModule = {
   name: 'spamblacklist',
   params: () => ({ url: { type: 'string', multi: true, required: true } }),
   execute(ctx) {
-    const v = readParams(ctx, { path: 'spamblacklist', prefix: '', name: 'spamblacklist' }, this.params(ctx.profile));
+    const v = readParams(ctx, { path: 'spamblacklist', prefix: '', name: 'spamblacklist' }, this.params(ctx.profile), { setup: true });
     // The API never shows the blacklist's lines: a replayed wiki knows them only from fixtures.
     if (ctx.knows && !ctx.knows.spamPatterns) ctx.unknown('spamblacklist.patterns');
     const outcome = matchSpamBlacklist(pv.list(v['url']), ctx.model.spamBlacklist, ctx.model.spamWhitelist);

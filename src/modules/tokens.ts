@@ -21,7 +21,7 @@ export const tokens: QueryModule = {
   execute(ctx, v) {
     // ApiQueryTokens::execute: no tokens where the same-origin policy does not hold (JSONP, origin=*).
     if (ctx.session.credentialsStripped) {
-      ctx.addWarning('tokens', apiMessage('tokens-origin', 'apiwarn-tokens-origin'));
+      ctx.addWarning('query+tokens', apiMessage('tokens-origin', 'apiwarn-tokens-origin'));
       return {};
     }
     const out: Record<string, string> = {};

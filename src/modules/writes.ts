@@ -10,6 +10,7 @@ import { escapeWikiText } from '../util/escape.js';
 import { isSecretParam } from '../util/secrets.js';
 import { toIso } from '../util/timestamp.js';
 import { parseTitle } from '../wiki/title.js';
+import { atLeast } from '../wiki/profile.js';
 
 /**
  * Write actions in replay: checked as MediaWiki checks them (POST, the token, `assert`, the
@@ -42,7 +43,7 @@ function targetTitle(ctx: ApiContext, v: ParamValues, param = 'title'): string |
   const raw = pv.str(v[param]);
   if (raw !== null) {
     const t = parseTitle(raw, ctx.titles);
-    if (!t.ok) throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [escapeWikiText(raw)]));
+    if (!t.ok) throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [escapeWikiText(raw, atLeast(ctx.profile, '1.43'))]));
     return t.title.prefixedText;
   }
   const id = pv.num(v['pageid']);
@@ -75,7 +76,7 @@ const SPECS: WriteSpec[] = [
     oneOf: ['from', 'fromid'],
     result: (ctx, v, title) => {
       const to = parseTitle(pv.str(v['to']) ?? '', ctx.titles);
-      if (!to.ok) throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [escapeWikiText(pv.str(v['to']) ?? '')]));
+      if (!to.ok) throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [escapeWikiText(pv.str(v['to']) ?? '', atLeast(ctx.profile, '1.43'))]));
       return { from: title, to: to.title.prefixedText, reason: pv.str(v['reason']) ?? '', redirectcreated: !pv.bool(v['noredirect']), moveoverredirect: false };
     },
   },
@@ -162,7 +163,7 @@ function writeModule(spec: WriteSpec): ActionModule {
     needsToken: spec.token ?? 'csrf',
     params,
     execute(ctx) {
-      const v = readParams(ctx, { path: spec.name, prefix: '', name: spec.name }, params());
+      const v = readParams(ctx, { path: spec.name, prefix: '', name: spec.name }, params(), { setup: true });
       if (spec.oneOf) requireOne(v, spec.oneOf);
       const title = spec.oneOf?.includes('title') || spec.oneOf?.includes('from') ? targetTitle(ctx, v, spec.oneOf[0]) : pv.str(v['title']);
       const rights = ctx.session.caller.rights;

@@ -69,8 +69,9 @@ export function corsHeaders(originParam: string | undefined, originHeader: strin
     const trimmed = originHeader === undefined ? undefined : originHeader.trim();
     const origins = trimmed === undefined ? [] : trimmed.split(/\s+/);
     if (!origins.includes(originParam)) {
+      // The ApiMain constructor's Login-Suppressed header (JSONP) was sent before handleCORS ends the request.
       return {
-        headers: [['Cache-Control', 'no-cache'], ['Content-type', 'text/html; charset=UTF-8']],
+        headers: [...headers, ['Cache-Control', 'no-cache'], ['Content-type', 'text/html; charset=UTF-8']],
         varyOrigin: false,
         end: { status: 403, body: "'origin' parameter does not match Origin header\n" },
       };

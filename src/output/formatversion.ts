@@ -350,7 +350,7 @@ const ORDER: Kind[] = ['missing', 'invalid', 'missingid', 'special', 'good'];
  * ids (in the order asked), special, then existing pages in the order the page set found them
  * (output/page-order.ts; without the request, by namespace and DB key).
  */
-function pagesToV1(pages: Json[], query: JsonObject, order: PageOrderContext | undefined): OrderedObject {
+function pagesToV1(pages: Json[], query: JsonObject, order: PageOrderContext | undefined): OrderedObject | Json[] {
   const objs = pages.filter(isObject);
   const fake = objs.filter((p) => p['pageid'] === undefined || kindOf(p) === 'invalid' || kindOf(p) === 'special');
   const ids = new Map<JsonObject, number>();
@@ -367,6 +367,11 @@ function pagesToV1(pages: Json[], query: JsonObject, order: PageOrderContext | u
       out.push([String(id), pageToV1(p)]);
     }
   }
+  // ApiResult::applyTransformations gives `pages` (BCarray: 'default' in BC mode) PHP's default
+  // type: integer keys whose greatest (from -1 up) is their count less one make a list, in key
+  // order (`-1` and `1`: a missing or invalid page beside page 1).
+  const keys = out.map(([k]) => Number(k));
+  if (keys.length > 0 && Math.max(-1, ...keys) === keys.length - 1) return out.sort((a, b) => Number(a[0]) - Number(b[0])).map(([, page]) => page);
   return new OrderedObject(out);
 }
 

@@ -27,6 +27,9 @@ describe('errors in the default (BC) format', () => {
     [{ list: 'logevents', leaction: 'bogus' }, 'unknown_leaction', 'Unrecognized value for parameter "leaction": bogus.'],
     [{ list: 'logevents', letitle: 'a[b' }, 'invalidtitle', 'Bad title "a[b".'],
     [{ list: 'logevents', letitle: 'X', lenamespace: '0' }, 'invalidparammix', 'The parameters "letitle" and "lenamespace" can not be used together.'],
+    // named in the module's order of its parameters (title, namespace, prefix), not the order the check lists them
+    [{ list: 'logevents', lenamespace: '0', leprefix: 'A' }, 'invalidparammix', 'The parameters "lenamespace" and "leprefix" can not be used together.'],
+    [{ list: 'logevents', leprefix: 'A', letitle: 'X', lenamespace: '0' }, 'invalidparammix', 'The parameters "letitle", "lenamespace" and "leprefix" can not be used together.'],
     // stripMarkup tokenizes HTML: the unterminated "<b…" swallows the rest (as the real 1.39 answers).
     [{ list: 'logevents', leuser: 'a<b' }, 'baduser', 'Invalid value "a'],
     [{ list: 'logevents', lecontinue: 'garbage' }, 'badcontinue', 'Invalid continue param. You should pass the original value returned by the previous query.'],
@@ -42,6 +45,8 @@ describe('errors in the default (BC) format', () => {
     [{ list: 'protectedtitles', ptcontinue: 'a|b' }, 'badcontinue', 'Invalid continue param. You should pass the original value returned by the previous query.'],
     [{ prop: 'extlinks', titles: 'Alpha', pageids: '1' }, 'multisource', 'The "pageids" parameter cannot be used with "titles".'],
     [{ prop: 'extlinks', titles: 'Alpha', elquery: '*' }, 'badquery', 'Invalid query.'],
+    // every server's replication lag needs $wgShowHostnames (off by default, as on the live wikis)
+    [{ meta: 'siteinfo', siprop: 'general|dbrepllag', sishowalldb: '1' }, 'includeAllDenied', 'Cannot view all servers\' info unless "$wgShowHostnames" is true.'],
   ])('%o → %s', async (params, code, info) => {
     const { res, body } = await error(params);
     expect(res.headers['mediawiki-api-error']).toBe(code);

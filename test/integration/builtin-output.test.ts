@@ -64,10 +64,50 @@ describe('headers', () => {
     expect(res.headers['expires']).toMatch(/GMT$/);
   });
 
+  it('keeps the maxage asked for an error once the module is set up (1.39), not before: a failed assert or action is max-age=0; from 1.43 on never', async () => {
+    const cache = async (params: Record<string, string>, version = '1.39.17') => (await api({ maxage: '60', ...params }, { version })).headers['cache-control'];
+    expect(await cache({ action: 'query', list: 'logevents', lelimit: 'abc' })).toBe('private, must-revalidate, max-age=60');
+    expect(await cache({ action: 'query', list: 'allpages', assert: 'bot' })).toBe('private, must-revalidate, max-age=0');
+    expect(await cache({ action: 'bogus' })).toBe('private, must-revalidate, max-age=0');
+    expect(await cache({ action: 'query', errorformat: 'bogus' })).toBe('private, must-revalidate, max-age=0');
+    // an action's own parameters (and the page set's) are read while the module is set up; its later checks are not
+    expect(await cache({ action: 'paraminfo', modules: 'query', helpformat: 'bogus' })).toBe('private, must-revalidate, max-age=0');
+    expect(await cache({ action: 'spamblacklist' })).toBe('private, must-revalidate, max-age=0');
+    expect(await cache({ action: 'query', pageids: 'abc' })).toBe('private, must-revalidate, max-age=0');
+    expect(await cache({ action: 'parse', summary: 'x', useskin: 'bogus' })).toBe('private, must-revalidate, max-age=0');
+    expect(await cache({ action: 'parse', summary: 'x', section: 'x' })).toBe('private, must-revalidate, max-age=60');
+    expect(await cache({ action: 'query', titles: 'a', pageids: '1' })).toBe('private, must-revalidate, max-age=60');
+    expect(await cache({ action: 'query', list: 'logevents', lelimit: 'abc' }, '1.43.9')).toBe('private, must-revalidate, max-age=0');
+  });
+
+  it('gives an out-of-range warning both bounds as number parameters, \'\' for the one the range lacks (1.43 smaxage=-1)', async () => {
+    const raw = data(await api({ action: 'query', smaxage: '-1', errorformat: 'raw' }, { version: '1.43.9' }));
+    expect((raw['warnings'] as Record<string, unknown>[])[0]!['params']).toEqual([{ plaintext: 'smaxage' }, { plaintext: '-1' }, { num: 0 }, { num: '' }]);
+    const text = data(await api({ action: 'query', smaxage: '-1', errorformat: 'plaintext', uselang: 'en', formatversion: '2' }, { version: '1.43.9' }));
+    expect((text['warnings'] as Record<string, unknown>[])[0]!['text']).toBe('The value "-1" for parameter "smaxage" must be no less than 0.');
+  });
+
+  it('names meta=tokens by its path in a warning that tokens are not given cross-origin', async () => {
+    const raw = data(await api({ action: 'query', meta: 'tokens', origin: '*', errorformat: 'raw' }));
+    expect(raw['warnings']).toEqual([{ code: 'tokens-origin', key: 'apiwarn-tokens-origin', params: [], module: 'query+tokens' }]);
+    const bc = data(await api({ action: 'query', meta: 'tokens', origin: '*' }));
+    expect(bc['warnings']).toEqual({ tokens: { '*': 'Tokens may not be obtained when the same-origin policy is not applied.' } });
+  });
+
   it('sends CORS headers for origin=*', async () => {
     const res = await api({ ...q, origin: '*' });
     expect(res.headers['access-control-allow-origin']).toBe('*');
     expect(res.headers['access-control-allow-credentials']).toBe('false');
+  });
+
+  it('refuses an origin the Origin header does not name, a JSONP request still told its login is suppressed', async () => {
+    for (const [callback, suppressed] of [['cb', 'true'], [undefined, undefined]] as const) {
+      const res = await api({ ...q, origin: 'http://example.org', ...(callback ? { callback } : {}) });
+      expect(res.status).toBe(403);
+      expect(res.text).toBe("'origin' parameter does not match Origin header\n");
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.headers['mediawiki-login-suppressed']).toBe(suppressed);
+    }
   });
 });
 

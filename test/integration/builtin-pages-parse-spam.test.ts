@@ -5,10 +5,26 @@ type Obj = Record<string, unknown>;
 
 describe('prop=extlinks', () => {
   it('lists missing, invalid and existing pages in fv1 order, with normalized titles', async () => {
+    // Ids -2, -1 and 2, 3: the greatest key is their count less one, so PHP makes them a list in key order
+    // (as both live wikis answer titles=москва|Nope|a[b|Санкт-Петербург, pages 2 and 3 there).
     const res = await api({ action: 'query', prop: 'extlinks', titles: 'москва|Несуществующая|a[b|Alpha', utf8: '1' });
-    expect(res.text).toMatch(/^\{"batchcomplete":"","query":\{"normalized":\[\{"from":"москва","to":"Москва"\}\],"pages":\{"-2":\{"ns":0,"title":"Несуществующая","missing":""\},"-1":\{"title":"a\[b","invalidreason":"The requested page title contains invalid characters: \\"\[\\".","invalid":""\},"3":\{"pageid":3,"ns":0,"title":"Alpha","extlinks":\[/);
-    const pages = (data(res)['query'] as Obj)['pages'] as Obj;
-    expect(Object.keys(pages)).toEqual(['2', '3', '-2', '-1']); // JSON.parse puts integer keys first; the text above keeps MediaWiki's order
+    expect(res.text).toMatch(/^\{"batchcomplete":"","query":\{"normalized":\[\{"from":"москва","to":"Москва"\}\],"pages":\[\{"ns":0,"title":"Несуществующая","missing":""\},\{"title":"a\[b","invalidreason":"The requested page title contains invalid characters: \\"\[\\".","invalid":""\},\{"pageid":2,"ns":0,"title":"Москва","extlinks":\[/);
+    // Ids -2, -1 and 3: keyed, in the page set's order
+    const keyed = await api({ action: 'query', prop: 'extlinks', titles: 'Несуществующая|a[b|Alpha', utf8: '1' });
+    expect(keyed.text).toMatch(/^\{"batchcomplete":"","query":\{"pages":\{"-2":\{"ns":0,"title":"Несуществующая","missing":""\},"-1":\{"title":"a\[b","invalidreason":"The requested page title contains invalid characters: \\"\[\\".","invalid":""\},"3":\{"pageid":3,"ns":0,"title":"Alpha","extlinks":\[/);
+  });
+
+  it('lists the fv1 pages as an array when their ids are PHP\'s list keys: the greatest is their count less one (-1 and 1)', async () => {
+    const list = await api({ action: 'query', titles: 'Нет такой|Заглавная страница', utf8: '1' });
+    expect(list.text).toMatch(/^\{"batchcomplete":"","query":\{"pages":\[\{"ns":0,"title":"Нет такой","missing":""\},\{"pageid":1,"ns":0,"title":"Заглавная страница"\}\]\}/);
+    const invalid = await api({ action: 'query', prop: 'extlinks', titles: 'Заглавная страница|a[b', utf8: '1' });
+    expect(invalid.text).toMatch(/^\{"batchcomplete":"","query":\{"pages":\[\{"title":"a\[b",/);
+    // -2, -1 and 1: keyed
+    const keyed = await api({ action: 'query', titles: 'Нет такой|Нет другой|Заглавная страница', utf8: '1' });
+    expect(keyed.text).toMatch(/^\{"batchcomplete":"","query":\{"pages":\{"-1":/);
+    expect(data(await api({ action: 'query', titles: 'Нет такой|Заглавная страница', formatversion: '2' }))['query']).toEqual({
+      pages: [{ ns: 0, title: 'Нет такой', missing: true }, { pageid: 1, ns: 0, title: 'Заглавная страница' }],
+    });
   });
 
   it('answers exportnowrap without export as the page set alone, and refuses export', async () => {
@@ -168,6 +184,11 @@ describe('action=parse: every prop, deprecated parameters, onlypst (as the live 
       ['paramvalidator-param-deprecated', 'action=parse&generatexml'],
     ]);
     expect(warnings[2]!['params']).toEqual([{ plaintext: 'effectivelanglinks' }, { plaintext: '1' }]);
+    // A boolean given is true, whatever its value: the warning names the value "1".
+    for (const value of ['', 'false', 'abc']) {
+      const given = data(await api({ action: 'parse', summary: 'x', prop: '', effectivelanglinks: value, errorformat: 'raw' }))['warnings'] as Obj[];
+      expect(given[0]!['params']).toEqual([{ plaintext: 'effectivelanglinks' }, { plaintext: '1' }]);
+    }
   });
 
   it('warns that a title without text parses nothing of that page, when props are asked for', async () => {
@@ -206,6 +227,73 @@ describe('action=parse with section=new', () => {
     expect(res.headers['x-wikitape-unknown']).toBe('parse.sectiontitle');
     const bare = await api({ action: 'parse', section: 'new', sectiontitle: 'T', prop: '', formatversion: '2' });
     expect(bare.headers['x-wikitape-unknown']).toBeUndefined();
+  });
+});
+
+describe('action=parse with another section, content model or format', () => {
+  // Answers of the real MediaWiki 1.39.17 and 1.43.9 (the live wikis of scripts/live-wiki.sh) to the same questions.
+  const error = async (params: Record<string, string>) => (data(await api({ action: 'parse', summary: 'x', uselang: 'en', formatversion: '2', ...params }))['error'] as Obj)['info'];
+
+  it('refuses a section that is no section ID, before the title is read', async () => {
+    for (const section of ['x', ' 1', '', 'T-x']) expect(await error({ section })).toBe('The "section" parameter must be a valid section ID or "new".');
+    expect(await error({ section: 'x', title: 'a[b' })).toBe('The "section" parameter must be a valid section ID or "new".');
+    expect(await error({ section: '1', title: 'a[b' })).toBe('Bad title "a[b".');
+  });
+
+  it('refuses page, pageid or oldid beside each other, text, title or revid first (the section after)', async () => {
+    expect(await error({ title: 'X', page: 'Y', section: 'x' })).toBe('The parameters "title" and "page" can not be used together.');
+    expect(await error({ page: 'Y', pageid: '1', oldid: '2' })).toBe('The parameters "page", "pageid" and "oldid" can not be used together.');
+    expect(await error({ text: 'a', oldid: '2' })).toBe('The parameters "text" and "oldid" can not be used together.');
+  });
+
+  it('gives the pre-save-transformed text after the text for pst', async () => {
+    const body = data(await api({ action: 'parse', summary: 'x', prop: 'wikitext|sections', pst: '1', formatversion: '2' }));
+    expect(JSON.stringify(body)).toBe('{"parse":{"title":"API","pageid":0,"parsedsummary":"x","sections":[],"showtoc":false,"wikitext":"","psttext":""}}');
+    const v1 = data(await api({ action: 'parse', summary: 'x', prop: 'wikitext', pst: '1' }));
+    expect(JSON.stringify(v1)).toBe('{"parse":{"title":"API","pageid":0,"parsedsummary":{"*":"x"},"wikitext":{"*":""},"psttext":{"*":""}}}');
+  });
+
+  it('has section 0 alone of the empty content it parses', async () => {
+    expect(await error({ section: '1' })).toBe('There is no section 1 in API.');
+    expect(await error({ section: 'T-1', title: 'Foo', prop: '' })).toBe('There is no section T-1 in Foo.');
+    expect(await error({ section: '01' })).toBe('There is no section 01 in API.');
+    // after the warning that a title without text parses nothing of it
+    expect(data(await api({ action: 'parse', summary: 'x', title: 'Foo', prop: 'links', section: '1', uselang: 'en', formatversion: '2' }))['warnings']).toEqual({
+      parse: { warnings: '"title" used without "text", and parsed page properties were requested. Did you mean to use "page" instead of "title"?' },
+    });
+    for (const section of ['0', '00', 'T-0']) expect(data(await api({ action: 'parse', summary: 'x', section, prop: '', formatversion: '2' }))).toEqual({ parse: { title: 'API', pageid: 0, parsedsummary: 'x' } });
+  });
+
+  it('refuses a content format the content model does not read', async () => {
+    expect(await error({ contentformat: 'text/css' })).toBe('The requested format text/css is not supported for content model wikitext.');
+    expect(await error({ contentmodel: 'css', contentformat: 'text/x-wiki' })).toBe('The requested format text/x-wiki is not supported for content model css.');
+    expect(await error({ title: 'MediaWiki:X.json', contentformat: 'text/x-wiki' })).toBe('The requested format text/x-wiki is not supported for content model json.');
+  });
+
+  it('wraps the text in the class asked (none for an empty one), says a preview is one (1.43), and knows the skins of the captured wikis', async () => {
+    const text = async (wrapoutputclass: string, version = '1.39.17') => (data(await api({ action: 'parse', summary: 'x', prop: 'text', disablelimitreport: '1', wrapoutputclass, formatversion: '2' }, { version }))['parse'] as Obj)['text'];
+    expect(await text('foo')).toBe('<div class="foo"></div>');
+    expect(await text('a b<')).toBe('<div class="a b&lt;"></div>');
+    expect(await text('')).toBe('');
+    expect(await text('foo', '1.43.9')).toBe('<div class="mw-content-ltr foo" lang="ru" dir="ltr"></div>');
+    // A preview is a complication of the parse from 1.43 on (its limit report says so).
+    const report = async (params: Record<string, string>, version: string) => (data(await api({ action: 'parse', summary: 'x', prop: 'text', formatversion: '2', ...params }, { version }))['parse'] as Obj)['text'];
+    expect(await report({ preview: 'false' }, '1.43.9')).toContain('\nComplications: [is\u2010preview]\n');
+    expect(await report({ sectionpreview: '1' }, '1.43.9')).toContain('\nComplications: [is\u2010preview]\n');
+    expect(await report({}, '1.43.9')).toContain('\nComplications: []\n');
+    expect(await report({ preview: '1' }, '1.39.17')).toContain('\nComplications: []\n');
+    expect(data(await api({ action: 'parse', summary: 'x', prop: '', useskin: 'minerva', formatversion: '2' }))).toEqual({ parse: { title: 'API', pageid: 0, parsedsummary: 'x' } });
+    expect(data(await api({ action: 'parse', summary: 'x', prop: '', useskin: 'json', formatversion: '2' }, { version: '1.43.9' }))).toEqual({ parse: { title: 'API', pageid: 0, parsedsummary: 'x' } });
+    expect((await api({ action: 'parse', summary: 'x', prop: '', contentmodel: 'GadgetDefinition' })).headers['mediawiki-api-error']).toBe('badvalue');
+  });
+
+  it('renders no other content model than wikitext: a title\'s own (a .css, .js or .json page) or the one asked', async () => {
+    for (const params of <Record<string, string>[]>[{ contentmodel: 'css' }, { contentmodel: 'text', prop: 'displaytitle' }, { title: 'MediaWiki:Common.css' }, { title: 'User:A/b.js', onlypst: '1' }, { contentmodel: 'json', section: '0', prop: '' }]) {
+      expect((await api({ action: 'parse', summary: 'x', ...params })).headers['mediawiki-api-error']).toBe('wikitape-notimplemented');
+    }
+    // The summary alone is the same whatever the content.
+    expect(data(await api({ action: 'parse', summary: 'x', contentmodel: 'css', prop: '', formatversion: '2' }))).toEqual({ parse: { title: 'API', pageid: 0, parsedsummary: 'x' } });
+    expect(data(await api({ action: 'parse', summary: 'x', title: 'User:A/b.js', prop: '', formatversion: '2' }))).toEqual({ parse: { title: 'Участник:A/b.js', pageid: 0, parsedsummary: 'x' } });
   });
 });
 

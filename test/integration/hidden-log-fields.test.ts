@@ -48,6 +48,14 @@ describe('log events with hidden fields', () => {
     expect(byId(202)).not.toHaveProperty('title');
   });
 
+  it('says an entry is suppressed only beside a hidden part it shows (as the live 1.43 answers leprop=user|userid for its log 41)', async () => {
+    expect((await events({ leprop: 'user|userid' })).filter((e) => e['suppressed'] === true)).toEqual([]);
+    const byType = (await events({ leprop: 'type|user' })).filter((e) => e['suppressed'] === true);
+    expect(byType).toEqual([]);
+    const withIds = (await events({ leprop: 'ids|user' })).find((e) => e.logid === 202);
+    expect(withIds).toEqual({ logid: 202, actionhidden: true, user: 'Admin', suppressed: true });
+  });
+
   it('leuser leaves out the events whose user is hidden, and keeps those whose action is', async () => {
     const mine = ids(await events({ leuser: 'Admin' }));
     expect(mine).not.toContain(201);

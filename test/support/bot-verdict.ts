@@ -54,7 +54,7 @@ export function covers(flag: string, part: readonly string[]): boolean {
 function shown(text: string): unknown {
   const steady = normalize(text);
   const page = /<pre class="api-pretty-content">([\s\S]*?)<\/pre>/.exec(steady);
-  const json = page ? page[1]!.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#039;/g, "'").replace(/&amp;/g, '&') : steady.replace(/^\/\*\*\/\w*\(([\s\S]*)\)$/, '$1');
+  const json = page ? page[1]!.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#039;/g, "'").replace(/&amp;/g, '&') : steady.replace(/^\/\*\*\/[\w.]*\(([\s\S]*)\)$/, '$1');
   try {
     return JSON.parse(json);
   } catch {

@@ -9,7 +9,7 @@ import type { ReadQuestion } from './read-questions.js';
  */
 export function normalize(text: string): string {
   if (text.startsWith('<!DOCTYPE html>')) return normalizePage(text);
-  const m = /^(\/\*\*\/\w*\()?([\s\S]*?)(\))?$/.exec(text)!;
+  const m = /^(\/\*\*\/[\w.]*\()?([\s\S]*?)(\))?$/.exec(text)!;
   try {
     // Keeping the order of integer-like keys: formatversion=1's `query.pages` is keyed by page id
     // in the order the page set found the pages, which JSON.parse would put in numeric order.
@@ -40,7 +40,9 @@ function normalizePage(text: string): string {
     .replace(/"wgBackendResponseTime":\d+/g, '"wgBackendResponseTime":T')
     .replace(/mw\.config\.set\(\{"debugInfo":[\s\S]*?\}\);/g, 'mw.config.set({"debugInfo":D});')
     .replace(/,\n {4}"debuginfo": \{[\s\S]*?\n {4}\}(?=\n\})/, '')
-    .replace(/\n {4}"curtimestamp": "[^"]*",?/, '')
+    // (the last member once debuginfo is gone: the comma before it goes with it)
+    .replace(/\n {4}"curtimestamp": "[^"]*",/, '')
+    .replace(/,\n {4}"curtimestamp": "[^"]*"(?=\n\})/, '')
     .replace(/("general": \{[\s\S]*?\n {12}"time": )"[^"]*"/, '$1"T"')
     .replace(/Cached time: \d+/g, 'Cached time: T')
     .replace(/(CPU|Real) time usage: [\d.]+ seconds?/g, '$1 time usage: S');

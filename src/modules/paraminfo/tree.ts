@@ -1,6 +1,7 @@
 import { apiMessage, type ApiMessage } from '../../api/errors.js';
 import { escapeWikiText } from '../../util/escape.js';
 import type { VersionData } from './data.js';
+import { atLeast } from '../../wiki/profile.js';
 
 /**
  * The wiki's module tree as the captured data shows it (every module by path): `main` with the
@@ -53,7 +54,7 @@ export class ModuleTree {
       const next = this.child(current, parts[i]!);
       if (next === null) {
         const where = i > 0 ? parts.slice(0, i).join('+') : this.nameOf(current);
-        return { error: apiMessage('badmodule', 'apierror-badmodule-badsubmodule', [where, escapeWikiText(parts[i]!)]) };
+        return { error: apiMessage('badmodule', 'apierror-badmodule-badsubmodule', [where, escapeWikiText(parts[i]!, atLeast(this.data, '1.43'))]) };
       }
       current = next;
     }

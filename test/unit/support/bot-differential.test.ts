@@ -61,6 +61,15 @@ describe('a verdict', () => {
     expect(j.uncovered).toEqual(['(outside the JSON, or its spelling)']);
   });
 
+  it('reads the HTML page whose last member is curtimestamp (once debuginfo is gone), and a JSONP callback with a dot', () => {
+    const pretty = (query: string) => `{\n    "batchcomplete": "",${query}\n    "curtimestamp": "2026-01-0${Math.floor(Math.random() * 9) + 1}T00:00:00Z",\n    "debuginfo": {\n        "time": 1\n    }\n}`;
+    const flagged = { 'x-wikitape-unknown': 'siteinfo.protocols' };
+    const j = judge(answer(page(pretty('\n    "query": {\n        "protocols": []\n    },'))), answer(page(pretty('')), flagged), HEADERS);
+    expect([j.verdict, j.parts]).toEqual(['flagged', ['query']]);
+    const jsonp = judge(answer('/**/x.y({"query":{"protocols":[]}})'), answer('/**/x.y({})', flagged), HEADERS);
+    expect([jsonp.verdict, jsonp.parts]).toEqual(['flagged', ['query']]);
+  });
+
   it('reads Expires as time after Date, and a fixed past date as it is', () => {
     const at = (date: string, expires: string) => answer({}, { date, expires });
     const wire = [...HEADERS, 'expires'];
