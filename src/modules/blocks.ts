@@ -87,6 +87,7 @@ export const blocks: ListModule<Block> = {
   entity: {
     kind: BLOCKS,
     idFields: ['id'],
+    idProps: ['id'],
     fromRow: (row, props) => (typeof row['id'] === 'number' ? ({ ...row, known: [...props] } as unknown as Block) : null),
     merge: mergeKnown,
     indexes: BLOCK_INDEXES,

@@ -137,6 +137,7 @@ export const logevents: ListModule<LogEvent> = {
   entity: {
     kind: LOG_EVENTS,
     idFields: ['logid'],
+    idProps: ['ids'],
     fromRow(row, props) {
       if (typeof row['logid'] !== 'number') return null;
       const { actionhidden: _a, commenthidden: _c, userhidden: _u, suppressed: _s, ...rest } = row;
