@@ -357,7 +357,9 @@ function extractRowInfo(ctx: ApiContext, rights: HiddenRights, e: LogEvent, prop
   if (commentHidden && (props.has('comment') || props.has('parsedcomment'))) out['commenthidden'] = true;
   if (userCan(rights, deleted, 2)) {
     if (props.has('comment')) out['comment'] = e.comment;
-    if (props.has('parsedcomment')) out['parsedcomment'] = e.parsedcomment ?? formatRowComment(ctx, e.comment, e.ns, e.title);
+    // (a comment no recording showed is flagged, and not formatted)
+    const comment = e.comment as string | undefined;
+    if (props.has('parsedcomment') && (e.parsedcomment !== undefined || comment !== undefined)) out['parsedcomment'] = e.parsedcomment ?? formatRowComment(ctx, comment ?? '', e.ns, e.title);
   }
   if (props.has('tags')) out['tags'] = [...e.tags];
   if (deleted & 8 && (actionHidden || userHidden || commentHidden)) out['suppressed'] = true;
