@@ -328,7 +328,9 @@ function extractRowInfo(ctx: ApiContext, rights: HiddenRights, e: LogEvent, prop
   const deleted = e.deleted ?? 0;
   const actionHidden = (deleted & 1) !== 0;
   if (props.has('ids')) out['logid'] = e.logid;
-  if (actionHidden && (props.has('title') || props.has('ids') || props.has('details'))) out['actionhidden'] = true;
+  // (each hidden part is marked only where a prop shows it, and `suppressed` only beside a mark)
+  const actionMarked = actionHidden && (props.has('title') || props.has('ids') || props.has('details'));
+  if (actionMarked) out['actionhidden'] = true;
   if (userCan(rights, deleted, 1)) {
     if (props.has('title')) {
       out['ns'] = e.ns;
@@ -346,7 +348,8 @@ function extractRowInfo(ctx: ApiContext, rights: HiddenRights, e: LogEvent, prop
     out['action'] = e.action;
   }
   const userHidden = (deleted & 4) !== 0;
-  if (userHidden && (props.has('user') || props.has('userid'))) out['userhidden'] = true;
+  const userMarked = userHidden && (props.has('user') || props.has('userid'));
+  if (userMarked) out['userhidden'] = true;
   if (userCan(rights, deleted, 4)) {
     if (props.has('user')) out['user'] = e.user;
     if (props.has('userid')) out['userid'] = e.userid;
@@ -354,7 +357,8 @@ function extractRowInfo(ctx: ApiContext, rights: HiddenRights, e: LogEvent, prop
   }
   if (props.has('timestamp')) out['timestamp'] = e.timestamp;
   const commentHidden = (deleted & 2) !== 0;
-  if (commentHidden && (props.has('comment') || props.has('parsedcomment'))) out['commenthidden'] = true;
+  const commentMarked = commentHidden && (props.has('comment') || props.has('parsedcomment'));
+  if (commentMarked) out['commenthidden'] = true;
   if (userCan(rights, deleted, 2)) {
     if (props.has('comment')) out['comment'] = e.comment;
     // (a comment no recording showed is flagged, and not formatted)
@@ -362,7 +366,7 @@ function extractRowInfo(ctx: ApiContext, rights: HiddenRights, e: LogEvent, prop
     if (props.has('parsedcomment') && (e.parsedcomment !== undefined || comment !== undefined)) out['parsedcomment'] = e.parsedcomment ?? formatRowComment(ctx, comment ?? '', e.ns, e.title);
   }
   if (props.has('tags')) out['tags'] = [...e.tags];
-  if (deleted & 8 && (actionHidden || userHidden || commentHidden)) out['suppressed'] = true;
+  if (deleted & 8 && (actionMarked || userMarked || commentMarked)) out['suppressed'] = true;
   return out;
 }
 
