@@ -50,7 +50,7 @@ interface Param {
 /** What the questions draw from: paraminfo's parameters and values the live wiki holds. */
 export interface LiveFacts {
   params: Record<string, Param[]>;
-  events: { logid: number; ns: number; title: string; type: string; action: string; user?: string; timestamp: string; tags?: string[] }[];
+  events: { logid: number; ns?: number; title?: string; type: string; action: string; user?: string; timestamp: string; tags?: string[] }[];
   blocks: { id: number; user: string; timestamp: string }[];
   protectedTitles: { ns: number; title: string; timestamp: string }[];
   pages: { ns: number; title: string }[];
@@ -154,7 +154,7 @@ export function recordedWalks(rng: Rng, facts: LiveFacts): P[] {
   walks.push(withLimit({ list: 'logevents', leprop: props(leprops, ['ids', 'timestamp']) }, 'lelimit'));
   for (let i = rng.int(0, 2); i > 0; i--) {
     const e = rng.pick(facts.events);
-    const part = rng.pick<P>([{ letype: e.type }, { leaction: `${e.type}/${e.action}` }, { leuser: e.user ?? 'Admin' }, { letype: e.type, lenamespace: String(e.ns) }]);
+    const part = rng.pick<P>([{ letype: e.type }, { leaction: `${e.type}/${e.action}` }, { leuser: e.user ?? 'Admin' }, { letype: e.type, lenamespace: String(e.ns ?? 0) }]);
     walks.push(withLimit({ list: 'logevents', leprop: someOf(rng, leprops, 0.8), ...part }, 'lelimit'));
   }
   const bkprops = values(facts, 'blocks', 'prop');
@@ -217,9 +217,11 @@ function logeventsQuestion(rng: Rng, facts: LiveFacts): P {
   if (rng.chance(0.3)) q['letype'] = rng.chance(0.8) ? e.type : rng.pick(values(facts, 'logevents', 'type'));
   if (rng.chance(0.15)) q['leaction'] = rng.chance(0.8) ? `${e.type}/${e.action}` : rng.pick(values(facts, 'logevents', 'action'));
   if (rng.chance(0.15)) q['leuser'] = rng.chance(0.7) ? (e.user ?? 'Admin') : rng.pick(['admin', 'Admin_', 'Nobody here', '127.0.0.1']);
-  if (rng.chance(0.15)) q['letitle'] = spelling(rng, facts, e.title);
-  if (rng.chance(0.1)) q['lenamespace'] = String(rng.chance(0.7) ? e.ns : rng.pick([0, 1, 2, 6, 14]));
-  if (rng.chance(0.05)) q['leprefix'] = e.title.slice(0, 3);
+  // (an entry whose action is hidden shows no title)
+  const title = e.title ?? 'Москва';
+  if (rng.chance(0.15)) q['letitle'] = spelling(rng, facts, title);
+  if (rng.chance(0.1)) q['lenamespace'] = String(rng.chance(0.7) ? (e.ns ?? 0) : rng.pick([0, 1, 2, 6, 14]));
+  if (rng.chance(0.05)) q['leprefix'] = title.slice(0, 3);
   if (rng.chance(0.05)) q['letag'] = rng.pick(['mw-new-redirect', 'bogus tag']);
   if (rng.chance(0.3)) q['ledir'] = rng.pick(['newer', 'older']);
   if (rng.chance(0.2)) q['lestart'] = timestampForm(rng, rng.pick(facts.events).timestamp);
