@@ -93,7 +93,7 @@ function someOf(rng: Rng, vs: readonly string[], p = 0.5): string {
 const LIST_PREFIX: Record<string, string> = { logevents: 'le', blocks: 'bk', protectedtitles: 'pt', allpages: 'ap', extlinks: 'el' };
 
 /** A title in another spelling that names the same page (or, for some, another one). */
-export function spelling(rng: Rng, facts: LiveFacts, title: string): string {
+function spelling(rng: Rng, facts: LiveFacts, title: string): string {
   const colon = title.indexOf(':');
   const ns = facts.namespaces.find((n) => n.id !== 0 && colon > 0 && n.name === title.slice(0, colon));
   const rest = ns ? title.slice(colon + 1) : title;
