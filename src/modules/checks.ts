@@ -3,10 +3,12 @@ import type { ParamValues } from '../api/param-spec.js';
 
 /**
  * ApiBase::requireMaxOneParameter: a parameter counts as given unless null or false (an
- * empty string counts); names are listed in the order given, as `<var>` items.
+ * empty string counts); names are listed in the order the module declares its parameters
+ * (array_intersect keeps the order of the module's parameters, not of the names it is given:
+ * logevents' "lenamespace" and "leprefix", 1.39 and 1.43), as `<var>` items.
  */
 export function requireMaxOneParameter(prefix: string, values: ParamValues, names: readonly string[]): void {
-  const given = names.filter((n) => values[n] !== null && values[n] !== undefined && values[n] !== false);
+  const given = Object.keys(values).filter((n) => names.includes(n) && values[n] !== null && values[n] !== undefined && values[n] !== false);
   if (given.length > 1) {
     throw new ApiUsageError(
       apiMessage('invalidparammix', 'apierror-invalidparammix', [
