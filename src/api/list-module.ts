@@ -133,6 +133,12 @@ export interface ListEntity<E extends object> {
    */
   readonly idFields: readonly string[];
   /**
+   * The props without which an answer's rows do not show their id fields (the log's `ids`, a
+   * block's `id`): such rows name no entity, and a walk that did not ask for them proves nothing
+   * about its part (cassette/coverage.ts). Absent: every answer shows them.
+   */
+  readonly idProps?: readonly string[];
+  /**
    * The entity one row of an answer shows, for a question with these canonical parameters that
    * asked for `props` (kept as `known`); null for a row that is none.
    */

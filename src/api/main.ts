@@ -95,6 +95,11 @@ interface Call {
   said: Set<string>;
   /** Actions asked for that wikitape does not implement. */
   notImplemented: string[];
+  /**
+   * The call failed with an exception of wikitape's own (not an API error): the error is no answer
+   * the wiki would give, and what the modules needed before it stays unknown.
+   */
+  crashed: boolean;
   /** ApiMain's cache mode: the one set (after the uselang downgrade) and the one a module asked for. */
   cache: { mode: CacheMode; requested: CacheMode | null };
   /** ApiMain's mModule: the action once setupModule has made it (after the asserts and the token); null before. */
@@ -176,7 +181,7 @@ function startCall(request: ApiRequest, env: ApiEnvironment): Call {
     modules,
   };
   request.onArray = (name) => ctx.addWarning('main', apiMessage('unsupportedarray', 'apiwarn-unsupportedarray', [name]));
-  return { request, env, ctx, outcome, unknown, said, notImplemented: [], cache, module: null };
+  return { request, env, ctx, outcome, unknown, said, notImplemented: [], crashed: false, cache, module: null };
 }
 
 /** ApiMain::executeAction: the main parameters, the module, its checks (setupExecuteAction, checkAsserts, setupModule, checkExecutePermissions), then the module itself. */
@@ -259,6 +264,7 @@ function executeModule(call: Call, action: ActionModule): void {
 function handleException(call: Call, e: unknown): void {
   const { ctx, outcome, request } = call;
   const err = e instanceof ApiUsageError ? e : internalError(e);
+  if (!(e instanceof ApiUsageError)) call.crashed = true;
   substituteWithError(ctx, err);
   // The printer reads `callback` for an error too (an array warns: `callback[]=x`).
   if (outcome.printer.format !== 'none') request.raw('callback');
@@ -294,7 +300,9 @@ function finishCall(call: Call): ApiOutcome {
   // except that a module wikitape does not implement is itself what the recordings lack.
   // What the caller's rights decide (a permission error's text, limits) stays unknown in an error
   // too, and so does a text wikitape cannot render in the error's language.
-  outcome.unknown = outcome.isError ? [...call.notImplemented, ...[...unknown].filter((u) => /^(?:permissions|session|i18n)\./.test(u)).sort()] : [...unknown].sort();
+  // A crash of wikitape's own is no error the wiki gives: what was needed before it stays unknown
+  // (a comment formatted from a comment no recording showed).
+  outcome.unknown = outcome.isError && !call.crashed ? [...call.notImplemented, ...[...unknown].filter((u) => /^(?:permissions|session|i18n)\./.test(u)).sort()] : [...unknown].sort();
   outcome.said = outcome.unknown.filter((u) => call.said.has(u));
   return outcome;
 }

@@ -122,6 +122,10 @@ export function computeCoverage(interactions: Iterable<Interaction>, lists: read
       const next = (page.body['continue'] as Record<string, string> | undefined)?.[contKey];
       if (next === undefined) {
         const props = new Set(list.roles.prop === null ? [] : splitMulti(page.request[list.prefix + list.roles.prop] ?? ''));
+        // Rows that do not show their ids name no entity: the walk holds none of its part's entries.
+        // (a request written without its prop parameter asked for the default props)
+        const shown = list.roles.prop !== null && page.request[list.prefix + list.roles.prop] === undefined ? new Set(splitMulti(list.key.defaults[list.prefix + list.roles.prop] ?? '')) : props;
+        if (list.entity.idProps?.some((p) => !shown.has(p))) break;
         const parts = covered.get(list.name) ?? new Map<string, ListCoverage>();
         const before = parts.get(scope);
         const wider = !before || props.size > before.props.size;

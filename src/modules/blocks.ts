@@ -117,6 +117,7 @@ export const blocks: ListModule<Block> = {
   entity: {
     kind: BLOCKS,
     idFields: ['id'],
+    idProps: ['id'],
     fromRow: (row, props) => (typeof row['id'] === 'number' ? ({ ...row, known: [...props] } as unknown as Block) : null),
     merge: mergeKnown,
     indexes: BLOCK_INDEXES,
@@ -347,7 +348,8 @@ function rangeOf(b: Block): { start: string; end: string } | null {
 
 function blockInfo(ctx: ApiContext, b: Block, props: Set<string>): JsonObject {
   const out: JsonObject = {};
-  const auto = b.automatic || b.user === undefined;
+  // An autoblock shows no target; a walk that asked for flags but not the target tells it by `automatic`.
+  const auto = typeof b.automatic === 'boolean' ? b.automatic : b.user === undefined;
   if (props.has('id')) out['id'] = b.id;
   if (props.has('user') && !auto && b.user !== undefined) out['user'] = b.user;
   if (props.has('userid') && !auto) out['userid'] = b.userid ?? 0;

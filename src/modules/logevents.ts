@@ -171,6 +171,7 @@ export const logevents: ListModule<LogEvent> = {
   entity: {
     kind: LOG_EVENTS,
     idFields: ['logid'],
+    idProps: ['ids'],
     fromRow(row, props) {
       if (typeof row['logid'] !== 'number') return null;
       const { actionhidden: _a, commenthidden: _c, userhidden: _u, suppressed: _s, ...rest } = row;
@@ -417,7 +418,9 @@ function extractRowInfo(ctx: ApiContext, rights: HiddenRights, e: LogEvent, prop
   const deleted = e.deleted ?? 0;
   const actionHidden = (deleted & 1) !== 0;
   if (props.has('ids')) out['logid'] = e.logid;
-  if (actionHidden && (props.has('title') || props.has('ids') || props.has('details'))) out['actionhidden'] = true;
+  // (each hidden part is marked only where a prop shows it, and `suppressed` only beside a mark)
+  const actionMarked = actionHidden && (props.has('title') || props.has('ids') || props.has('details'));
+  if (actionMarked) out['actionhidden'] = true;
   if (userCan(rights, deleted, 1)) {
     if (props.has('title')) {
       out['ns'] = e.ns;
@@ -435,7 +438,8 @@ function extractRowInfo(ctx: ApiContext, rights: HiddenRights, e: LogEvent, prop
     out['action'] = e.action;
   }
   const userHidden = (deleted & 4) !== 0;
-  if (userHidden && (props.has('user') || props.has('userid'))) out['userhidden'] = true;
+  const userMarked = userHidden && (props.has('user') || props.has('userid'));
+  if (userMarked) out['userhidden'] = true;
   if (userCan(rights, deleted, 4)) {
     if (props.has('user')) out['user'] = e.user;
     if (props.has('userid')) out['userid'] = e.userid;
@@ -443,16 +447,18 @@ function extractRowInfo(ctx: ApiContext, rights: HiddenRights, e: LogEvent, prop
   }
   if (props.has('timestamp')) out['timestamp'] = e.timestamp;
   const commentHidden = (deleted & 2) !== 0;
-  if (commentHidden && (props.has('comment') || props.has('parsedcomment'))) out['commenthidden'] = true;
+  const commentMarked = commentHidden && (props.has('comment') || props.has('parsedcomment'));
+  if (commentMarked) out['commenthidden'] = true;
   if (userCan(rights, deleted, 2)) {
     if (props.has('comment')) out['comment'] = e.comment;
-    if (props.has('parsedcomment')) out['parsedcomment'] = e.parsedcomment ?? formatRowComment(ctx, e.comment, e.ns, e.title);
+    // (a comment no recording showed is flagged, and not formatted)
+    const comment = e.comment as string | undefined;
+    if (props.has('parsedcomment') && (e.parsedcomment !== undefined || comment !== undefined)) out['parsedcomment'] = e.parsedcomment ?? formatRowComment(ctx, comment ?? '', e.ns, e.title);
   }
   // (an entry without tags is flagged: needProps)
   if (props.has('tags')) out['tags'] = [...(e.tags ?? [])];
   // Suppressed is said only beside a hidden part the entry shows (ApiQueryLogEvents' $anyHidden).
-  const anyHidden = out['actionhidden'] === true || out['userhidden'] === true || out['commenthidden'] === true;
-  if (deleted & 8 && anyHidden) out['suppressed'] = true;
+  if (deleted & 8 && (actionMarked || userMarked || commentMarked)) out['suppressed'] = true;
   return out;
 }
 

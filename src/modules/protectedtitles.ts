@@ -148,7 +148,9 @@ function titleInfo(ctx: ApiContext, p: ProtectedTitle, props: Set<string>): Json
   // B/C: userid comes with user too.
   if (props.has('userid') || props.has('user')) out['userid'] = p.userid;
   if (props.has('comment')) out['comment'] = p.comment;
-  if (props.has('parsedcomment')) out['parsedcomment'] = p.parsedcomment ?? formatRowComment(ctx, p.comment, p.ns, p.title);
+  // (a comment no recording showed is flagged, and not formatted)
+  const comment = p.comment as string | undefined;
+  if (props.has('parsedcomment') && (p.parsedcomment !== undefined || comment !== undefined)) out['parsedcomment'] = p.parsedcomment ?? formatRowComment(ctx, comment ?? '', p.ns, p.title);
   if (props.has('expiry')) out['expiry'] = p.expiry;
   if (props.has('level')) out['level'] = p.level;
   return out;

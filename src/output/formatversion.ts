@@ -129,11 +129,11 @@ function assocEntryToV1(entry: Json): Json | undefined {
   return o;
 }
 
-/** bc() for an object that marks some of its booleans META_BC_BOOLS: those keep `false`. */
+/** bc() for an object that marks some of its booleans META_BC_BOOLS: those stay booleans (ApiResult::applyTransformations). */
 function bcKeeping(v: JsonObject, bools: readonly string[]): JsonObject {
   const o: JsonObject = {};
   for (const [k, x] of Object.entries(v)) {
-    if (bools.includes(k) && typeof x === 'boolean') o[k] = x ? '' : false;
+    if (bools.includes(k) && typeof x === 'boolean') o[k] = x;
     else setBc(o, k, x);
   }
   return o;
@@ -220,13 +220,16 @@ function rowsToV1(rows: readonly Json[], transform: RowTransform): Json[] {
 
 /**
  * ApiQueryUserInfo's BC shapes: each `acceptlang` entry's code is its content value (`*`, last),
- * and `centralids`/`attachedlocal` are typed `assoc` (all-false `attachedlocal` prints `{}`).
+ * `centralids`/`attachedlocal` are typed `assoc` (all-false `attachedlocal` prints `{}`), and the
+ * options keep their booleans.
  */
 function userinfoToV1(u: JsonObject): JsonObject {
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(u)) {
     if (k === 'acceptlang' && Array.isArray(v)) out[k] = v.map((l) => (isObject(l) ? contentLast(bc(l) as JsonObject, ['code']) : l));
     else if ((k === 'centralids' || k === 'attachedlocal') && isObject(v)) out[k] = bc(v, true)!;
+    // ApiQueryUserInfo marks every option a BC bool (META_BC_BOOLS): a boolean option stays a boolean.
+    else if (k === 'options' && isObject(v)) out[k] = v;
     else setBc(out, k, v);
   }
   return out;

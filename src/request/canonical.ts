@@ -139,8 +139,10 @@ export function canonicalParams(params: ParamMap, rules: KeyRules, options: Cano
     } else if (rules.titles.has(name) && options.normalizeTitle) value = options.normalizeTitle(raw) ?? raw;
     out.set(name, value);
   }
-  // `continue=` on a first page is the same question as no `continue` (verified on 1.39).
-  if (out.get('continue') === '') out.delete('continue');
+  // `continue=` on a first page is the same question as no `continue` (verified on 1.39), in a
+  // query: ApiQuery reads it. Any other module leaves it unread, and the answer warns
+  // "Unrecognized parameter: continue.".
+  if (out.get('continue') === '' && (out.get('action') ?? 'help') === 'query') out.delete('continue');
   // uselang=user is the default.
   if (out.get('uselang') === 'user') out.delete('uselang');
   if (out.get('errorformat') === 'bc') out.delete('errorformat');

@@ -30,6 +30,9 @@ describe('errors in the default (BC) format', () => {
     // named in the module's order of its parameters (title, namespace, prefix), not the order the check lists them
     [{ list: 'logevents', lenamespace: '0', leprefix: 'A' }, 'invalidparammix', 'The parameters "lenamespace" and "leprefix" can not be used together.'],
     [{ list: 'logevents', leprefix: 'A', letitle: 'X', lenamespace: '0' }, 'invalidparammix', 'The parameters "letitle", "lenamespace" and "leprefix" can not be used together.'],
+    // in the order the module declares them, not the order it checks them in (1.39 and 1.43)
+    [{ list: 'logevents', leprefix: 'A', lenamespace: '0' }, 'invalidparammix', 'The parameters "lenamespace" and "leprefix" can not be used together.'],
+    [{ list: 'logevents', leprefix: 'A', lenamespace: '0', letitle: 'X' }, 'invalidparammix', 'The parameters "letitle", "lenamespace" and "leprefix" can not be used together.'],
     // stripMarkup tokenizes HTML: the unterminated "<b…" swallows the rest (as the real 1.39 answers).
     [{ list: 'logevents', leuser: 'a<b' }, 'baduser', 'Invalid value "a'],
     [{ list: 'logevents', lecontinue: 'garbage' }, 'badcontinue', 'Invalid continue param. You should pass the original value returned by the previous query.'],

@@ -56,6 +56,14 @@ describe('log events with hidden fields', () => {
     expect(withIds).toEqual({ logid: 202, actionhidden: true, user: 'Admin', suppressed: true });
   });
 
+  it('mark a hidden part only where a prop shows it, and `suppressed` only beside a mark', async () => {
+    // (MediaWiki 1.39 and 1.43, log 41: leprop=tags|timestamp|type|userid shows neither actionhidden nor suppressed)
+    const shown = (await events({ leprop: 'tags|timestamp|type|userid', letype: 'create' })).filter((e) => e['timestamp'] === ACTION_HIDDEN.timestamp);
+    expect(shown).toEqual([{ type: 'create', action: 'create', userid: 1, timestamp: ACTION_HIDDEN.timestamp, tags: [] }]);
+    const withIds = (await events({ leprop: 'ids|type' })).filter((e) => e.logid === 202);
+    expect(withIds).toEqual([{ logid: 202, actionhidden: true, type: 'create', action: 'create', suppressed: true }]);
+  });
+
   it('leuser leaves out the events whose user is hidden, and keeps those whose action is', async () => {
     const mine = ids(await events({ leuser: 'Admin' }));
     expect(mine).not.toContain(201);

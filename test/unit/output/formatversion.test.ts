@@ -18,6 +18,11 @@ describe('toFormatVersion1', () => {
     expect(v1).toEqual({ batchcomplete: '', query: { blocks: [{ id: 7, nocreate: '' }] } });
   });
 
+  it("keeps userinfo's options as they are: MediaWiki marks each a BC bool (1.39 and 1.43: search-match-redirect stays true)", () => {
+    const v1 = toFormatVersion1({ query: { userinfo: { id: 0, anon: true, options: { 'search-match-redirect': true, nickname: '', minordefault: false, rclimit: 50 } } } }, ASSOC);
+    expect(v1).toEqual({ query: { userinfo: { id: 0, anon: '', options: { 'search-match-redirect': true, nickname: '', minordefault: false, rclimit: 50 } } } });
+  });
+
   it('prints a block or log event the transform empties as {} (MediaWiki types them assoc), other emptied arrays as []', () => {
     const v1 = toFormatVersion1({
       query: {

@@ -1,0 +1,50 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startServer } from '../../src/server.js';
+import { crawl } from '../support/crawl.js';
+import { silentlyWrongByArea } from '../support/differential.js';
+import { LIVE_VERSIONS, liveWiki } from '../support/live-wiki.js';
+import { liveFacts, randomQuestions, recordedWalks, Rng } from '../support/random-replay-questions.js';
+
+/**
+ * A seeded random hunt of replay against both live wikis (test/support/random-replay-questions.ts):
+ * walks drawn from paraminfo's parameter space are recorded through `wikitape record`, then other
+ * questions drawn from the same space (other limits, the live wiki's continuation points, prop
+ * subsets and supersets, filters, title spellings, main-module parameters, POST) are asked of the
+ * live wiki and of replay of those walks alone (no fixtures; misses refused, the default). Each
+ * answer is equal, flagged (a `wikitape-miss`, or `X-Wikitape-Unknown`) or silently wrong; none
+ * may be silently wrong. `WIKITAPE_HUNT_SEED` and `WIKITAPE_HUNT_N` (questions per area) draw
+ * another hunt; the counts are printed per area.
+ */
+const SEED = Number(process.env['WIKITAPE_HUNT_SEED'] ?? 20261127);
+const PER_AREA = Number(process.env['WIKITAPE_HUNT_N'] ?? 40);
+
+describe.each(LIVE_VERSIONS)('a random hunt of replay against MediaWiki %s', (version) => {
+  it(`seed ${SEED}: every answer equal or flagged, none silently wrong`, { timeout: 900_000 }, async () => {
+    const live = await liveWiki(version);
+    const facts = await liveFacts(live.apiUrl);
+    const rng = new Rng(SEED);
+    const walks = recordedWalks(rng, facts);
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-random-replay-'));
+    const recorder = await startServer({ mode: 'record', upstream: live.apiUrl, cassettes: dir, cassette: 'walks' });
+    try {
+      for (const w of walks) await crawl(recorder.url, w);
+    } finally {
+      await recorder.close();
+    }
+    const areas = await randomQuestions(rng, facts, live.apiUrl, walks, PER_AREA);
+    const replay = await startServer({ cassettes: dir });
+    try {
+      console.log(`MediaWiki ${version}, seed ${SEED}: ${walks.length} walks recorded:\n${walks.map((w) => new URLSearchParams(w).toString()).join('\n')}`);
+      const silent = await silentlyWrongByArea(`MediaWiki ${version}, seed ${SEED}`, live.apiUrl, replay.url, areas);
+      // Other tests may write to the live wiki meanwhile: then its log has grown since the recording.
+      const now = await liveFacts(live.apiUrl);
+      if (now.events[0]?.logid !== facts.events[0]?.logid) console.log(`MediaWiki ${version}: the live wiki's log changed during the hunt (newest entry ${facts.events[0]?.logid} then ${now.events[0]?.logid}); answers about it may differ for that reason`);
+      expect(silent).toEqual([]);
+    } finally {
+      await replay.close();
+    }
+  });
+});
