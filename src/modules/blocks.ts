@@ -185,6 +185,8 @@ export const blocks: ListModule<Block> = {
     const { page, next } = takePage(rows, limit);
     const props = new Set(pv.list(v['prop']));
     for (const b of page) needProps(ctx, 'blocks', b, props);
+    // Whether a block is an autoblock decides whether its target, user id and range are shown.
+    if ((props.has('user') || props.has('userid') || props.has('range')) && page.some((b) => autoblock(b) === null)) ctx.unknown('blocks.user');
     // A fixture's block without its parsed reason: CommentFormatter::format without a title, which
     // only a reason with neither autocomment nor link is known to give (escaped, nothing else).
     if (props.has('parsedreason') && page.some((b) => b.parsedreason === undefined && formatUntitledComment(b.reason) === null)) ctx.unknown('blocks.parsedreason');
@@ -346,10 +348,23 @@ function rangeOf(b: Block): { start: string; end: string } | null {
   return r ? { start: formatHex(r.start), end: formatHex(r.end) } : null;
 }
 
+/**
+ * Whether a block is an autoblock (ApiQueryBlocks shows an autoblock's target, user id and range
+ * not at all), as what is known of it tells: its `automatic` flag, else the absence of its target
+ * or, shown without the target, of its user id; null when nothing known tells (a walk of
+ * `bkprop=id|range`, say: its account blocks and autoblocks alike show no range from 1.43 on).
+ */
+function autoblock(b: Block): boolean | null {
+  if (typeof b.automatic === 'boolean') return b.automatic;
+  if (!b.known || b.known.includes('user')) return b.user === undefined;
+  if (b.known.includes('userid')) return b.userid === undefined;
+  return null;
+}
+
 function blockInfo(ctx: ApiContext, b: Block, props: Set<string>): JsonObject {
   const out: JsonObject = {};
-  // An autoblock shows no target; a walk that asked for flags but not the target tells it by `automatic`.
-  const auto = typeof b.automatic === 'boolean' ? b.automatic : b.user === undefined;
+  // (a block nothing known tells the kind of is flagged: execute)
+  const auto = autoblock(b) ?? false;
   if (props.has('id')) out['id'] = b.id;
   if (props.has('user') && !auto && b.user !== undefined) out['user'] = b.user;
   if (props.has('userid') && !auto) out['userid'] = b.userid ?? 0;
