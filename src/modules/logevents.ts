@@ -347,7 +347,7 @@ function eventsAsked(ctx: ApiContext, v: ParamValues): Iterable<LogEvent> {
 function titleTests(ctx: ApiContext, v: ParamValues): ((e: LogEvent) => boolean)[] {
   const tests: ((e: LogEvent) => boolean)[] = [];
   const user = pv.str(v['user']);
-  if (user !== null) tests.push((e) => e.user === user && !((e.deleted ?? 0) & 4));
+  if (user !== null) tests.push((e) => e.user === user);
   const page = pageAsked(ctx, v);
   // (an entry without its title is flagged: needPropsOfAll)
   if (page) tests.push((e) => e.ns === page.ns && typeof e.title === 'string' && mainText(e) === page.text);
@@ -363,7 +363,13 @@ function titleTests(ctx: ApiContext, v: ParamValues): ((e: LogEvent) => boolean)
     const { ns: pns, dbkey } = t.title;
     tests.push((e) => e.ns === pns && typeof e.title === 'string' && mainText(e).replace(/ /g, '_').startsWith(dbkey));
   }
-  if (ns !== null || page !== null) tests.push((e) => !((e.deleted ?? 0) & 1));
+  // Paranoia against brute-force searches (T19342): asked by user, title, namespace or prefix,
+  // the entries whose user or action the caller may not see are left out (a reader: hidden ones;
+  // with deletedhistory alone: hidden and suppressed ones).
+  const rights = hiddenRights(ctx);
+  const [titleBits, userBits] = !rights.hidden ? [1, 4] : !rights.suppressed ? [1 | 8, 4 | 8] : [0, 0];
+  if ((ns !== null || page !== null || prefix !== null) && titleBits) tests.push((e) => ((e.deleted ?? 0) & titleBits) !== titleBits);
+  if (user !== null && userBits) tests.push((e) => ((e.deleted ?? 0) & userBits) !== userBits);
   return tests;
 }
 

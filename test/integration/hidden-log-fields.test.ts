@@ -12,7 +12,7 @@ import { Client } from '../support/cookie-client.js';
 /**
  * Log events with hidden fields (log_deleted), as an anonymous reader sees them. ApiQueryLogEvents
  * (1.39 lines 244-261, 1.43 260-277): without `deletedhistory`, a user filter (`leuser`) leaves out
- * events whose user is hidden (bit 4) and a title or namespace filter those whose action is hidden
+ * events whose user is hidden (bit 4) and a title, namespace or prefix filter those whose action is hidden
  * (bit 1); each filter only looks at its own bit. On the live wikis (1.39 and 1.43) an event whose
  * action is hidden and suppressed (log 41) is listed under `leuser=Admin` and left out under
  * `lenamespace`; neither wiki holds an event whose user is hidden (making one is a write).
@@ -76,6 +76,12 @@ describe('log events with hidden fields', () => {
     expect(main).not.toContain(202);
     expect(main).toContain(201);
   });
+
+  it('leprefix and letitle leave out the events whose action is hidden, as lenamespace does', async () => {
+    // (ApiQueryLogEvents: the prefix sets $title, which the check reads)
+    expect(ids(await events({ leprefix: 'Скрыт' }))).toEqual([201]);
+    expect(ids(await events({ letitle: 'Скрытое действие' }))).toEqual([]);
+  });
 });
 
 /**
@@ -131,5 +137,27 @@ describe('log events with hidden fields, asked in turn by callers with other rig
       expect(overseer[i]![0]).toMatchObject({ userhidden: bool, user: 'Admin' });
       expect(overseer[i]![1]).toMatchObject({ actionhidden: bool, suppressed: bool, title: 'Скрытое действие' });
     }
+  });
+
+  /** The ids of events 201 and 202 `name` finds with a filter (lenamespace, leprefix, leuser). */
+  async function foundBy(name: string | null, filter: Record<string, string>): Promise<number[]> {
+    const c = new Client(server.url);
+    if (name) {
+      const token = await c.token('login');
+      expect((await c.call({ action: 'login', lgname: name, lgpassword: 'pw', lgtoken: token })).body['login'].result).toBe('Success');
+    }
+    const res = await c.call({ action: 'query', list: 'logevents', lelimit: 'max', formatversion: '2', ...filter }, 'GET');
+    return ((res.body as { query: { logevents: Event[] } }).query.logevents.map((e) => e.logid)).filter((id) => id === 201 || id === 202);
+  }
+
+  it('filtered, each finds the events whose part its rights show (deletedhistory: hidden ones, not suppressed ones)', async () => {
+    for (const filter of [{ lenamespace: '0' }, { leprefix: 'Скрыт' }]) {
+      expect(await foundBy(null, filter)).toEqual([201]);
+      expect(await foundBy('Historian', filter)).toEqual([201]);
+      expect(await foundBy('Overseer', filter)).toEqual([202, 201]);
+    }
+    expect(await foundBy(null, { leuser: 'Admin' })).toEqual([202]);
+    expect(await foundBy('Historian', { leuser: 'Admin' })).toEqual([202, 201]);
+    expect(await foundBy('Overseer', { leuser: 'Admin' })).toEqual([202, 201]);
   });
 });
