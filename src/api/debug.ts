@@ -196,9 +196,13 @@ export function commentLinkBatch(profile: WikiProfile, titles: ReadonlyArray<{ n
   ];
 }
 
-/** The user a title in the User or User talk namespace names, as GenderCache normalizes it (no subpage); null for other namespaces. */
+/**
+ * The user a title in the User or User talk namespace names, as GenderCache normalizes it (no
+ * subpage); null for other namespaces, and for a fixture's entry that leaves its title out (an
+ * answer that shows the title is flagged then: needProps).
+ */
 export function genderName(r: { ns: number; title: string }): string | null {
-  if (r.ns !== 2 && r.ns !== 3) return null;
+  if ((r.ns !== 2 && r.ns !== 3) || typeof r.title !== 'string') return null;
   return r.title.slice(r.title.indexOf(':') + 1).split('/')[0]!.replace(/_/g, ' ');
 }
 

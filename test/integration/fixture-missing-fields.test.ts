@@ -130,6 +130,13 @@ describe('a fixture entry without a field only some answers print', () => {
     expect(ids.unknown).toBeUndefined();
   });
 
+  it('list=logevents: one in the User namespace without its title flags logevents.title (the gender lookup of its debuginfo read the missing title: a wikitape-setup error, unflagged)', async () => {
+    const { title: _t, ...entry } = { ...EVENT, ns: 2 };
+    const ask = await asker({ profile: { ...PROFILE, debugInfo: true }, logevents: [entry] });
+    const got = await ask({ list: 'logevents', leprop: 'ids|title|type' });
+    expect({ unknown: got.unknown, code: (got.body['error'] as Record<string, unknown> | undefined)?.['code'] }).toEqual({ unknown: 'logevents.title', code: undefined });
+  });
+
   it('list=logevents: one without its user id flags logevents.userid; an address actor’s is 0; an imported name’s user is flagged too (`anon` comes from its id)', async () => {
     const { userid: _u, ...entry } = EVENT;
     const ip = { ...EVENT, logid: 2, user: '192.0.2.7', userid: undefined, timestamp: '2024-03-02T10:00:00Z' };
