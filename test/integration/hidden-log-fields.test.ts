@@ -151,7 +151,7 @@ describe('log events with hidden fields, asked in turn by callers with other rig
   }
 
   it('filtered, each finds the events whose part its rights show (deletedhistory: hidden ones, not suppressed ones)', async () => {
-    for (const filter of [{ lenamespace: '0' }, { leprefix: 'Скрыт' }]) {
+    for (const filter of [{ lenamespace: '0' }, { leprefix: 'Скрыт' }] as Record<string, string>[]) {
       expect(await foundBy(null, filter)).toEqual([201]);
       expect(await foundBy('Historian', filter)).toEqual([201]);
       expect(await foundBy('Overseer', filter)).toEqual([202, 201]);
