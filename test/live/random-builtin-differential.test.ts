@@ -108,6 +108,8 @@ describe.each(LIVE_VERSIONS)('the built-in wiki answers random questions like Me
     const equal = [...counts.values()].reduce((n, c) => n + c.equal, 0);
     // The hunt asks what wikitape answers: most answers must be the live one's, not refusals.
     expect(equal / total).toBeGreaterThan(0.6);
+    // Every module was asked about (a question's module: its list, prop or meta, or its action).
+    expect(modules.map((m) => m.path.replace(/^query\+/, '')).filter((m) => !counts.has(m))).toEqual([]);
     expect(listed).toEqual([]);
   });
 });

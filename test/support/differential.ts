@@ -111,7 +111,7 @@ export function report(title: string, c: Comparison): void {
  * or silently wrong; prints the counts per area, and returns the silently wrong ones with where
  * they part.
  */
-export async function silentlyWrongByArea(label: string, liveUrl: string, oursUrl: string, areas: Readonly<Record<string, readonly ReadQuestion[]>>): Promise<string[]> {
+export async function silentlyWrongByArea(label: string, liveUrl: string, oursUrl: string, areas: Readonly<Record<string, readonly ReadQuestion[]>>, counted?: Map<string, { equal: number; flagged: number; silent: number }>): Promise<string[]> {
   const ask = async (base: string, q: ReadQuestion) => {
     const r = typeof q === 'string' ? await fetch(`${base}?${q}`) : await fetch(`${base}?${q.query}`, { method: 'POST', body: q.form, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     const flagged = r.headers.get('x-wikitape-source') === 'miss' || r.headers.get('x-wikitape-unknown') !== null;
@@ -132,6 +132,7 @@ export async function silentlyWrongByArea(label: string, liveUrl: string, oursUr
       }
     }
     console.log(`${label}, ${area}: ${counts.equal} equal, ${counts.flagged} flagged, ${counts.silent} silently wrong (of ${questions.length})`);
+    counted?.set(area, counts);
   }
   if (silent.length > 0) console.log(`silently wrong:\n${silent.join('\n')}`);
   return silent;

@@ -317,6 +317,9 @@ export function randomQuestions(seed: number, count: number, modules: readonly M
 export async function liveParamInfo(api: string, paths: readonly string[] = Object.keys(BUILTIN_MODULES)): Promise<ModuleInfo[]> {
   const r = await fetch(`${api}?${new URLSearchParams({ action: 'paraminfo', format: 'json', formatversion: '2', modules: paths.join('|') })}`);
   const body = (await r.json()) as { paraminfo: { modules: ModuleInfo[] } };
+  // A module the wiki left out would silently never be asked about.
+  const missing = paths.filter((p) => !body.paraminfo.modules.some((m) => m.path === p));
+  if (missing.length > 0) throw new Error(`${api}: paraminfo has no ${missing.join(', ')}`);
   return body.paraminfo.modules;
 }
 

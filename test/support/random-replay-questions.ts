@@ -309,6 +309,12 @@ function actionQuestion(rng: Rng): P {
   return { action: 'spamblacklist', url: rng.pick([...URLS, 'http://casino-spam.example/other', 'https://ok.test/|http://casino-spam.example/page']) };
 }
 
+/** The module a walk asks about: its list, prop or meta module, or its action (a parse's `prop` is the parse's own). */
+function walkModule(w: P): string {
+  if (w['action'] !== undefined && w['action'] !== 'query') return w['action'];
+  return w['list'] ?? w['prop'] ?? w['meta'] ?? '';
+}
+
 const GENERATORS: Record<string, (rng: Rng, facts: LiveFacts) => P> = {
   logevents: logeventsQuestion,
   blocks: blocksQuestion,
@@ -328,7 +334,7 @@ export async function randomQuestions(rng: Rng, facts: LiveFacts, apiUrl: string
   const out: Record<string, ReadQuestion[]> = {};
   for (const [area, gen] of Object.entries(GENERATORS)) {
     const qs: ReadQuestion[] = [];
-    const mine = walks.filter((w) => area.split(', ').includes(w['list'] ?? w['prop'] ?? (w['meta'] ? 'meta' : w['action']!)));
+    const mine = walks.filter((w) => area.split(', ').includes(walkModule(w) === 'siteinfo' || walkModule(w) === 'userinfo' ? 'meta' : walkModule(w)));
     for (let i = 0; i < n; i++) {
       // Half of them near a recorded walk (what replay can answer), the rest anywhere in the space.
       const drawn = gen(rng, facts);
@@ -352,14 +358,14 @@ export async function randomQuestions(rng: Rng, facts: LiveFacts, apiUrl: string
  */
 function nearWalk(rng: Rng, facts: LiveFacts, w: P, drawn: P): P {
   const out: P = {};
-  const module = w['list'] ?? w['prop'] ?? w['meta'] ?? '';
+  const module = walkModule(w);
   for (const [k, v] of Object.entries(w)) {
     if (k === 'action') continue;
     if (/^(?:le|bk|pt|ap|el)limit$/.test(k)) {
       const l = aLimit(rng);
       if (l) out[k] = l;
     } else if (/^..prop$/.test(k)) {
-      const declared = values(facts, module === 'siteinfo' || module === 'userinfo' ? module : module, 'prop');
+      const declared = values(facts, module, 'prop');
       const vs = v.split('|');
       const extra = rng.chance(0.15) ? [rng.pick(declared)] : [];
       out[k] = someOf(rng, [...new Set([...vs.filter(() => rng.chance(0.7)), ...extra])].concat(vs.length > 0 ? [] : [rng.pick(declared)]), 0.9) || v;
