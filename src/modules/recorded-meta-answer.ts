@@ -19,7 +19,7 @@ export const USERINFO_FIELD_PROP: Readonly<Record<string, string>> = {
   cancreateaccounterror: 'cancreateaccount',
 };
 /** ApiQueryUserInfo::getCurrentUserInfo's order of props. */
-export const USERINFO_ORDER = ['blockinfo', 'hasmsg', 'groups', 'groupmemberships', 'implicitgroups', 'rights', 'changeablegroups', 'options', 'editcount', 'ratelimits', 'theoreticalratelimits', 'email', 'realname', 'acceptlang', 'registrationdate', 'unreadcount', 'centralids', 'latestcontrib', 'cancreateaccount'];
+export const USERINFO_ORDER = ['blockinfo', 'hasmsg', 'groups', 'groupmemberships', 'implicitgroups', 'rights', 'changeablegroups', 'options', 'editcount', 'ratelimits', 'theoreticalratelimits', 'realname', 'email', 'registrationdate', 'acceptlang', 'unreadcount', 'centralids', 'latestcontrib', 'cancreateaccount'];
 
 /** The address the wiki sees for a caller on loopback, which names anonymous users. */
 const CALLER = '127.0.0.1';

@@ -28,9 +28,12 @@ beforeAll(async () => {
   const recorded = interaction({ meta: 'userinfo', uiprop: 'blockinfo|hasmsg|groups|rights', formatversion: '2' }, { query: { userinfo: { id: 0, name: '127.0.0.1', anon: true, messages: false, groups: ['*'], rights: RIGHTS } } });
   // The recorder's client sent `Accept-Language: *`: what a recording shows is its header, not the next caller's.
   const central = interaction({ meta: 'userinfo', uiprop: 'acceptlang|centralids', formatversion: '2' }, { query: { userinfo: { id: 0, name: '127.0.0.1', anon: true, acceptlang: [{ q: 1, code: '*' }], centralids: { local: 0 }, attachedlocal: { local: false } } } });
+  // (two recordings whose props another question asks together)
+  const mail = interaction({ meta: 'userinfo', uiprop: 'email|unreadcount', formatversion: '2' }, { query: { userinfo: { id: 0, name: '127.0.0.1', anon: true, email: '', unreadcount: 0 } } });
+  const name = interaction({ meta: 'userinfo', uiprop: 'realname', formatversion: '2' }, { query: { userinfo: { id: 0, name: '127.0.0.1', anon: true, realname: '' } } });
   const cassette: Cassette = {
     meta: { format: 1, upstream: 'http://wiki.test/w/api.php', recordedAt: '2024-03-01T00:00:00Z', profile: { version: '1.43.9', language: 'en', scriptPath: '/w', server: 'http://wiki.test', debugInfo: false } },
-    interactions: [recorded, central],
+    interactions: [recorded, central, mail, name],
     entities: emptyHarvest(),
   };
   const dir = await mkdtemp(join(tmpdir(), 'wikitape-userinfo-rules-'));
@@ -59,6 +62,12 @@ describe('userinfo of an anonymous caller on a replayed wiki', () => {
     // formatversion=1: the code is each entry's content (`*`); attachedlocal is an assoc array, `{}` when all false.
     const v1 = await ask('1', '*');
     expect(JSON.stringify(v1)).toBe('{"id":0,"name":"127.0.0.1","anon":"","acceptlang":[{"q":1,"*":"*"}],"centralids":{"local":0},"attachedlocal":{}}');
+  });
+
+  it('puts the recorded props together in the order ApiQueryUserInfo writes them (realname before email; 1.39 and 1.43; an anonymous caller has no registrationdate)', async () => {
+    const c = new Client(server.url);
+    const r = await c.call({ action: 'query', meta: 'userinfo', uiprop: 'unreadcount|email|realname|registrationdate|acceptlang', formatversion: '2' }, 'GET');
+    expect(Object.keys(r.body['query']?.userinfo ?? {})).toEqual(['id', 'name', 'anon', 'realname', 'email', 'acceptlang', 'unreadcount']);
   });
 
   it("refuses the wiki's rate limits, which no recording shows", async () => {
