@@ -1,5 +1,6 @@
 import { isSecretParam } from '../util/secrets.js';
 import { Glob } from './glob.js';
+import { mulberry32 } from '../util/random.js';
 
 /**
  * Faults on demand (a wiki's bad days), spelled `NAME[:KEY=VALUE,…]`: on the command line
@@ -132,24 +133,12 @@ function checkOptions(fault: FaultName, o: Record<string, string>, safe: string)
   }
 }
 
-/** mulberry32: a small PRNG whose sequence a seed fixes (the same seed, the same faults). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A fault with its state: how many requests it could have hit so far, and its random sequence. */
 export class ArmedFault {
   private seen = 0;
   private readonly random: () => number;
   constructor(readonly spec: FaultSpec) {
-    this.random = prng(spec.seed);
+    this.random = mulberry32(spec.seed);
   }
 
   /** Whether the request's parameters match the fault's `match` (true without one). */

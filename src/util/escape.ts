@@ -1,3 +1,5 @@
+import { phpStrtr } from './strtr.js';
+
 /** wfEscapeWikiText's replacements (strtr over "\n" + the text) in 1.39. */
 const ESCAPES_139: Readonly<Record<string, string>> = {
   '"': '&#34;', '&': '&#38;', "'": '&#39;', '<': '&#60;', '=': '&#61;', '>': '&#62;', '[': '&#91;', ']': '&#93;',
@@ -13,27 +15,12 @@ const LAST_143: Readonly<Record<string, string>> = { _: '&#95;', '~': '&#126;', 
 /** The $wgUrlProtocols without `//` (the default list, both versions): `mailto:` becomes `mailto&#58;` ($wgEnableMagicLinks is all off by default). */
 const COLON_PROTOCOLS = /\b(bitcoin|geo|magnet|mailto|matrix|news|sip|sips|sms|tel|urn|xmpp):/gi;
 
-/** PHP's strtr with an array: at each position the longest key that matches, replaced text never read again. */
-function strtr(s: string, repl: Readonly<Record<string, string>>): string {
-  const lengths = [...new Set(Object.keys(repl).map((k) => k.length))].sort((a, b) => b - a);
-  let out = '';
-  for (let i = 0; i < s.length; ) {
-    const len = lengths.find((n) => repl[s.slice(i, i + n)] !== undefined);
-    if (len === undefined) out += s[i++];
-    else {
-      out += repl[s.slice(i, i + len)];
-      i += len;
-    }
-  }
-  return out;
-}
-
 /** wfEscapeWikiText (of 1.43 and later when `modern`, else of 1.39): text that reaches a message as a parameter, made inert as wikitext. */
 export function escapeWikiText(s: string, modern: boolean): string {
-  let text = strtr(`\n${s}`, modern ? ESCAPES_143 : ESCAPES_139).slice(1);
+  let text = phpStrtr(`\n${s}`, modern ? ESCAPES_143 : ESCAPES_139).slice(1);
   if (modern && text !== '') {
-    const first = strtr(text[0]!, FIRST_143);
-    text = text.length > 1 ? first + text.slice(1, -1) + strtr(text.slice(-1), LAST_143) : strtr(first, LAST_143);
+    const first = phpStrtr(text[0]!, FIRST_143);
+    text = text.length > 1 ? first + text.slice(1, -1) + phpStrtr(text.slice(-1), LAST_143) : phpStrtr(first, LAST_143);
   }
   return text.replace(COLON_PROTOCOLS, '$1&#58;');
 }

@@ -1,4 +1,5 @@
 import type { WikiFacts } from './bot-facts.js';
+import { mulberry32 } from '../../src/util/random.js';
 
 /**
  * Random questions over the parameter space a live wiki declares (`action=paraminfo`): each
@@ -31,16 +32,7 @@ export interface ModuleInfo {
 }
 
 /** A seeded generator of numbers in [0, 1) (mulberry32). */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const seeded: (seed: number) => () => number = mulberry32;
 
 type Random = () => number;
 const pick = <T>(r: Random, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;

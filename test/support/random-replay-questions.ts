@@ -1,4 +1,5 @@
 import type { ReadQuestion } from './read-questions.js';
+import { mulberry32 } from '../../src/util/random.js';
 
 /**
  * A seeded random hunt of replay (test/live/random-replay-differential.test.ts): walks recorded
@@ -10,16 +11,12 @@ import type { ReadQuestion } from './read-questions.js';
 
 /** A seeded generator (mulberry32): the same seed draws the same walks and questions. */
 export class Rng {
-  private s: number;
+  private readonly draw: () => number;
   constructor(seed: number) {
-    this.s = seed >>> 0;
+    this.draw = mulberry32(seed);
   }
   next(): number {
-    this.s = (this.s + 0x6d2b79f5) >>> 0;
-    let t = this.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return this.draw();
   }
   int(lo: number, hi: number): number {
     return lo + Math.floor(this.next() * (hi - lo + 1));
