@@ -204,8 +204,7 @@ export const logevents: ListModule<LogEvent> = {
       bits: (e) => e.deleted ?? 0,
       // A row marks a part hidden only with a prop that prints the part, and `suppressed` beside a part it marks.
       shown(e, known) {
-        const any = (...props: string[]) => props.some((p) => known.includes(p));
-        const bits = (any('ids', 'title', 'details') ? 1 : 0) | (any('comment', 'parsedcomment') ? 2 : 0) | (any('user', 'userid') ? 4 : 0);
+        const bits = markableBits((p) => known.includes(p));
         return (e.deleted ?? 0) & bits ? bits | 8 : bits;
       },
       withBits(e, bits) {
@@ -419,13 +418,18 @@ function needHiddenParts(ctx: ApiContext, rights: HiddenRights, e: LogEvent, pro
   }
 }
 
+/** The hidden parts (log_deleted bits) a row marks with these props: each only with a prop that prints it. */
+function markableBits(has: (prop: string) => boolean): number {
+  return (has('ids') || has('title') || has('details') ? 1 : 0) | (has('comment') || has('parsedcomment') ? 2 : 0) | (has('user') || has('userid') ? 4 : 0);
+}
+
 function extractRowInfo(ctx: ApiContext, rights: HiddenRights, e: LogEvent, props: Set<string>): JsonObject {
   const out: JsonObject = {};
   const deleted = e.deleted ?? 0;
-  const actionHidden = (deleted & 1) !== 0;
-  if (props.has('ids')) out['logid'] = e.logid;
   // (each hidden part is marked only where a prop shows it, and `suppressed` only beside a mark)
-  const actionMarked = actionHidden && (props.has('title') || props.has('ids') || props.has('details'));
+  const marked = deleted & markableBits((p) => props.has(p));
+  if (props.has('ids')) out['logid'] = e.logid;
+  const actionMarked = (marked & 1) !== 0;
   if (actionMarked) out['actionhidden'] = true;
   if (userCan(rights, deleted, 1)) {
     if (props.has('title')) {
@@ -443,8 +447,7 @@ function extractRowInfo(ctx: ApiContext, rights: HiddenRights, e: LogEvent, prop
     out['type'] = e.type;
     out['action'] = e.action;
   }
-  const userHidden = (deleted & 4) !== 0;
-  const userMarked = userHidden && (props.has('user') || props.has('userid'));
+  const userMarked = (marked & 4) !== 0;
   if (userMarked) out['userhidden'] = true;
   if (userCan(rights, deleted, 4)) {
     if (props.has('user')) out['user'] = e.user;
@@ -452,8 +455,7 @@ function extractRowInfo(ctx: ApiContext, rights: HiddenRights, e: LogEvent, prop
     if ((props.has('user') || props.has('userid')) && e.userid === 0) out['anon'] = true;
   }
   if (props.has('timestamp')) out['timestamp'] = e.timestamp;
-  const commentHidden = (deleted & 2) !== 0;
-  const commentMarked = commentHidden && (props.has('comment') || props.has('parsedcomment'));
+  const commentMarked = (marked & 2) !== 0;
   if (commentMarked) out['commenthidden'] = true;
   if (userCan(rights, deleted, 2)) {
     if (props.has('comment')) out['comment'] = e.comment;
