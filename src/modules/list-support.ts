@@ -3,7 +3,7 @@ import type { ApiContext } from '../api/context.js';
 import { learnProp, partsCovering, type ContinueType, type ListModule, type SortKey } from '../api/list-module.js';
 import { pv, type ParamValues } from '../api/param-spec.js';
 import { frozenJson, isFrozenJson, withFrozenMembers } from '../api/frozen.js';
-import type { JsonObject } from '../api/result.js';
+import type { Json, JsonObject } from '../api/result.js';
 import { isValid, isValidRange } from '../util/ip.js';
 import { parseTimestamp, toMw } from '../util/timestamp.js';
 import { compareIndexKeys, type EntityTable, type IndexKey, type KeyRange, type KnownCounts } from '../wiki/entity-table.js';
@@ -214,6 +214,15 @@ export function windowRange(ctx: ApiContext, v: ParamValues, continueTypes: read
 export function needProps(ctx: ApiContext, module: string, e: { known?: string[] }, props: Iterable<string>): void {
   if (!e.known) return;
   for (const p of props) if (!e.known.includes(p)) ctx.unknown(`${module}.${p}`);
+}
+
+/**
+ * Puts an entity's field into its row: one the entity leaves out (a fixture that does not give it,
+ * a walk that did not ask for it; flagged where it is asked for: needProps) is left out of the
+ * row too, never printed as a default.
+ */
+export function putField(row: JsonObject, name: string, value: Json | undefined): void {
+  if (value !== undefined) row[name] = value;
 }
 
 /** Per table: its counts of `known` props, and the knowledge they were counted under. */
