@@ -107,30 +107,54 @@ function askedScope(ctx: ApiContext): string {
   return logScope(r);
 }
 
-/** A part of a fixture's entry: given, or hidden (log_deleted), which a reader's crawl cannot show. */
-const givenOr = (bit: number, given: (e: LogEvent) => boolean) => (e: LogEvent) => ((e.deleted ?? 0) & bit) !== 0 || given(e);
+/**
+ * The parts of an entry log_deleted hides (LogPage::DELETED_ACTION, DELETED_USER, DELETED_COMMENT,
+ * as its bits), each with the props that print it and what an entry must give for each to be
+ * shown to a caller with the rights to the hidden part (a reader's crawl or recording shows only
+ * that it is hidden). One table for the row printer (a row marks a part hidden only with a prop
+ * that prints it: markableBits), the merge with a recording (hidden.shown), a fixture's hidden
+ * parts (givenOr) and the flags for a caller with the rights (needHiddenParts).
+ */
+const HIDDEN_PARTS: readonly { bit: number; props: Readonly<Record<string, (e: LogEvent) => boolean>> }[] = [
+  { bit: 1, props: { title: (e) => e.ns !== undefined && e.title !== undefined, ids: (e) => e.pageid !== undefined && e.logpage !== undefined, details: (e) => e.params !== undefined } },
+  { bit: 4, props: { user: (e) => e.user !== undefined && e.userid !== undefined, userid: (e) => e.userid !== undefined } },
+  { bit: 2, props: { comment: (e) => e.comment !== undefined, parsedcomment: (e) => e.parsedcomment !== undefined || commentFormattable(e) } },
+];
+
+/** The log_deleted bit of the part a prop prints (HIDDEN_PARTS). */
+function hiddenBitOf(prop: string): number {
+  const part = HIDDEN_PARTS.find((p) => Object.hasOwn(p.props, prop));
+  if (!part) throw new Error(`logevents: the prop ${prop} prints no part log_deleted hides`);
+  return part.bit;
+}
+
+/** A prop of a fixture's entry: what it prints given, or the part it prints hidden (log_deleted), which a reader's crawl cannot show. */
+const givenOr = (prop: string, given: (e: LogEvent) => boolean) => {
+  const bit = hiddenBitOf(prop);
+  return (e: LogEvent) => ((e.deleted ?? 0) & bit) !== 0 || given(e);
+};
 
 /**
  * A fixture's log event: its id, timestamp (the order) and type (restricted types are never
  * listed) are required; each prop is known when the entry gives what it prints, or hides it
  * (`actionhidden`, `userhidden`, `commenthidden`: what a caller with the rights would see is
- * flagged when shown, see hiddenPartsGiven). An IP actor's user id (0) follows from its name.
+ * flagged when shown, see needHiddenParts). An IP actor's user id (0) follows from its name.
  */
 const LOG_FIXTURE: FixtureFields<LogEvent> = {
   required: { logid: 'number', timestamp: 'timestamp', type: 'string' },
   props: {
-    ids: givenOr(1, (e) => typeof e.pageid === 'number' && typeof e.logpage === 'number'),
-    title: givenOr(1, (e) => typeof e.ns === 'number' && typeof e.title === 'string'),
+    ids: givenOr('ids', (e) => typeof e.pageid === 'number' && typeof e.logpage === 'number'),
+    title: givenOr('title', (e) => typeof e.ns === 'number' && typeof e.title === 'string'),
     type: (e) => typeof e.action === 'string',
     // `anon` is printed with the user when its id is 0: an IP's (filled in), an imported name's
     // (`prefix>Name`, whose actor may have no account), never an account's.
-    user: givenOr(4, (e) => typeof e.user === 'string' && (typeof e.userid === 'number' || !e.user.includes('>'))),
-    userid: givenOr(4, (e) => typeof e.userid === 'number'),
+    user: givenOr('user', (e) => typeof e.user === 'string' && (typeof e.userid === 'number' || !e.user.includes('>'))),
+    userid: givenOr('userid', (e) => typeof e.userid === 'number'),
     timestamp: () => true,
-    comment: givenOr(2, (e) => typeof e.comment === 'string'),
+    comment: givenOr('comment', (e) => typeof e.comment === 'string'),
     // (the comment is formatted with the entry's title: its section links name the page)
-    parsedcomment: givenOr(2, (e) => typeof e.parsedcomment === 'string' || commentFormattable(e)),
-    details: givenOr(1, (e) => typeof e.params === 'object' && e.params !== null),
+    parsedcomment: givenOr('parsedcomment', (e) => typeof e.parsedcomment === 'string' || commentFormattable(e)),
+    details: givenOr('details', (e) => typeof e.params === 'object' && e.params !== null),
     tags: (e) => Array.isArray(e.tags),
   },
   normalize: (x) => {
@@ -409,27 +433,17 @@ function userCan(rights: HiddenRights, deleted: number, field: number): boolean 
 function needHiddenParts(ctx: ApiContext, rights: HiddenRights, e: LogEvent, props: Set<string>): void {
   const deleted = e.deleted ?? 0;
   if (deleted === 0) return;
-  const need = (prop: string, given: boolean) => {
-    if (props.has(prop) && !given) ctx.unknown(`logevents.${prop}`);
-  };
-  if (deleted & 1 && userCan(rights, deleted, 1)) {
-    need('title', e.ns !== undefined && e.title !== undefined);
-    need('ids', e.pageid !== undefined && e.logpage !== undefined);
-    need('details', e.params !== undefined);
-  }
-  if (deleted & 4 && userCan(rights, deleted, 4)) {
-    need('user', e.user !== undefined && e.userid !== undefined);
-    need('userid', e.userid !== undefined);
-  }
-  if (deleted & 2 && userCan(rights, deleted, 2)) {
-    need('comment', e.comment !== undefined);
-    need('parsedcomment', e.parsedcomment !== undefined || commentFormattable(e));
+  for (const part of HIDDEN_PARTS) {
+    if (!(deleted & part.bit) || !userCan(rights, deleted, part.bit)) continue;
+    for (const [prop, given] of Object.entries(part.props)) if (props.has(prop) && !given(e)) ctx.unknown(`logevents.${prop}`);
   }
 }
 
-/** The hidden parts (log_deleted bits) a row marks with these props: each only with a prop that prints it. */
+/** The hidden parts (log_deleted bits) a row marks with these props: each only with a prop that prints it (HIDDEN_PARTS). */
 function markableBits(has: (prop: string) => boolean): number {
-  return (has('ids') || has('title') || has('details') ? 1 : 0) | (has('comment') || has('parsedcomment') ? 2 : 0) | (has('user') || has('userid') ? 4 : 0);
+  let bits = 0;
+  for (const part of HIDDEN_PARTS) if (Object.keys(part.props).some(has)) bits |= part.bit;
+  return bits;
 }
 
 function extractRowInfo(ctx: ApiContext, rights: HiddenRights, e: LogEvent, props: Set<string>): JsonObject {
