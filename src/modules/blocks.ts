@@ -197,7 +197,7 @@ export const blocks: ListModule<Block> = {
     // (one without its reason either is flagged already: needProps)
     if (props.has('parsedreason') && page.some((b) => b.parsedreason === undefined && (b.reason === undefined || formatUntitledComment(b.reason) === null))) ctx.unknown('blocks.parsedreason');
     // blockInfo reads the props, the version and (a block's duration, from 1.44 on) the user language.
-    showRows(ctx, 'blocks', page, `${[...props].sort().join('|')} ${ctx.profile.version} ${ctx.userLang.code}`, (b) => blockInfo(ctx, b, props));
+    showRows(ctx, 'blocks', page, `${[...props].sort().join('|')} ${ctx.profile.version} ${ctx.userLang.code}`, (b, c) => blockInfo(c, b, props));
     return next ? { continueValue: this.order.continueValue(next) } : {};
   },
 };

@@ -286,7 +286,7 @@ export const logevents: ListModule<LogEvent> = {
     // What extractRowInfo reads besides the entry: the props, the caller's rights to hidden parts,
     // the version and (a block's duration, from 1.44 on) the user language.
     const variant = `${[...props].sort().join('|')} ${+rights.hidden}${+rights.suppressed} ${ctx.profile.version} ${ctx.userLang.code}`;
-    showRows(ctx, 'logevents', page, variant, (e) => extractRowInfo(ctx, rights, e, props));
+    showRows(ctx, 'logevents', page, variant, (e, c) => extractRowInfo(c, rights, e, props));
     const fetched = next ? [...page, next] : page;
     return next ? { continueValue: this.order.continueValue(next), fetched } : { fetched };
   },

@@ -119,7 +119,7 @@ export const protectedtitles: ListModule<ProtectedTitle> = {
     for (const p of page) needProps(ctx, 'protectedtitles', p, shown);
     // (a comment formatted here has the user language's arrow in its section links)
     const variant = `${[...props].sort().join('|')}${props.has('parsedcomment') ? ` ${ctx.userLang.code}` : ''}`;
-    showRows(ctx, 'protectedtitles', page, variant, (p) => titleInfo(ctx, p, props));
+    showRows(ctx, 'protectedtitles', page, variant, (p, c) => titleInfo(c, p, props));
     const fetched = next ? [...page, next] : page;
     return next ? { continueValue: this.order.continueValue(next), fetched } : { fetched };
   },
