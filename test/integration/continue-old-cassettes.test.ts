@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
+import { pruneCassettes, readUsage } from '../../src/cassette/commands.js';
 import { convertCassette } from '../../src/cassette/convert.js';
 import type { Cassette, Interaction } from '../../src/cassette/format.js';
 import { databasesUnavailable } from '../../src/cassette/sqlite-driver.js';
 import { refiledContinue, warnsUnrecognizedContinue } from '../../src/cassette/stale-continue.js';
-import { KEY_RULES, LIST_ENTITIES } from '../../src/modules/index.js';
+import { KEY_RULES, LIST_ENTITIES, MODULES } from '../../src/modules/index.js';
 import { canonicalKey } from '../../src/request/canonical.js';
 import { parseUrlEncoded } from '../../src/request/params.js';
 import { startServer, type RunningServer } from '../../src/server.js';
@@ -85,6 +86,23 @@ describe('a cassette whose recording of a non-query question with continue= is f
     expect(without.source).toBe('cassette');
     expect(without.body['warnings']).toBeUndefined();
     expect((await ask(dir, 'action=spamblacklist&url=https%3A%2F%2Fother.test%2F&continue=')).source).toBe('cassette');
+  });
+});
+
+describe('cassettes prune after a run that used such a recording', () => {
+  it('keeps it: the run noted the key replay holds it under (JSON and database cassettes)', async () => {
+    const dir = await folder('prune', `${JSON.stringify(cassette([oldStyle()]), null, 2)}\n`);
+    const usageFile = join(await mkdtemp(join(tmpdir(), 'wikitape-old-continue-usage-')), 'usage.json');
+    const wiki = await startServer({ cassettes: dir, trackUsage: usageFile });
+    expect((await fetch(`${wiki.url}?${Q}&continue=&format=json`)).headers.get('x-wikitape-source')).toBe('cassette');
+    await wiki.close();
+    const usage = await readUsage(usageFile);
+    expect([...usage]).toEqual([key(`${Q}&continue=`)]);
+    expect(await pruneCassettes(dir, usage, MODULES.query.list, true)).toEqual([{ name: 'spam', removed: 0, kept: 1, removedKeys: [] }]);
+    if (databasesUnavailable() !== null) return;
+    const db = await mkdtemp(join(tmpdir(), 'wikitape-old-continue-prune-db-'));
+    await convertCassette(join(dir, 'spam.json'), join(db, 'spam.sqlite'), LIST_ENTITIES);
+    expect(await pruneCassettes(db, usage, MODULES.query.list, true)).toEqual([{ name: 'spam', removed: 0, kept: 1, removedKeys: [] }]);
   });
 });
 
