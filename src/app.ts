@@ -30,6 +30,7 @@ import { seesMoreThanReaders } from './api/session.js';
 import { isUserKey } from './cassette/format.js';
 import { identityKeys } from './cassette/sql-prepare.js';
 import { FaultPlan, FaultSpecError, type ArmedFault } from './faults/spec.js';
+import { WIKITAPE_INTERNAL } from './api/errors.js';
 import { transportFaults } from './faults/transport.js';
 
 /** Loads what the options point at and builds the engine that answers requests. */
@@ -394,12 +395,15 @@ function sendWikitapeError(res: Response, status: number, code: string, info: st
 }
 
 /**
- * A request that cannot be answered because replay could not start: a 500 in MediaWiki's error
- * shape whose info is the reason (it names the file or folder), never a stack trace.
+ * A request that cannot be answered because replay could not start, or failed outside the API
+ * (a recording it cannot print, the recorder's own failure): a 500 in MediaWiki's error shape whose info is the reason (it
+ * names the file or folder), never a stack trace, and `X-Wikitape-Unknown: wikitape.internal`,
+ * as every error of wikitape's own in place of the wiki's answer says.
  */
 function sendSetupError(res: Response, e: unknown): void {
   const info = (e instanceof Error ? e.message : String(e)).replace(/^wikitape: /, '');
   res.status(500).setHeader('MediaWiki-API-Error', 'wikitape-setup');
+  res.setHeader('X-Wikitape-Unknown', WIKITAPE_INTERNAL);
   res.type('application/json').send(JSON.stringify({ error: { code: 'wikitape-setup', info } }));
 }
 
@@ -466,7 +470,8 @@ function createRecordApp(options: WikitapeOptions): { app: express.Express; stat
     }
     const startedAt = process.hrtime.bigint();
     const done = recordOne(recorder, req, res, options, startedAt);
-    done.catch(() => undefined);
+    // A failure of wikitape's own is answered as one (the client was left waiting), never unhandled.
+    done.catch((e: unknown) => (res.headersSent ? void res.destroy() : sendSetupError(res, e)));
     if (options.onRequest) {
       const log = options.onRequest;
       // The question as recorded (query and body), secrets shown as the marker.

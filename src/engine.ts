@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { failWith, runApi, type ApiEnvironment } from './api/main.js';
-import { ApiUsageError, apiMessage } from './api/errors.js';
+import { ApiUsageError, apiMessage, WIKITAPE_INTERNAL } from './api/errors.js';
 import { ApiRequest } from './api/request.js';
 import { generatorOrders } from './api/registry.js';
 import { KEY_RULES, MODULES } from './modules/index.js';
@@ -400,8 +400,11 @@ export class ReplayEngine {
     const env = this.envFor(model, knows, now, session);
     const request = new ApiRequest(params, lossy, httpFacts(req, get));
     let outcome = runApi(request, env);
-    const unknown = [...outcome.unknown, ...printerUnknown(params, this.profile, outcome, http), ...(view ? [] : visibilityUnknown(session?.caller, outcome.modules)), ...afterWrite];
+    let unknown = [...outcome.unknown, ...printerUnknown(params, this.profile, outcome, http), ...(view ? [] : visibilityUnknown(session?.caller, outcome.modules)), ...afterWrite];
     const miss = this.onMiss === 'error' && refusing(outcome, unknown).length > 0;
+    // A miss stands instead of a crash that followed from what the recordings lack: it names what
+    // to record, and wikitape's own failure is not among that (recording the question mends it).
+    if (miss) unknown = unknown.filter((u) => u !== WIKITAPE_INTERNAL);
     // A miss names the recordings closest to the question, and how each differs.
     const near = miss && this.cassettes ? nearMisses(key, this.cassettes.interactions) : [];
     if (miss) {

@@ -1,6 +1,6 @@
 import type { WikiProfile } from '../wiki/profile.js';
 import type { ApiContext, CacheMode } from './context.js';
-import type { DebugFacts, DebugInput } from './debug.js';
+import type { DebugFacts, DebugInput, FetchedRow } from './debug.js';
 import type { ParamSpec, ParamValues } from './param-spec.js';
 import type { Caller, TokenType } from './session.js';
 import type { KeyFacts } from './key-facts.js';
@@ -40,6 +40,6 @@ export interface RanModule {
   path: string;
   values: ParamValues;
   /** The rows its query fetched (ModuleOutcome.fetched). */
-  fetched?: ReadonlyArray<{ ns: number; title: string }>;
+  fetched?: ReadonlyArray<FetchedRow>;
   debug?(input: DebugInput): DebugFacts;
 }

@@ -50,7 +50,7 @@ export interface DebugInput {
   /** The answer's data (formatversion=2 shape). */
   answer: JsonObject;
   /** The rows the module's query fetched (limit + 1) when it ran here; absent for a recorded answer. */
-  fetched?: ReadonlyArray<{ ns: number; title: string }>;
+  fetched?: ReadonlyArray<FetchedRow>;
   /** The pages of `titles` that exist, with their ids, in the order the page set holds them. */
   pages: ReadonlyArray<{ id: number; title: string }>;
   /** What the wiki holds (the spam blacklist's patterns and file for action=spamblacklist). */
@@ -153,10 +153,19 @@ export function mainDbKey(title: string): string {
 }
 
 /**
+ * A row a list module's query fetched, as its trace reads it: its namespace and title, either of
+ * which a fixture's entry may leave out (an answer that shows them is flagged then: needProps).
+ */
+export interface FetchedRow {
+  ns?: number;
+  title?: string;
+}
+
+/**
  * The rows a list module's query fetched: as it fetched them when it ran here, else (a recorded
  * answer) the rows the answer shows (the row past the limit, which the wiki also fetched, is not in it).
  */
-export function fetchedRows(input: DebugInput, list: string): ReadonlyArray<{ ns: number; title: string }> {
+export function fetchedRows(input: DebugInput, list: string): ReadonlyArray<FetchedRow> {
   if (input.fetched) return input.fetched;
   const q = input.answer['query'];
   const rows = q && typeof q === 'object' && !Array.isArray(q) ? (q as JsonObject)[list] : undefined;
@@ -201,7 +210,7 @@ export function commentLinkBatch(profile: WikiProfile, titles: ReadonlyArray<{ n
  * subpage); null for other namespaces, and for a fixture's entry that leaves its title out (an
  * answer that shows the title is flagged then: needProps).
  */
-export function genderName(r: { ns: number; title: string }): string | null {
+export function genderName(r: FetchedRow): string | null {
   if ((r.ns !== 2 && r.ns !== 3) || typeof r.title !== 'string') return null;
   return r.title.slice(r.title.indexOf(':') + 1).split('/')[0]!.replace(/_/g, ' ');
 }
@@ -211,7 +220,7 @@ export function genderName(r: { ns: number; title: string }): string | null {
  * and User talk namespaces (a gendered content language), looked up in one query, after another
  * reference to the connection. None: no entries.
  */
-export function genderCacheLookup(profile: WikiProfile, rows: ReadonlyArray<{ ns: number; title: string }>, caller: string): DebugEntry[] {
+export function genderCacheLookup(profile: WikiProfile, rows: ReadonlyArray<FetchedRow>, caller: string): DebugEntry[] {
   if (profile.language !== 'ru') return [];
   const names: string[] = [];
   for (const r of rows) {

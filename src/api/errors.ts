@@ -81,3 +81,11 @@ export function apiMessage(
 ): ApiMessage {
   return data === undefined ? { code, key, params } : { code, key, params, data };
 }
+
+/**
+ * What `X-Wikitape-Unknown` names when an answer is an error of wikitape's own in place of the
+ * wiki's: a computation that threw (a bug; `internal_api_error_<Class>`), or replay that could not
+ * start or read a recording (`wikitape-setup`). Never a miss on its own: no recording is missing
+ * (docs/decisions/0024-wikitapes-own-failures.md).
+ */
+export const WIKITAPE_INTERNAL = 'wikitape.internal';

@@ -6,7 +6,7 @@ import type { Knowledge, WikiModel } from '../wiki/model.js';
 import type { ActionModule, RanModule } from './action-module.js';
 import { cacheModeForUselang, type ApiContext, type CacheMode } from './context.js';
 import { ErrorFormatter, ERROR_FORMATS, type ErrorFormat } from './error-formatter.js';
-import { ApiUsageError, apiMessage, type ApiMessage } from './errors.js';
+import { ApiUsageError, apiMessage, WIKITAPE_INTERNAL, type ApiMessage } from './errors.js';
 import { badValueMessage, readParams, SETUP_ERRORS } from './param-reader.js';
 import { pv, type ParamSpec, type ParamValues } from './param-spec.js';
 import { ApiRequest } from './request.js';
@@ -300,8 +300,10 @@ function finishCall(call: Call): ApiOutcome {
   // except that a module wikitape does not implement is itself what the recordings lack.
   // What the caller's rights decide (a permission error's text, limits) stays unknown in an error
   // too, and so does a text wikitape cannot render in the error's language.
-  // A crash of wikitape's own is no error the wiki gives: what was needed before it stays unknown
-  // (a comment formatted from a comment no recording showed).
+  // A crash of wikitape's own is no error the wiki gives: the answer says it is wikitape's
+  // (WIKITAPE_INTERNAL), and what was needed before it stays unknown (a comment formatted from a
+  // comment no recording showed).
+  if (call.crashed) unknown.add(WIKITAPE_INTERNAL);
   outcome.unknown = outcome.isError && !call.crashed ? [...call.notImplemented, ...[...unknown].filter((u) => /^(?:permissions|session|i18n)\./.test(u)).sort()] : [...unknown].sort();
   outcome.said = outcome.unknown.filter((u) => call.said.has(u));
   return outcome;

@@ -2,7 +2,7 @@ import type { ApiContext, CacheMode } from './context.js';
 import type { ParamSpec, ParamValues } from './param-spec.js';
 import type { WikiProfile } from '../wiki/profile.js';
 import type { PageSet } from './pageset.js';
-import type { DebugFacts, DebugInput } from './debug.js';
+import type { DebugFacts, DebugInput, FetchedRow } from './debug.js';
 import type { Caller } from './session.js';
 import type { KeyFacts } from './key-facts.js';
 
@@ -13,7 +13,7 @@ interface ModuleOutcome {
   /** The module's own `xxcontinue` value when it stopped early. */
   continueValue?: string;
   /** The rows its query fetched (one more than the limit, as the database gives them), for its debuginfo trace. */
-  fetched?: ReadonlyArray<{ ns: number; title: string }>;
+  fetched?: ReadonlyArray<FetchedRow>;
 }
 
 /**

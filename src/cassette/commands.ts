@@ -11,6 +11,7 @@ import { changesOf } from './changes.js';
 import { storedBytes, summarize } from './walk-summary.js';
 import { SqliteCassette } from './store-sqlite.js';
 import { tableShapes } from './sql-table.js';
+import { refiledContinue } from './stale-continue.js';
 
 /** What `wikitape cassettes list` shows of one cassette. */
 export interface CassetteSummary {
@@ -188,7 +189,7 @@ export async function pruneCassettes(dir: string, usage: ReadonlySet<string>, li
     const db = await store.open(name, '');
     try {
       if (!Array.isArray(db.data?.interactions)) continue; // not a cassette: `verify` reports it
-      const keep = db.data.interactions.filter((i) => usage.has(i.key) || usage.has(`list:${walkList(i, lists)}`));
+      const keep = db.data.interactions.filter((i) => used(i, usage, lists));
       const kept = new Set(keep);
       const removedKeys = db.data.interactions.filter((i) => !kept.has(i)).map((i) => i.key);
       out.push({ name, removed: removedKeys.length, kept: keep.length, removedKeys });
@@ -204,6 +205,16 @@ export async function pruneCassettes(dir: string, usage: ReadonlySet<string>, li
 }
 
 /**
+ * Whether replay used an interaction: its key (or the key replay holds it under when an older
+ * wikitape filed it without its empty `continue`: cassette/stale-continue.ts), or its walk's
+ * list where the list synthesized answers.
+ */
+function used(i: Interaction | undefined, usage: ReadonlySet<string>, lists: readonly ListModule[]): boolean {
+  if (i === undefined) return false;
+  return usage.has(i.key) || usage.has(refiledContinue(i)?.key ?? '') || usage.has(`list:${walkList(i, lists)}`);
+}
+
+/**
  * A database cassette pruned key by key, never read whole: each interaction not named in `usage`
  * is read alone to learn its walk's list, and those to go are taken out in one transaction.
  */
@@ -212,11 +223,7 @@ function pruneDatabase(name: string, database: SqliteCassette, usage: ReadonlySe
     const removedKeys: string[] = [];
     let kept = 0;
     for (const key of database.keys()) {
-      const used = usage.has(key) || (() => {
-        const i = database.interaction(key);
-        return i !== undefined && usage.has(`list:${walkList(i, lists)}`);
-      })();
-      if (used) kept++;
+      if (usage.has(key) || used(database.interaction(key), usage, lists)) kept++;
       else removedKeys.push(key);
     }
     // (a recording taken out leaves a prepared database unprepared: sql-prepare-step.ts; the caller prepares it again)

@@ -129,6 +129,11 @@ export class SqliteCassette {
     for (const k of this.db.prepare('SELECT key FROM interactions ORDER BY key').pluck().iterate()) yield k as string;
   }
 
+  /** The keys of the interactions that are not of `action=query` by their first parameter, in key order (a query's key may start with a parameter sorted before `action`: the caller looks again). */
+  *keysBesideQueries(): IterableIterator<string> {
+    for (const k of this.db.prepare("SELECT key FROM interactions WHERE substr(key, 1, 13) <> 'action=query&' ORDER BY key").pluck().iterate()) yield k as string;
+  }
+
   /** Whether it holds an interaction of a key (its primary key: one index read). */
   holds(key: string): boolean {
     this.holding ??= this.db.prepare('SELECT 1 FROM interactions WHERE key = ?').pluck();

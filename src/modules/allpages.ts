@@ -1,5 +1,5 @@
 import type { ApiContext } from '../api/context.js';
-import { apiClass, escapeClose, genderCacheLookup, sqlLimit, sqlQuote, type DebugFacts, type DebugInput } from '../api/debug.js';
+import { apiClass, escapeClose, genderCacheLookup, sqlLimit, sqlQuote, type DebugFacts, type DebugInput, type FetchedRow } from '../api/debug.js';
 import { ApiUsageError, apiMessage } from '../api/errors.js';
 import { PAGE_FIELD_TYPES, type ListModule } from '../api/list-module.js';
 import { LIMIT_PARAM, pv, type ParamSpec, type ParamValue, type ParamValues } from '../api/param-spec.js';
@@ -313,7 +313,7 @@ function allpagesDebug(input: DebugInput): DebugFacts {
 }
 
 /** The rows the query fetched: as it fetched them here, else the answer's and the row its continuation names. */
-function fetchedOf(input: DebugInput): ReadonlyArray<{ ns: number; title: string }> {
+function fetchedOf(input: DebugInput): ReadonlyArray<FetchedRow> {
   if (input.fetched) return input.fetched;
   const q = input.answer['query'] as JsonObject | undefined;
   const rows = Array.isArray(q?.['allpages']) ? (q['allpages'] as JsonObject[]) : [];

@@ -10,7 +10,7 @@ import { entityKind, tableOf } from '../wiki/model.js';
 import { fieldColumn, type IndexColumn, type IndexKey, type IndexSpecs } from '../wiki/entity-table.js';
 import { atLeast } from '../wiki/profile.js';
 import { requireMaxOneParameter } from './checks.js';
-import { compareKeys, deriveUserId, fixtureEntry, ipUserId, type FixtureFields, takePage, windowRange, memoKey, needCompleteList, needProps, needPropsOfAll, showRows } from './list-support.js';
+import { compareKeys, deriveUserId, fixtureEntry, ipUserId, type FixtureFields, takePage, windowRange, memoKey, needCompleteList, needProps, needPropsOfAll, putField, showRows } from './list-support.js';
 import { entityMw } from '../util/timestamp.js';
 import { escapeHtmlAllowEntities, formatUntitledComment } from './parse-summary.js';
 import { apiClass, continueCondition, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
@@ -21,31 +21,36 @@ const SHOW = ['account', '!account', 'temp', '!temp', 'ip', '!ip', 'range', '!ra
 /** $wgBlockCIDRLimit defaults. */
 const CIDR_LIMIT = { IPv4: 16, IPv6: 19 } as const;
 
-/** One block, as `list=blocks` shows it with every prop (formatversion=2). */
+/**
+ * One block, as `list=blocks` shows it with every prop (formatversion=2). What a fixture entry
+ * must give (BLOCK_FIXTURE's `required`) is required here; every other field may be left out (a
+ * fixture that does not give it, a walk that did not ask for it): its prop is then not `known`,
+ * and a reader flags it (needProps) instead of printing a default.
+ */
 export interface Block {
   id: number;
   /** Absent for autoblocks. */
   user?: string;
   userid?: number;
-  by: string;
-  byid: number;
+  by?: string;
+  byid?: number;
   timestamp: string;
   /** `infinity` or ISO 8601. */
   expiry: string;
-  reason: string;
+  reason?: string;
   parsedreason?: string;
   rangestart?: string;
   rangeend?: string;
-  automatic: boolean;
-  anononly: boolean;
-  nocreate: boolean;
-  autoblock: boolean;
-  noemail: boolean;
+  automatic?: boolean;
+  anononly?: boolean;
+  nocreate?: boolean;
+  autoblock?: boolean;
+  noemail?: boolean;
   hidden: boolean;
-  allowusertalk: boolean;
-  partial: boolean;
+  allowusertalk?: boolean;
+  partial?: boolean;
   /** `[]` for sitewide blocks; partial blocks: `{pages?, namespaces?, actions?}`. */
-  restrictions: unknown;
+  restrictions?: unknown;
   /** The props recordings showed this entity with; absent: every field is known. */
   known?: string[];
 }
@@ -189,9 +194,10 @@ export const blocks: ListModule<Block> = {
     if ((props.has('user') || props.has('userid') || props.has('range')) && page.some((b) => autoblock(b) === null)) ctx.unknown('blocks.user');
     // A fixture's block without its parsed reason: CommentFormatter::format without a title, which
     // only a reason with neither autocomment nor link is known to give (escaped, nothing else).
-    if (props.has('parsedreason') && page.some((b) => b.parsedreason === undefined && formatUntitledComment(b.reason) === null)) ctx.unknown('blocks.parsedreason');
+    // (one without its reason either is flagged already: needProps)
+    if (props.has('parsedreason') && page.some((b) => b.parsedreason === undefined && (b.reason === undefined || formatUntitledComment(b.reason) === null))) ctx.unknown('blocks.parsedreason');
     // blockInfo reads the props, the version and (a block's duration, from 1.44 on) the user language.
-    showRows(ctx, 'blocks', page, `${[...props].sort().join('|')} ${ctx.profile.version} ${ctx.userLang.code}`, (b) => blockInfo(ctx, b, props));
+    showRows(ctx, 'blocks', page, `${[...props].sort().join('|')} ${ctx.profile.version} ${ctx.userLang.code}`, (b, c) => blockInfo(c, b, props));
     return next ? { continueValue: this.order.continueValue(next) } : {};
   },
 };
@@ -319,7 +325,7 @@ function ipTest(ip: string): (b: Block) => boolean {
 function deriveBlock(b: Block, ids: ReadonlyMap<string, number>): void {
   const k = b.known;
   if (!k) return;
-  if (!k.includes('byid') && k.includes('by') && ids.has(b.by)) {
+  if (!k.includes('byid') && k.includes('by') && b.by !== undefined && ids.has(b.by)) {
     b.byid = ids.get(b.by)!;
     learnProp(b, 'byid');
   }
@@ -367,16 +373,17 @@ function blockInfo(ctx: ApiContext, b: Block, props: Set<string>): JsonObject {
   const auto = autoblock(b) ?? false;
   if (props.has('id')) out['id'] = b.id;
   if (props.has('user') && !auto && b.user !== undefined) out['user'] = b.user;
-  if (props.has('userid') && !auto) out['userid'] = b.userid ?? 0;
-  if (props.has('by')) out['by'] = b.by;
-  if (props.has('byid')) out['byid'] = b.byid;
+  // (a field the block leaves out is flagged, and left out: needProps)
+  if (props.has('userid') && !auto) putField(out, 'userid', b.userid);
+  if (props.has('by')) putField(out, 'by', b.by);
+  if (props.has('byid')) putField(out, 'byid', b.byid);
   if (props.has('timestamp')) out['timestamp'] = b.timestamp;
   if (props.has('expiry')) {
     out['expiry'] = b.expiry;
     if (atLeast(ctx.profile, '1.44')) out['duration-l10n'] = formatBlockDuration(ctx.userLang, b.timestamp, b.expiry);
   }
-  if (props.has('reason')) out['reason'] = b.reason;
-  if (props.has('parsedreason')) out['parsedreason'] = b.parsedreason ?? formatUntitledComment(b.reason) ?? escapeHtmlAllowEntities(b.reason);
+  if (props.has('reason')) putField(out, 'reason', b.reason);
+  if (props.has('parsedreason')) putField(out, 'parsedreason', b.parsedreason ?? (b.reason === undefined ? undefined : (formatUntitledComment(b.reason) ?? escapeHtmlAllowEntities(b.reason))));
   if (props.has('range') && !auto) {
     const k = kind(b);
     const range = rangeOf(b);
@@ -388,8 +395,8 @@ function blockInfo(ctx: ApiContext, b: Block, props: Set<string>): JsonObject {
       out['rangeend'] = shown.end;
     }
   }
-  if (props.has('flags')) for (const f of FLAGS) out[f] = b[f];
-  if (props.has('restrictions')) out['restrictions'] = (b.restrictions ?? []) as JsonObject;
+  if (props.has('flags')) for (const f of FLAGS) putField(out, f, b[f]);
+  if (props.has('restrictions')) putField(out, 'restrictions', b.restrictions as JsonObject | undefined);
   return out;
 }
 

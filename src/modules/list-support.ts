@@ -3,7 +3,7 @@ import type { ApiContext } from '../api/context.js';
 import { learnProp, partsCovering, type ContinueType, type ListModule, type SortKey } from '../api/list-module.js';
 import { pv, type ParamValues } from '../api/param-spec.js';
 import { frozenJson, isFrozenJson, withFrozenMembers } from '../api/frozen.js';
-import type { JsonObject } from '../api/result.js';
+import type { Json, JsonObject } from '../api/result.js';
 import { isValid, isValidRange } from '../util/ip.js';
 import { parseTimestamp, toMw } from '../util/timestamp.js';
 import { compareIndexKeys, type EntityTable, type IndexKey, type KeyRange, type KnownCounts } from '../wiki/entity-table.js';
@@ -25,10 +25,18 @@ export function memoKey<T extends object>(keyOf: (x: T) => SortKey): (x: T) => S
   };
 }
 
-/** An entity's rows as some list showed them, by variant, and the `known` props they were built under. */
+/** What a row's build said it needed and the model does not know (ApiContext.unknown), said again each time the row is shown. */
+type Raised = readonly [what: string, how?: 'said'];
+
+/**
+ * An entity's rows as some list showed them, by variant, each with what its build flagged, and
+ * the `known` props, model and knowledge they were built over (a parsed comment's links read
+ * which pages exist).
+ */
 interface KeptRows {
   known: unknown;
-  readonly rows: Map<string, JsonObject>;
+  over: { model: unknown; knows: unknown } | null;
+  readonly rows: Map<string, { row: JsonObject; raised: readonly Raised[] }>;
 }
 
 /** Entities whose rows are kept, per generation (two are kept: ROWS_KEPT to 2 × ROWS_KEPT entities). */
@@ -39,7 +47,7 @@ let oldRows = new Map<object, KeptRows>();
 function keptRows(e: object): KeptRows {
   const young = youngRows.get(e);
   if (young) return young;
-  const kept = oldRows.get(e) ?? { known: undefined, rows: new Map() };
+  const kept = oldRows.get(e) ?? { known: undefined, over: null, rows: new Map() };
   if (youngRows.size >= ROWS_KEPT) {
     oldRows = youngRows;
     youngRows = new Map();
@@ -53,32 +61,43 @@ function keptRows(e: object): KeptRows {
  * entity and variant and kept (frozen): once a row is shown again, its text is cached as well
  * (api/frozen.ts), so that printing a page joins its rows' texts, and formatversion=1 converts
  * each row once. `variant` names everything besides the entity that `build` reads (the props, the
- * caller's rights, the version, the user language). An entity whose `known` props changed since
- * (a derivation filled a field in, api/list-module.ts learnProp) is built again. The rows of the
+ * caller's rights, the version, the user language); `build` is given the context to read (what it
+ * flags, ApiContext.unknown, is kept with the row and flagged again each time the row is shown).
+ * An entity whose `known` props changed since (a derivation filled a field in, api/list-module.ts
+ * learnProp), or shown over another model or knowledge (an identity's view), is built again. The rows of the
  * ROWS_KEPT to 2 × ROWS_KEPT entities shown last are kept, so memory stays bounded on a wiki of any
  * size; a database cassette's entities are new objects at each read and are simply built.
  * docs/decisions/0021-rows-printed-once.md.
  */
-export function showRows<E extends object>(ctx: ApiContext, name: string, page: readonly E[], variant: string, build: (e: E) => JsonObject): void {
+export function showRows<E extends object>(ctx: ApiContext, name: string, page: readonly E[], variant: string, build: (e: E, ctx: ApiContext) => JsonObject): void {
   const key = `${name}\u0000${variant}`;
   const rows: JsonObject[] = [];
   let again = false;
+  // (made once a row is built: it notes what the build flags)
+  let raised: Raised[] = [];
+  let noting: ApiContext | null = null;
   for (const e of page) {
     const kept = keptRows(e);
     const known = (e as { known?: unknown }).known;
-    if (kept.known !== known) {
+    if (kept.known !== known || kept.over === null || kept.over.model !== ctx.model || kept.over.knows !== ctx.knows) {
       kept.known = known;
+      kept.over = { model: ctx.model, knows: ctx.knows };
       kept.rows.clear();
     }
-    let row = kept.rows.get(key);
-    if (row === undefined) kept.rows.set(key, (row = Object.freeze(build(e))));
-    else {
-      // Shown again: its text is worth keeping. A row shown once (as every row read from a
-      // database is) is printed with the rest of its page in one pass, which costs less.
-      if (!isFrozenJson(row)) frozenJson(row);
+    let held = kept.rows.get(key);
+    if (held === undefined) {
+      noting ??= { ...ctx, unknown: (what, how) => void (raised.push(how ? [what, how] : [what]), ctx.unknown(what, how)) };
+      raised = [];
+      kept.rows.set(key, (held = { row: Object.freeze(build(e, noting)), raised }));
+    } else {
+      // Shown again: what its build flagged is flagged again, and its text is worth keeping. A
+      // row shown once (as every row read from a database is) is printed with the rest of its
+      // page in one pass, which costs less.
+      for (const [what, how] of held.raised) ctx.unknown(what, how);
+      if (!isFrozenJson(held.row)) frozenJson(held.row);
       again = true;
     }
-    rows.push(row);
+    rows.push(held.row);
   }
   ctx.result.query()[name] = rows;
   if (again) {
@@ -214,6 +233,15 @@ export function windowRange(ctx: ApiContext, v: ParamValues, continueTypes: read
 export function needProps(ctx: ApiContext, module: string, e: { known?: string[] }, props: Iterable<string>): void {
   if (!e.known) return;
   for (const p of props) if (!e.known.includes(p)) ctx.unknown(`${module}.${p}`);
+}
+
+/**
+ * Puts an entity's field into its row: one the entity leaves out (a fixture that does not give it,
+ * a walk that did not ask for it; flagged where it is asked for: needProps) is left out of the
+ * row too, never printed as a default.
+ */
+export function putField(row: JsonObject, name: string, value: Json | undefined): void {
+  if (value !== undefined) row[name] = value;
 }
 
 /** Per table: its counts of `known` props, and the knowledge they were counted under. */

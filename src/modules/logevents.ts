@@ -10,7 +10,7 @@ import { decodeCharReferences, parseTitle, type TitleContext } from '../wiki/tit
 import { titleContext } from '../wiki/site-tables.js';
 import { requireMaxOneParameter } from './checks.js';
 import { HIDDEN_LOG_TYPES, logActions, logTypes } from './log-types.js';
-import { deriveUserId, fixtureEntry, ipUserId, type FixtureFields, takePage, memoKey, needCompleteList, needProps, needPropsOfAll, showRows, windowRange } from './list-support.js';
+import { deriveUserId, fixtureEntry, ipUserId, type FixtureFields, takePage, memoKey, needCompleteList, needProps, needPropsOfAll, putField, showRows, windowRange } from './list-support.js';
 import { fieldColumn, type IndexColumn, type IndexKey, type IndexSpecs } from '../wiki/entity-table.js';
 import { entityMw } from '../util/timestamp.js';
 import { isAllowed, userCanSeeRevDel } from '../api/session.js';
@@ -18,32 +18,37 @@ import { formatLogParams } from './log-params.js';
 import { formatRowComment } from './parse-summary.js';
 import { ARRAY_VALUE } from '../request/params.js';
 import { foldTitle } from '../request/title-spelling.js';
-import { apiClass, commentLinkBatch, continueCondition, fetchedRows, genderCacheLookup, genderName, messageCacheLoad, sqlLimit, sqlQuote, type DebugFacts, type DebugInput } from '../api/debug.js';
+import { apiClass, commentLinkBatch, continueCondition, fetchedRows, genderCacheLookup, genderName, messageCacheLoad, sqlLimit, sqlQuote, type DebugFacts, type DebugInput, type FetchedRow } from '../api/debug.js';
 
 const PROPS = ['ids', 'title', 'type', 'user', 'userid', 'timestamp', 'comment', 'parsedcomment', 'details', 'tags'];
 
-/** One row of `logging`, as `list=logevents` shows it with every prop. */
+/**
+ * One row of `logging`, as `list=logevents` shows it with every prop. What a fixture entry must
+ * give (LOG_FIXTURE's `required`) is required here; every other field may be left out (a fixture
+ * that does not give it, a walk that did not ask for it): its prop is then not `known`, and a
+ * reader flags it (needProps) instead of printing a default.
+ */
 export interface LogEvent {
   logid: number;
-  ns: number;
-  title: string;
+  ns?: number;
+  title?: string;
   /** Id of the page currently at the title, 0 if none. */
-  pageid: number;
+  pageid?: number;
   /** Page id at log time. */
-  logpage: number;
+  logpage?: number;
   /** Associated revision (1.43+ output only). */
   revid?: number;
   /** Type-specific parameters in formatversion=2 form (booleans real). */
-  params: Record<string, unknown>;
+  params?: Record<string, unknown>;
   type: string;
-  action: string;
-  user: string;
-  userid: number;
+  action?: string;
+  user?: string;
+  userid?: number;
   /** ISO 8601 `YYYY-MM-DDTHH:MM:SSZ`. */
   timestamp: string;
-  comment: string;
+  comment?: string;
   parsedcomment?: string;
-  tags: string[];
+  tags?: string[];
   /** log_deleted bits: 1 action, 2 comment, 4 user, 8 restricted. */
   deleted?: number;
   /** The props recordings showed this entity with; absent: every field is known. */
@@ -69,7 +74,7 @@ const LOG_INDEXES: IndexSpecs<LogEvent> = {
   type: { columns: [fieldColumn('type', 'text'), ...ORDER_COLUMNS] },
   action: { columns: [fieldColumn('type', 'text'), fieldColumn('action', 'text'), ...ORDER_COLUMNS] },
   user: { columns: [fieldColumn('user', 'text'), ...ORDER_COLUMNS] },
-  page: { columns: [fieldColumn('ns', 'integer'), { name: 'text', type: 'text', value: (e) => (typeof e.title === 'string' ? mainText(e) : '') }, ...ORDER_COLUMNS] },
+  page: { columns: [fieldColumn('ns', 'integer'), { name: 'text', type: 'text', value: (e) => (typeof e.title === 'string' ? mainText(e.ns, e.title) : '') }, ...ORDER_COLUMNS] },
 };
 
 /** The filters a walk of the log may have: its part is the entries they all let through. */
@@ -102,29 +107,54 @@ function askedScope(ctx: ApiContext): string {
   return logScope(r);
 }
 
-/** A part of a fixture's entry: given, or hidden (log_deleted), which a reader's crawl cannot show. */
-const givenOr = (bit: number, given: (e: LogEvent) => boolean) => (e: LogEvent) => ((e.deleted ?? 0) & bit) !== 0 || given(e);
+/**
+ * The parts of an entry log_deleted hides (LogPage::DELETED_ACTION, DELETED_USER, DELETED_COMMENT,
+ * as its bits), each with the props that print it and what an entry must give for each to be
+ * shown to a caller with the rights to the hidden part (a reader's crawl or recording shows only
+ * that it is hidden). One table for the row printer (a row marks a part hidden only with a prop
+ * that prints it: markableBits), the merge with a recording (hidden.shown), a fixture's hidden
+ * parts (givenOr) and the flags for a caller with the rights (needHiddenParts).
+ */
+const HIDDEN_PARTS: readonly { bit: number; props: Readonly<Record<string, (e: LogEvent) => boolean>> }[] = [
+  { bit: 1, props: { title: (e) => e.ns !== undefined && e.title !== undefined, ids: (e) => e.pageid !== undefined && e.logpage !== undefined, details: (e) => e.params !== undefined } },
+  { bit: 4, props: { user: (e) => e.user !== undefined && e.userid !== undefined, userid: (e) => e.userid !== undefined } },
+  { bit: 2, props: { comment: (e) => e.comment !== undefined, parsedcomment: (e) => e.parsedcomment !== undefined || commentFormattable(e) } },
+];
+
+/** The log_deleted bit of the part a prop prints (HIDDEN_PARTS). */
+function hiddenBitOf(prop: string): number {
+  const part = HIDDEN_PARTS.find((p) => Object.hasOwn(p.props, prop));
+  if (!part) throw new Error(`logevents: the prop ${prop} prints no part log_deleted hides`);
+  return part.bit;
+}
+
+/** A prop of a fixture's entry: what it prints given, or the part it prints hidden (log_deleted), which a reader's crawl cannot show. */
+const givenOr = (prop: string, given: (e: LogEvent) => boolean) => {
+  const bit = hiddenBitOf(prop);
+  return (e: LogEvent) => ((e.deleted ?? 0) & bit) !== 0 || given(e);
+};
 
 /**
  * A fixture's log event: its id, timestamp (the order) and type (restricted types are never
  * listed) are required; each prop is known when the entry gives what it prints, or hides it
  * (`actionhidden`, `userhidden`, `commenthidden`: what a caller with the rights would see is
- * flagged when shown, see hiddenPartsGiven). An IP actor's user id (0) follows from its name.
+ * flagged when shown, see needHiddenParts). An IP actor's user id (0) follows from its name.
  */
 const LOG_FIXTURE: FixtureFields<LogEvent> = {
   required: { logid: 'number', timestamp: 'timestamp', type: 'string' },
   props: {
-    ids: givenOr(1, (e) => typeof e.pageid === 'number' && typeof e.logpage === 'number'),
-    title: givenOr(1, (e) => typeof e.ns === 'number' && typeof e.title === 'string'),
+    ids: givenOr('ids', (e) => typeof e.pageid === 'number' && typeof e.logpage === 'number'),
+    title: givenOr('title', (e) => typeof e.ns === 'number' && typeof e.title === 'string'),
     type: (e) => typeof e.action === 'string',
     // `anon` is printed with the user when its id is 0: an IP's (filled in), an imported name's
     // (`prefix>Name`, whose actor may have no account), never an account's.
-    user: givenOr(4, (e) => typeof e.user === 'string' && (typeof e.userid === 'number' || !e.user.includes('>'))),
-    userid: givenOr(4, (e) => typeof e.userid === 'number'),
+    user: givenOr('user', (e) => typeof e.user === 'string' && (typeof e.userid === 'number' || !e.user.includes('>'))),
+    userid: givenOr('userid', (e) => typeof e.userid === 'number'),
     timestamp: () => true,
-    comment: givenOr(2, (e) => typeof e.comment === 'string'),
-    parsedcomment: givenOr(2, (e) => typeof e.parsedcomment === 'string' || typeof e.comment === 'string'),
-    details: givenOr(1, (e) => typeof e.params === 'object' && e.params !== null),
+    comment: givenOr('comment', (e) => typeof e.comment === 'string'),
+    // (the comment is formatted with the entry's title: its section links name the page)
+    parsedcomment: givenOr('parsedcomment', (e) => typeof e.parsedcomment === 'string' || commentFormattable(e)),
+    details: givenOr('details', (e) => typeof e.params === 'object' && e.params !== null),
     tags: (e) => Array.isArray(e.tags),
   },
   normalize: (x) => {
@@ -256,7 +286,7 @@ export const logevents: ListModule<LogEvent> = {
     // What extractRowInfo reads besides the entry: the props, the caller's rights to hidden parts,
     // the version and (a block's duration, from 1.44 on) the user language.
     const variant = `${[...props].sort().join('|')} ${+rights.hidden}${+rights.suppressed} ${ctx.profile.version} ${ctx.userLang.code}`;
-    showRows(ctx, 'logevents', page, variant, (e) => extractRowInfo(ctx, rights, e, props));
+    showRows(ctx, 'logevents', page, variant, (e, c) => extractRowInfo(c, rights, e, props));
     const fetched = next ? [...page, next] : page;
     return next ? { continueValue: this.order.continueValue(next), fetched } : { fetched };
   },
@@ -270,8 +300,11 @@ function deletedBits(row: Record<string, unknown>): number {
   return (row['actionhidden'] ? 1 : 0) | (row['commenthidden'] ? 2 : 0) | (row['userhidden'] ? 4 : 0) | (row['suppressed'] ? 8 : 0);
 }
 
-/** The title without its namespace prefix (namespace names contain no colon). */
-const mainText = (e: LogEvent) => (e.ns === 0 ? e.title : e.title.slice(e.title.indexOf(':') + 1));
+/** Whether replay can format an entry's comment itself (formatRowComment): its comment, and the title it is formatted with. */
+const commentFormattable = (e: LogEvent): e is LogEvent & { comment: string; ns: number; title: string } => typeof e.comment === 'string' && typeof e.ns === 'number' && typeof e.title === 'string';
+
+/** An entry's title without its namespace prefix (namespace names contain no colon). */
+const mainText = (ns: number | undefined, title: string) => (ns === 0 ? title : title.slice(title.indexOf(':') + 1));
 
 
 /** The props each filter reads (a filter over a field nobody recorded cannot pick the right rows). */
@@ -349,7 +382,7 @@ function titleTests(ctx: ApiContext, v: ParamValues): ((e: LogEvent) => boolean)
   if (user !== null) tests.push((e) => e.user === user);
   const page = pageAsked(ctx, v);
   // (an entry without its title is flagged: needPropsOfAll)
-  if (page) tests.push((e) => e.ns === page.ns && typeof e.title === 'string' && mainText(e) === page.text);
+  if (page) tests.push((e) => e.ns === page.ns && typeof e.title === 'string' && mainText(e.ns, e.title) === page.text);
   const ns = pv.num(v['namespace']);
   if (ns !== null) tests.push((e) => e.ns === ns);
   const prefix = pv.str(v['prefix']);
@@ -360,7 +393,7 @@ function titleTests(ctx: ApiContext, v: ParamValues): ((e: LogEvent) => boolean)
       throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [escapeWikiText(prefix, atLeast(ctx.profile, '1.43'))]));
     }
     const { ns: pns, dbkey } = t.title;
-    tests.push((e) => e.ns === pns && typeof e.title === 'string' && mainText(e).replace(/ /g, '_').startsWith(dbkey));
+    tests.push((e) => e.ns === pns && typeof e.title === 'string' && mainText(e.ns, e.title).replace(/ /g, '_').startsWith(dbkey));
   }
   // Paranoia against brute-force searches (T19342): asked by user, title, namespace or prefix,
   // the entries whose user or action the caller may not see are left out (a reader: hidden ones;
@@ -400,27 +433,17 @@ function userCan(rights: HiddenRights, deleted: number, field: number): boolean 
 function needHiddenParts(ctx: ApiContext, rights: HiddenRights, e: LogEvent, props: Set<string>): void {
   const deleted = e.deleted ?? 0;
   if (deleted === 0) return;
-  const need = (prop: string, given: boolean) => {
-    if (props.has(prop) && !given) ctx.unknown(`logevents.${prop}`);
-  };
-  if (deleted & 1 && userCan(rights, deleted, 1)) {
-    need('title', e.ns !== undefined && e.title !== undefined);
-    need('ids', e.pageid !== undefined && e.logpage !== undefined);
-    need('details', e.params !== undefined);
-  }
-  if (deleted & 4 && userCan(rights, deleted, 4)) {
-    need('user', e.user !== undefined && e.userid !== undefined);
-    need('userid', e.userid !== undefined);
-  }
-  if (deleted & 2 && userCan(rights, deleted, 2)) {
-    need('comment', e.comment !== undefined);
-    need('parsedcomment', e.parsedcomment !== undefined || e.comment !== undefined);
+  for (const part of HIDDEN_PARTS) {
+    if (!(deleted & part.bit) || !userCan(rights, deleted, part.bit)) continue;
+    for (const [prop, given] of Object.entries(part.props)) if (props.has(prop) && !given(e)) ctx.unknown(`logevents.${prop}`);
   }
 }
 
-/** The hidden parts (log_deleted bits) a row marks with these props: each only with a prop that prints it. */
+/** The hidden parts (log_deleted bits) a row marks with these props: each only with a prop that prints it (HIDDEN_PARTS). */
 function markableBits(has: (prop: string) => boolean): number {
-  return (has('ids') || has('title') || has('details') ? 1 : 0) | (has('comment') || has('parsedcomment') ? 2 : 0) | (has('user') || has('userid') ? 4 : 0);
+  let bits = 0;
+  for (const part of HIDDEN_PARTS) if (Object.keys(part.props).some(has)) bits |= part.bit;
+  return bits;
 }
 
 function extractRowInfo(ctx: ApiContext, rights: HiddenRights, e: LogEvent, props: Set<string>): JsonObject {
@@ -432,39 +455,39 @@ function extractRowInfo(ctx: ApiContext, rights: HiddenRights, e: LogEvent, prop
   const actionMarked = (marked & 1) !== 0;
   if (actionMarked) out['actionhidden'] = true;
   if (userCan(rights, deleted, 1)) {
+    // (a field the entry leaves out is flagged, and left out: needProps, needHiddenParts)
     if (props.has('title')) {
-      out['ns'] = e.ns;
-      out['title'] = e.title;
+      putField(out, 'ns', e.ns);
+      putField(out, 'title', e.title);
     }
     if (props.has('ids')) {
-      out['pageid'] = e.pageid;
-      out['logpage'] = e.logpage;
+      putField(out, 'pageid', e.pageid);
+      putField(out, 'logpage', e.logpage);
       if (e.revid !== undefined && atLeast(ctx.profile, '1.43')) out['revid'] = e.revid;
     }
-    if (props.has('details')) out['params'] = formatLogParams(ctx, e) as Json;
+    if (props.has('details') && e.params !== undefined) out['params'] = formatLogParams(ctx, e) as Json;
   }
   if (props.has('type')) {
     out['type'] = e.type;
-    out['action'] = e.action;
+    putField(out, 'action', e.action);
   }
   const userMarked = (marked & 4) !== 0;
   if (userMarked) out['userhidden'] = true;
   if (userCan(rights, deleted, 4)) {
-    if (props.has('user')) out['user'] = e.user;
-    if (props.has('userid')) out['userid'] = e.userid;
+    if (props.has('user')) putField(out, 'user', e.user);
+    if (props.has('userid')) putField(out, 'userid', e.userid);
     if ((props.has('user') || props.has('userid')) && e.userid === 0) out['anon'] = true;
   }
   if (props.has('timestamp')) out['timestamp'] = e.timestamp;
   const commentMarked = (marked & 2) !== 0;
   if (commentMarked) out['commenthidden'] = true;
   if (userCan(rights, deleted, 2)) {
-    if (props.has('comment')) out['comment'] = e.comment;
+    if (props.has('comment')) putField(out, 'comment', e.comment);
     // (a comment no recording showed is flagged, and not formatted)
-    const comment = e.comment as string | undefined;
-    if (props.has('parsedcomment') && (e.parsedcomment !== undefined || comment !== undefined)) out['parsedcomment'] = e.parsedcomment ?? formatRowComment(ctx, comment ?? '', e.ns, e.title);
+    if (props.has('parsedcomment')) putField(out, 'parsedcomment', e.parsedcomment ?? (commentFormattable(e) ? formatRowComment(ctx, e.comment, e.ns, e.title) : undefined));
   }
   // (an entry without tags is flagged: needProps)
-  if (props.has('tags')) out['tags'] = [...(e.tags ?? [])];
+  if (props.has('tags') && e.tags !== undefined) out['tags'] = [...e.tags];
   // Suppressed is said only beside a hidden part the entry shows (ApiQueryLogEvents' $anyHidden).
   if (deleted & 8 && (actionMarked || userMarked || commentMarked)) out['suppressed'] = true;
   return out;
@@ -576,7 +599,7 @@ function shownRows(input: DebugInput): { type: string | undefined; html: string 
  * MessageCache loads it, if the autocomments have not.
  * (Media: links, looked up in the file repository, are not modelled.)
  */
-function commentFormatting(input: DebugInput, v143: boolean, titlesLookedUp: ReadonlyArray<{ ns: number; title: string }>): { entries: DebugFacts['entries']; linked: boolean } {
+function commentFormatting(input: DebugInput, v143: boolean, titlesLookedUp: ReadonlyArray<FetchedRow>): { entries: DebugFacts['entries']; linked: boolean } {
   const { profile } = input;
   const ctx = titleContext(profile, input.model, null);
   const gendered = new Set(titlesLookedUp.map(genderName).filter((n) => n !== null));
@@ -586,8 +609,8 @@ function commentFormatting(input: DebugInput, v143: boolean, titlesLookedUp: Rea
   let messages = false;
   let arrow = false;
   const english = v143 && input.userLang.code === 'en' && profile.language !== 'en' ? ['[localisation] LocalisationCache::loadCoreData: got localisation for en from source'] : [];
-  const genderOf = (rows: ReadonlyArray<{ ns: number; title: string }>, caller: string) => {
-    const fresh: { ns: number; title: string }[] = [];
+  const genderOf = (rows: ReadonlyArray<FetchedRow>, caller: string) => {
+    const fresh: FetchedRow[] = [];
     for (const r of rows) {
       const name = genderName(r);
       if (name === null || gendered.has(name)) continue;
@@ -712,9 +735,9 @@ function autocommentBesideText(html: string | undefined): boolean {
  * A recorded answer holds the page but not the row fetched after it (its continuation names it):
  * that row, when the model knows it.
  */
-function rowAfter(input: DebugInput): { ns: number; title: string }[] {
+function rowAfter(input: DebugInput): FetchedRow[] {
   const e = rowPastLimit(input);
-  return e ? [{ ns: e.ns, title: e.title }] : [];
+  return e ? [{ ...(e.ns !== undefined ? { ns: e.ns } : {}), ...(e.title !== undefined ? { title: e.title } : {}) }] : [];
 }
 
 /** The row a recorded answer's continuation names (fetched, not shown), when the model knows it. */

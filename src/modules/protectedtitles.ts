@@ -4,7 +4,7 @@ import { mergeKnown, type ListModule } from '../api/list-module.js';
 import type { JsonObject } from '../api/result.js';
 import { entityKind, tableOf } from '../wiki/model.js';
 import { fieldColumn } from '../wiki/entity-table.js';
-import { compareKeys, deriveUserId, fixtureEntry, ipUserId, type FixtureFields, takePage, windowRange, memoKey, needCompleteList, needProps, needPropsOfAll, showRows } from './list-support.js';
+import { compareKeys, deriveUserId, fixtureEntry, ipUserId, type FixtureFields, takePage, windowRange, memoKey, needCompleteList, needProps, needPropsOfAll, putField, showRows } from './list-support.js';
 import { entityMw } from '../util/timestamp.js';
 import { apiClass, fetchedRows, genderCacheLookup, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
 import { atLeast } from '../wiki/profile.js';
@@ -12,17 +12,22 @@ import { formatRowComment } from './parse-summary.js';
 
 const PROPS = ['timestamp', 'user', 'userid', 'comment', 'parsedcomment', 'expiry', 'level'];
 
-/** One create-protected title, as `list=protectedtitles` shows it with every prop. */
+/**
+ * One create-protected title, as `list=protectedtitles` shows it with every prop. What a fixture
+ * entry must give (TITLE_FIXTURE's `required`) is required here; every other field may be left
+ * out (a fixture that does not give it, a walk that did not ask for it): its prop is then not
+ * `known`, and a reader flags it (needProps) instead of printing a default.
+ */
 export interface ProtectedTitle {
   ns: number;
   title: string;
   timestamp: string;
-  user: string;
-  userid: number;
-  comment: string;
+  user?: string;
+  userid?: number;
+  comment?: string;
   parsedcomment?: string;
-  expiry: string;
-  level: string;
+  expiry?: string;
+  level?: string;
   /** The props recordings showed this entity with; absent: every field is known. */
   known?: string[];
 }
@@ -114,7 +119,7 @@ export const protectedtitles: ListModule<ProtectedTitle> = {
     for (const p of page) needProps(ctx, 'protectedtitles', p, shown);
     // (a comment formatted here has the user language's arrow in its section links)
     const variant = `${[...props].sort().join('|')}${props.has('parsedcomment') ? ` ${ctx.userLang.code}` : ''}`;
-    showRows(ctx, 'protectedtitles', page, variant, (p) => titleInfo(ctx, p, props));
+    showRows(ctx, 'protectedtitles', page, variant, (p, c) => titleInfo(c, p, props));
     const fetched = next ? [...page, next] : page;
     return next ? { continueValue: this.order.continueValue(next), fetched } : { fetched };
   },
@@ -137,22 +142,23 @@ function filterRows(ctx: ApiContext, v: ParamValues): ProtectedTitle[] {
   needPropsOfAll(ctx, 'protectedtitles', table, levels.length > 0 ? ['timestamp', 'level'] : ['timestamp']);
   let rows = [...table.range('order', windowRange(ctx, v, ['timestamp', 'int', 'string']), false)];
   if (ns.length > 0) rows = rows.filter((p) => ns.includes(p.ns));
-  if (levels.length > 0) rows = rows.filter((p) => levels.includes(p.level));
+  // (one without its level is flagged: needPropsOfAll)
+  if (levels.length > 0) rows = rows.filter((p) => p.level !== undefined && levels.includes(p.level));
   return rows;
 }
 
 function titleInfo(ctx: ApiContext, p: ProtectedTitle, props: Set<string>): JsonObject {
   const out: JsonObject = { ns: p.ns, title: p.title };
   if (props.has('timestamp')) out['timestamp'] = p.timestamp;
-  if (props.has('user')) out['user'] = p.user;
+  // (a field the entry leaves out is flagged, and left out: needProps)
+  if (props.has('user')) putField(out, 'user', p.user);
   // B/C: userid comes with user too.
-  if (props.has('userid') || props.has('user')) out['userid'] = p.userid;
-  if (props.has('comment')) out['comment'] = p.comment;
+  if (props.has('userid') || props.has('user')) putField(out, 'userid', p.userid);
+  if (props.has('comment')) putField(out, 'comment', p.comment);
   // (a comment no recording showed is flagged, and not formatted)
-  const comment = p.comment as string | undefined;
-  if (props.has('parsedcomment') && (p.parsedcomment !== undefined || comment !== undefined)) out['parsedcomment'] = p.parsedcomment ?? formatRowComment(ctx, comment ?? '', p.ns, p.title);
-  if (props.has('expiry')) out['expiry'] = p.expiry;
-  if (props.has('level')) out['level'] = p.level;
+  if (props.has('parsedcomment')) putField(out, 'parsedcomment', p.parsedcomment ?? (p.comment === undefined ? undefined : formatRowComment(ctx, p.comment, p.ns, p.title)));
+  if (props.has('expiry')) putField(out, 'expiry', p.expiry);
+  if (props.has('level')) putField(out, 'level', p.level);
   return out;
 }
 

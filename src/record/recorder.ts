@@ -3,6 +3,7 @@ import type { JsonObject } from '../api/result.js';
 import { lacksSameOriginSecurity, seesMoreThanReaders, writtenMark, type WrittenMark } from '../api/session.js';
 import { identityKey, type Interaction } from '../cassette/format.js';
 import type { CassetteStore } from '../cassette/store.js';
+import { refiledContinue } from '../cassette/stale-continue.js';
 import { parseBody, readBody } from '../request/body.js';
 import { canonicalKey, canonicalParams } from '../request/canonical.js';
 import { KEY_RULES } from '../modules/index.js';
@@ -170,6 +171,9 @@ export class Recorder {
     const who = await r.asking;
     const view = 'user' in who ? await this.cassette.view() : null;
     const interaction = view && 'user' in who ? view.recording(identityKey(canonicalKey(r.plan.stores, KEY_RULES), who.user)) : undefined;
+    // One an older wikitape filed without its empty `continue` answers another question (its
+    // "Unrecognized parameter: continue." warning): the wiki answers this one.
+    if (interaction && refiledContinue(interaction)) return null;
     return view && interaction ? { interaction, profile: view.profile } : null;
   }
 

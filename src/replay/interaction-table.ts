@@ -3,6 +3,7 @@ import { interactionProblem, type Interaction } from '../cassette/format.js';
 import { readInteraction, type ScannedInteraction } from '../cassette/scan.js';
 import { summarize, summarized, type AnswerSummary } from '../cassette/walk-summary.js';
 import type { SqliteCassette } from '../cassette/store-sqlite.js';
+import { mayLackContinue, refiledContinue } from '../cassette/stale-continue.js';
 
 /** Where an interaction not yet parsed is: its cassette file (kept open) and its place in it. */
 type Stored = ScannedInteraction & { fd: number };
@@ -13,7 +14,9 @@ type Stored = ScannedInteraction & { fd: number };
  * answers, whatever the number of recordings. A database cassette's keys stay in it too, each
  * looked up by key (its primary key) when asked: a snapshot's link-id crawl is one recording per
  * page with links (~100k at 1M log events, each key naming 50 titles), which memory would hold
- * for nothing. The first cassette holding a key answers it (cassettes in their order).
+ * for nothing. The first cassette holding a key answers it (cassettes in their order). A recording
+ * an older wikitape filed without its empty `continue` is held under the key it answers
+ * (cassette/stale-continue.ts), whatever its cassette says.
  */
 export class InteractionTable {
   private readonly byKey = new Map<string, Interaction | Stored>();
@@ -28,6 +31,8 @@ export class InteractionTable {
   private readonly dbs: { db: SqliteCassette; count: number; after: number }[] = [];
   /** Keys whose summary was asked of their database (readDatabaseSummaries). */
   private readonly asked = new Set<string>();
+  /** Keys of databases whose recording is held under another key (refiled): they answer nothing. */
+  private readonly moved = new Set<string>();
   constructor(readonly keep = 1000) {}
 
   /** How many keys it holds (a key kept by two databases counted in each). */
@@ -64,14 +69,20 @@ export class InteractionTable {
 
   /** The keys a database (at `at`) answers, of those `ofDatabase` picks. */
   private *databaseKeys(at: number, ofDatabase: (db: SqliteCassette) => Iterable<string>): IterableIterator<[string, undefined]> {
-    for (const key of ofDatabase(this.dbs[at]!.db)) if (this.answering(key, at)) yield [key, undefined];
+    for (const key of ofDatabase(this.dbs[at]!.db)) if (this.answering(key, at) && !this.moved.has(key)) yield [key, undefined];
   }
-  /** Adds an interaction unless its key is already there (the first cassette wins). */
+  /** Adds an interaction unless its key is already there (the first cassette wins); under the key it answers (see refiled). */
   add(i: Interaction): void {
-    if (!this.has(i.key)) this.byKey.set(i.key, i);
+    const held = refiledContinue(i) ?? i;
+    if (!this.has(held.key)) this.byKey.set(held.key, held);
   }
-  /** Adds a scanned interaction unless its key is already there; whether it was added. */
+  /** Adds a scanned interaction unless its key is already there; whether it was added under its own key (one refiled is held parsed). */
   addStored(fd: number, where: ScannedInteraction): boolean {
+    const refiled = mayLackContinue(where.key) ? refiledOf(() => readInteraction(fd, where)) : null;
+    if (refiled) {
+      if (!this.has(refiled.key)) this.byKey.set(refiled.key, refiled);
+      return false;
+    }
     if (this.has(where.key)) return false;
     this.byKey.set(where.key, { ...where, fd });
     return true;
@@ -85,7 +96,18 @@ export class InteractionTable {
     const all = db.count();
     let before = 0;
     for (const key of this.byKey.keys()) if (db.holds(key)) before++;
-    this.dbs.push({ db, count: all - before, after: this.byKey.size });
+    const entry = { db, count: all - before, after: this.byKey.size };
+    this.dbs.push(entry);
+    // Its recordings filed without their empty `continue`, held parsed under the key they answer
+    // (only questions of other actions than query are read: a few of a database's keys).
+    for (const key of db.keysBesideQueries()) {
+      if (!mayLackContinue(key) || !this.answering(key, this.dbs.length - 1)) continue;
+      const refiled = refiledOf(() => db.interaction(key));
+      if (!refiled) continue;
+      this.moved.add(key);
+      entry.count--;
+      if (!this.has(refiled.key)) this.byKey.set(refiled.key, refiled);
+    }
     return all;
   }
   /** Keeps a file open for `addStored` entries; closed by `close`. */
@@ -172,8 +194,9 @@ export class InteractionTable {
     return true;
   }
 
-  /** The first database holding a key no file holds. */
+  /** The first database holding a key no file holds (none for a key whose recording is held under another). */
   private databaseOf(key: string): SqliteCassette | undefined {
+    if (this.moved.has(key)) return undefined;
     for (const { db } of this.dbs) if (db.holds(key)) return db;
     return undefined;
   }
@@ -187,6 +210,20 @@ export class InteractionTable {
 }
 
 const isStored = (e: Interaction | Stored): e is Stored => 'fd' in e;
+
+/**
+ * A recording re-filed under the key it answers (cassette/stale-continue.ts), or null. One that
+ * cannot be read is left where it is: its fault is reported when it is asked for, as any other's.
+ */
+function refiledOf(read: () => Interaction | undefined): Interaction | null {
+  let i: Interaction | undefined;
+  try {
+    i = read();
+  } catch {
+    return null;
+  }
+  return i === undefined || interactionProblem(i) !== null ? null : refiledContinue(i);
+}
 
 /** An interaction a database holds, read. */
 function readDatabase(db: SqliteCassette, key: string): Interaction {

@@ -178,6 +178,38 @@ describe('a fixture entry without a field only some answers print', () => {
     const ask = await asker({ protectedtitles: [entry] });
     expect((await ask({ list: 'protectedtitles', ptprop: 'user' })).unknown).toBe('protectedtitles.user, protectedtitles.userid');
   });
+
+  it('list=blocks (1.44): one without its reason flags its parsed reason, never formatted from nothing (it was an internal error: internal_api_error_TypeError)', async () => {
+    const { reason: _r, ...entry } = BLOCK;
+    const ask = await asker({ profile: { ...PROFILE, version: '1.44.0' }, blocks: [entry] });
+    const r = await ask({ list: 'blocks', bkprop: 'id|parsedreason' });
+    expect(r).toMatchObject({ source: 'builtin', unknown: 'blocks.parsedreason' });
+    expect(r.body['query']).toEqual({ blocks: [{ id: 1 }] });
+  });
+
+  it('list=logevents: one without its title flags its parsed comment, which is formatted with the title (it was an internal error: internal_api_error_TypeError)', async () => {
+    const { title: _t, ...entry } = { ...EVENT, comment: '/* История */ правка' };
+    const ask = await asker({ logevents: [entry] });
+    const r = await ask({ list: 'logevents', leprop: 'ids|parsedcomment' });
+    expect(r).toMatchObject({ source: 'builtin', unknown: 'logevents.parsedcomment' });
+    expect(r.body['query']).toEqual({ logevents: [{ logid: 1, pageid: 2, logpage: 2 }] });
+    // with its title, the comment is formatted
+    const titled = await (await asker({ logevents: [{ ...EVENT, comment: '/* История */ правка' }] }))({ list: 'logevents', leprop: 'ids|parsedcomment' });
+    expect(titled.unknown).toBeUndefined();
+    expect((titled.body['query'] as { logevents: { parsedcomment: string }[] }).logevents[0]!.parsedcomment).toContain('title="Москва"');
+  });
+
+  it('a field left out is left out of the row its flag names, never printed as a default (no tags [], params {}, userid 0, restrictions [])', async () => {
+    const { tags: _t, params: _p, ...event } = EVENT;
+    const { userid: _u, restrictions: _r, ...block } = { ...BLOCK, partial: true };
+    const ask = await asker({ logevents: [event], blocks: [block] });
+    const events = await ask({ list: 'logevents', leprop: 'ids|tags|details' });
+    expect(events.unknown).toBe('logevents.details, logevents.tags');
+    expect(events.body['query']).toEqual({ logevents: [{ logid: 1, pageid: 2, logpage: 2 }] });
+    const blocks = await ask({ list: 'blocks', bkprop: 'id|userid|restrictions' });
+    expect(blocks.unknown).toBe('blocks.restrictions, blocks.userid');
+    expect(blocks.body['query']).toEqual({ blocks: [{ id: 1 }] });
+  });
 });
 
 describe('a hidden part of a log event a fixture leaves out', () => {

@@ -50,6 +50,35 @@ describe('showRows: a list page of rows kept per entity and variant', () => {
     expect(after.rows[0]).toMatchObject({ userid: 7 });
   });
 
+  it('flags again, each time a kept row is shown, what its build flagged', () => {
+    const e = { logid: 9 };
+    const flagged = () => {
+      const unknown: string[] = [];
+      const ctx = { result: new ApiResult(), unknown: (what: string, how?: string) => void unknown.push(how ? `${what} (${how})` : what) } as unknown as ApiContext;
+      let built = 0;
+      showRows(ctx, 'logevents', [e], 'flags', (row, c) => {
+        built++;
+        c.unknown('pages.existence');
+        c.unknown('login.password', 'said');
+        return { ...row };
+      });
+      return { unknown, built };
+    };
+    expect(flagged()).toEqual({ unknown: ['pages.existence', 'login.password (said)'], built: 1 });
+    expect(flagged()).toEqual({ unknown: ['pages.existence', 'login.password (said)'], built: 0 });
+  });
+
+  it('builds again over another model or knowledge (a row reads which pages exist)', () => {
+    const e = { logid: 10 };
+    const over = (knows: object) => {
+      let built = 0;
+      showRows({ result: new ApiResult(), knows } as unknown as ApiContext, 'logevents', [e], 'k', (row) => (built++, { ...row }));
+      return built;
+    };
+    const readers = {};
+    expect([over(readers), over(readers), over({}), over(readers)]).toEqual([1, 0, 1, 1]);
+  });
+
   it('keeps the rows of the entities shown last only: memory does not grow with the wiki', () => {
     const early = { logid: 0 };
     show([early], 'v');
