@@ -6,7 +6,7 @@ import type { Title } from './title.js';
  * and 1.43 without extensions): a `.css`, `.js` or `.json` page in the MediaWiki namespace, or a
  * user's subpage so named, is of that model; any other title is wikitext.
  */
-export function defaultContentModel(t: Pick<Title, 'ns' | 'dbkey'>): string {
+function defaultContentModel(t: Pick<Title, 'ns' | 'dbkey'>): string {
   const ext = /\.(css|js|json)$/.exec(t.dbkey)?.[1];
   if (ext === undefined || !(t.ns === 8 || (t.ns === 2 && t.dbkey.includes('/')))) return 'wikitext';
   return ext === 'js' ? 'javascript' : ext;
