@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Crawls a live wiki's api.php into a wikitape fixture file (every prop, formatversion=2):
 // log events, blocks, protected titles, pages with their external links, redirects and the
-// interwiki table, and what list=allpages filters on (redirect, length, protections, language links).
+// interwiki table, and what list=allpages filters on (redirect, length, protections, language links), and each page's content model.
 // Usage: node scripts/crawl-fixture.mjs API_URL OUT.json [spam-blacklist.txt]
 import { readFileSync, writeFileSync } from 'node:fs';
 
@@ -56,6 +56,7 @@ for (let i = 0; i < byId.length; i += 50) {
     const page = pageIndex.get(p.pageid);
     page.redirect = p.redirect === true;
     page.length = p.length;
+    page.contentmodel = p.contentmodel;
     page.protection = (p.protection ?? []).map((r) => ({ type: r.type, level: r.level, expiry: r.expiry, ...(r.cascade ? { cascade: true } : {}) }));
     page.langlinks = [...(page.langlinks ?? []), ...(p.langlinks ?? []).map((l) => ({ lang: l.lang, title: l.title }))];
   }

@@ -10,6 +10,7 @@ import { pv, type ParamSpec } from '../api/param-spec.js';
 import type { JsonObject } from '../api/result.js';
 import { atLeast, type WikiProfile } from '../wiki/profile.js';
 import { parseTitle, type Title } from '../wiki/title.js';
+import { contentModelOf } from '../wiki/content-model.js';
 import { formatSummary, SummaryTooLong } from './parse-summary.js';
 import { contentLanguage } from '../i18n/language.js';
 import { summaryForParse } from './section-summary.js';
@@ -87,7 +88,8 @@ export const parse: ActionModule = {
       ctx.addWarning('parse', apiMessage('parse-titlewithouttext', 'apiwarn-parse-titlewithouttext'));
     }
     // After that warning: the content's model and format, then its section.
-    const model = pv.str(v['contentmodel']) ?? titleContentModel(title);
+    // ApiParse: the title's model (Title::getContentModel: an existing page's own) unless one is named.
+    const model = pv.str(v['contentmodel']) ?? contentModelOf(ctx.model, title);
     const format = pv.str(v['contentformat']);
     const formats = CONTENT_FORMATS[model];
     if (format !== null && formats !== undefined && !formats.includes(format)) throw new ApiUsageError(apiMessage('badformat-generic', 'apierror-badformat-generic', [format, model]), 'parse');
@@ -121,16 +123,6 @@ const CONTENT_FORMATS: Readonly<Record<string, readonly string[]>> = {
   json: ['application/json'],
   text: ['text/plain'],
 };
-
-/**
- * ContentHandler's default model of a title (ContentHandler::getDefaultModelFor): a `.css`, `.js`
- * or `.json` page in the MediaWiki namespace, or a user's subpage so named, is of that model.
- */
-function titleContentModel(t: Title): string {
-  const ext = /\.(css|js|json)$/.exec(t.dbkey)?.[1];
-  if (ext === undefined || !(t.ns === 8 || (t.ns === 2 && t.dbkey.includes('/')))) return 'wikitext';
-  return ext === 'js' ? 'javascript' : ext;
-}
 
 /** $wgAPIMaxResultSize (default 8 MiB): the most an API result may hold, in ApiResult's bytes. */
 const MAX_RESULT_SIZE = 8_388_608;

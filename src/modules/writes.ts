@@ -10,6 +10,7 @@ import { escapeWikiText } from '../util/escape.js';
 import { isSecretParam } from '../util/secrets.js';
 import { toIso } from '../util/timestamp.js';
 import { parseTitle } from '../wiki/title.js';
+import { contentModelOf } from '../wiki/content-model.js';
 import { atLeast } from '../wiki/profile.js';
 
 /**
@@ -53,6 +54,12 @@ function targetTitle(ctx: ApiContext, v: ParamValues, param = 'title'): string |
   return page?.title ?? null;
 }
 
+/** ApiEditPage's content model: the page's (or its title's default), as contentModelOf gives it. */
+function modelOfTitle(ctx: ApiContext, title: string | null): string {
+  const t = title === null ? null : parseTitle(title, ctx.titles);
+  return t?.ok ? contentModelOf(ctx.model, t.title) : 'wikitext';
+}
+
 function pageIdOf(ctx: ApiContext, title: string | null): number {
   return entitiesOf(ctx.model, PAGES).find((p) => p.title === title)?.pageid ?? 0;
 }
@@ -66,7 +73,7 @@ const SPECS: WriteSpec[] = [
     right: 'edit',
     params: { ...target, section: { type: 'string' }, sectiontitle: { type: 'string' }, text: { type: 'string' }, summary: { type: 'string' }, tags: { type: 'string', multi: true }, minor: { type: 'boolean' }, notminor: { type: 'boolean' }, bot: { type: 'boolean' }, baserevid: { type: 'integer' }, basetimestamp: { type: 'timestamp' }, starttimestamp: { type: 'timestamp' }, recreate: { type: 'boolean' }, createonly: { type: 'boolean' }, nocreate: { type: 'boolean' }, watchlist: { type: 'string' }, md5: { type: 'string' }, prependtext: { type: 'string' }, appendtext: { type: 'string' }, undo: { type: 'integer' }, undoafter: { type: 'integer' }, redirect: { type: 'boolean' }, contentformat: { type: 'string' }, contentmodel: { type: 'string' }, captchaword: { type: 'string' }, captchaid: { type: 'string' } },
     oneOf: ['title', 'pageid'],
-    result: (ctx, _v, title) => ({ result: 'Success', pageid: pageIdOf(ctx, title), title, contentmodel: 'wikitext', oldrevid: 0, newrevid: 0, newtimestamp: now(ctx) }),
+    result: (ctx, v, title) => ({ result: 'Success', pageid: pageIdOf(ctx, title), title, contentmodel: pv.str(v['contentmodel']) ?? modelOfTitle(ctx, title), oldrevid: 0, newrevid: 0, newtimestamp: now(ctx) }),
   },
   {
     name: 'move',

@@ -81,6 +81,28 @@ export const FV1_CHECKED: ReadonlySet<string> = new Set([
   ].map((m) => `query+${m}`),
 ]);
 
+/** The lists of each siteinfo user group that ApiQuerySiteinfo::appendUserGroups makes with array_intersect. */
+const INTERSECTED_GROUP_LISTS = ['add', 'remove', 'add-self', 'remove-self'] as const;
+
+/**
+ * What formatversion=1 of `data` (formatversion=2) prints that the data does not show, for
+ * X-Wikitape-Unknown: the keys of a PHP list MediaWiki types `BCarray` (a list in formatversion=2;
+ * in 1, a list when its keys are 0…n-1, else an object keyed by them). ApiQuerySiteinfo's user
+ * groups' add, remove, add-self and remove-self lists are `array_intersect( $wgAddGroups[$group] …,
+ * $allGroups )`, which keeps the keys of what it keeps: a group the setting names that the wiki
+ * does not define leaves a gap, and the wiki prints `{"1": "sysop"}` where the data holds
+ * `["sysop"]`. Any such list not empty is `formatversion.usergroups` (its keys are not known). The
+ * other BCarray lists are 0…n-1 (query.pages aside, whose keys are the page ids: pagesToV1), or
+ * taken from settings as they are: restrictions' (checked against the live wikis, their defaults).
+ */
+export function formatVersion1Unknown(data: JsonObject): string[] {
+  const query = data['query'];
+  const groups = isObject(query) ? query['usergroups'] : undefined;
+  if (!Array.isArray(groups)) return [];
+  const intersected = groups.some((g) => isObject(g) && INTERSECTED_GROUP_LISTS.some((k) => Array.isArray(g[k]) && g[k].length > 0));
+  return intersected ? ['formatversion.usergroups'] : [];
+}
+
 /**
  * Plain BC transform: true → "", false → removed, recursively. A PHP array the transform empties
  * prints as a list (siteinfo's magiclinks: all false → `[]`) unless MediaWiki typed it `assoc`

@@ -77,9 +77,14 @@ function harvestPages(target: HarvestTarget, pages: JsonObject[]): void {
       }
       const urls = new Set(page.extlinks.map((l) => l.url));
       const added = links.filter((url) => !urls.has(url) && urls.add(url));
+      // Its content model where prop=info (or rvprop=contentmodel's page) showed it: a `.css` page
+      // renamed, or a page changed to JSON, is not of its title's default model.
+      const model = typeof p['contentmodel'] === 'string' && p['contentmodel'] !== page.contentmodel ? p['contentmodel'] : undefined;
       // A page is changed by a new object, never in place (a database cassette's writer stores the
       // places it is told alone: cassette/changes.ts).
-      if (added.length > 0) target.put(PAGES, place!, { ...page, extlinks: [...page.extlinks, ...added.map((url) => ({ id: 0, url }))] });
+      if (added.length > 0 || model !== undefined) {
+        target.put(PAGES, place!, { ...page, ...(added.length > 0 ? { extlinks: [...page.extlinks, ...added.map((url) => ({ id: 0, url }))] } : {}), ...(model !== undefined ? { contentmodel: model } : {}) });
+      }
     } else if (p['missing'] === true && typeof p['title'] === 'string') {
       const m = { ns: Number(p['ns']), title: p['title'] };
       if (!target.find(MISSING_TITLES, MISSING_ID, entityId(MISSING_ID, m))) target.add(MISSING_TITLES, MISSING_ID, m);

@@ -47,6 +47,19 @@ async function askTargets(ask: (p: Record<string, string>) => Promise<JsonObject
 }
 
 /**
+ * Every page's content model (`prop=info`, fifty titles a question): what Title::getContentModel
+ * reads (action=parse of a title without `contentmodel`), which a page's title alone does not
+ * tell once it was changed; the answers' pages are harvested with it (record/harvest.ts). A wiki
+ * that does not answer it (a wikitape server over fixtures, which has no prop=info: its fixtures
+ * tell the models) ends the step; replay then takes each page to have its title's default model.
+ */
+async function askModels(answer: (p: Record<string, string>) => Promise<{ wrong: string | null }>, titles: readonly string[]): Promise<void> {
+  for (let i = 0; i < titles.length; i += 50) {
+    if ((await answer({ action: 'query', prop: 'info', titles: titles.slice(i, i + 50).join('|') })).wrong !== null) return;
+  }
+}
+
+/**
  * Every page's external links: `prop=extlinks&ellimit=max`, fifty titles a walk (an anonymous
  * caller's limits), each walk to its end (so replay knows those pages' links are complete:
  * cassette/coverage.ts completeLinkPages). A page's links continue across answers in order.
@@ -108,7 +121,7 @@ async function recordedAnswers(store: FileCassetteStore, name: string, upstream:
  * `wikitape snapshot`: a complete cassette of a wiki. Every list is walked to its end as its
  * module says (ListModule.snapshot: the maximum limit, every prop; list=allpages for every
  * namespace, and its redirects), so replay can synthesize any page of it; then where each
- * redirect leads, and the external links of every page the lists showed. Each question is asked
+ * redirect leads, the external links and content model of every page the lists showed. Each question is asked
  * and stored by a recorder in this process; one already in the cassette is answered from it, so
  * an interrupted snapshot resumes where it stopped.
  */
@@ -131,16 +144,21 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotProgre
   }
   const progress: SnapshotProgress = { step: '', requests: 0, reused: 0, entries: 0, unknownLinkIds: 0 };
 
-  const ask = async (params: Record<string, string>): Promise<JsonObject> => {
+  // The answer, or what went wrong (a stored answer is never an error).
+  const answer = async (params: Record<string, string>): Promise<{ body: JsonObject; wrong: string | null }> => {
     progress.requests++;
     const canonical = { format: 'json', formatversion: '2', ...params };
     const stored = recorded.get(canonicalKey(new Map(Object.entries(canonical)), KEY_RULES));
     if (stored) {
       progress.reused++;
-      return stored;
+      return { body: stored, wrong: null };
     }
     const { status, body } = await askAgain(() => recorder.ask(params));
-    if (status !== 200 || body['error']) throw new Error(`wikitape: snapshot stopped: ${JSON.stringify(body['error'] ?? status)}`);
+    return { body, wrong: status !== 200 || body['error'] ? JSON.stringify(body['error'] ?? status) : null };
+  };
+  const ask = async (params: Record<string, string>): Promise<JsonObject> => {
+    const { body, wrong } = await answer(params);
+    if (wrong !== null) throw new Error(`wikitape: snapshot stopped: ${wrong}`);
     return body;
   };
   const walk = async (params: Record<string, string>, pick: (b: JsonObject) => unknown[]): Promise<unknown[]> => {
@@ -180,6 +198,8 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotProgre
     const linked = await listLinks(walk, [...titles]);
     progress.step = 'extlinks ids';
     progress.unknownLinkIds = await recordLinkIds((p) => ask(p), linked);
+    progress.step = 'content models';
+    await askModels(answer, [...titles]);
     progress.step = 'siteinfo and userinfo';
     await ask({ action: 'query', meta: 'siteinfo', siprop: SITEINFO_PROPS });
     await ask({ action: 'query', meta: 'userinfo', uiprop: USERINFO_PROPS });

@@ -22,7 +22,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { requestParams } from '../request/body.js';
 import { globalRequestUrl } from '../request/url.js';
 import { emptyModel } from '../wiki/model.js';
-import { FV1_CHECKED } from '../output/formatversion.js';
+import { FV1_CHECKED, formatVersion1Unknown as fv1KeysUnknown } from '../output/formatversion.js';
 import { splitMulti } from '../request/canonical.js';
 import { namesOutOfOrder, withRequestOrder } from './warning-order.js';
 import { pageOrderKnown } from '../output/page-order.js';
@@ -39,7 +39,9 @@ const UNPRINTABLE: ReadonlySet<string> = new Set(['rawfm', 'xml', 'xmlfm', 'php'
 export function printerUnknown(params: ParamMap, profile: WikiProfile, outcome: ApiOutcome, http: { method: string; url: string }): string[] {
   const page = isHtmlFormat(outcome.printer) ? [...pageTextsUnknown(profile, outcome.userLang), ...pageUnknown(params, profile, outcome, http)] : [];
   const format = params.get('format');
-  return format !== undefined && UNPRINTABLE.has(format) ? [`format.${format}`, ...page] : page;
+  if (format !== undefined && UNPRINTABLE.has(format)) return [`format.${format}`, ...page];
+  const { printer } = outcome;
+  return printer.formatversion === 1 && (printer.format === 'json' || printer.format === 'jsonfm') ? [...fv1KeysUnknown(outcome.data), ...page] : page;
 }
 
 /** The class names whose message boxes' styles 1.43's skin loads when the page's HTML holds them (Skin::getDefaultModules). */

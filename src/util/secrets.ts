@@ -77,10 +77,12 @@ export function redactParams<T extends Iterable<[string, string]>>(params: T): [
 /**
  * A secret handed out in an answer: a string under a key named like a token (`csrftoken`,
  * `watchlisttoken` in user options …). Short values are names, not secrets (`"needstoken": "csrf"`
- * style flags); the anonymous user's token `+\` is the same for everyone.
+ * style flags); the anonymous user's token `+\` is the same for everyone. A module named like a
+ * token is no secret either: paraminfo lists each submodule by its name and path
+ * (`"checktoken": "checktoken"` in main's, `"centralauthtoken": "query+centralauthtoken"`).
  */
 function isSecretValue(key: string, value: unknown): value is string {
-  return typeof value === 'string' && isSecretParam(key) && value !== '+\\' && value.length >= 8;
+  return typeof value === 'string' && isSecretParam(key) && value !== '+\\' && value.length >= 8 && value !== key && !value.endsWith(`+${key}`);
 }
 
 /** A JSON value with every secret handed out in it replaced (a new value; the argument is left alone). */

@@ -161,6 +161,7 @@ export function readFixturePage(p: Record<string, unknown>, nextLinkId: () => nu
     const wrong = Array.isArray(protection) ? (protection as unknown[]).find((r) => typeof r !== 'object' || r === null || fields.some((f) => typeof (r as Record<string, unknown>)[f] !== 'string')) : protection;
     if (wrong !== undefined) return `page ${p['pageid']} ("${p['title']}"): "protection" must be a list of protections, each with "type", "level" and "expiry"`;
   }
+  if (p['contentmodel'] !== undefined && (typeof p['contentmodel'] !== 'string' || p['contentmodel'] === '')) return `page ${p['pageid']} ("${p['title']}"): "contentmodel" must be a content model's name ("wikitext", "css", "javascript", "json", "text" …)`;
   const links = given.map((l) => (typeof l === 'string' ? { id: nextLinkId(), url: l } : l));
   return { ...(p as unknown as Page), ns: (p['ns'] as number | undefined) ?? 0, extlinks: links };
 }

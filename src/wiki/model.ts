@@ -52,6 +52,11 @@ export interface Page {
   protection?: PageProtection[];
   /** Its language links, as `prop=langlinks` shows them (`{ lang, title }`). */
   langlinks?: { lang: string; title: string }[];
+  /**
+   * page_content_model, as `prop=info` shows it (`contentmodel`: `wikitext`, `css`, `javascript`,
+   * `json`, `text` …); absent: its title's default model (wiki/content-model.ts).
+   */
+  contentmodel?: string;
 }
 
 /** One protection of a page (a page_restrictions row). */
@@ -89,16 +94,16 @@ export interface InterwikiEntry {
  * One page shown twice (by two answers, two cassettes, a recording and a fixture): the one held,
  * with what only the other showed: that it is a redirect (a complete walk of a namespace's
  * redirects marks them; another answer's silence does not unmark one), its length, protections,
- * language links.
+ * language links, content model.
  */
 export function mergePage(held: Page, seen: Page): Page {
   let out = held;
-  const add = <K extends 'redirect' | 'length' | 'protection' | 'langlinks'>(k: K, v: Page[K]) => {
+  const add = <K extends 'redirect' | 'length' | 'protection' | 'langlinks' | 'contentmodel'>(k: K, v: Page[K]) => {
     out = { ...out, [k]: v };
   };
   if (seen.redirect === true && held.redirect !== true) add('redirect', true);
   else if (held.redirect === undefined && seen.redirect !== undefined) add('redirect', seen.redirect);
-  for (const k of ['length', 'protection', 'langlinks'] as const) if (held[k] === undefined && seen[k] !== undefined) add(k, seen[k]);
+  for (const k of ['length', 'protection', 'langlinks', 'contentmodel'] as const) if (held[k] === undefined && seen[k] !== undefined) add(k, seen[k]);
   return out;
 }
 

@@ -31,4 +31,9 @@ describe('redaction', () => {
     const plain = { query: { logevents: [{ logid: 1 }] } };
     expect(redactJson(plain)).toBe(plain);
   });
+
+  it('keeps a module named like a token: paraminfo lists each submodule by its name or path', () => {
+    const plain = { paraminfo: { modules: [{ submodules: { action: { checktoken: 'checktoken', centralauthtoken: 'centralauthtoken' }, meta: { oathtoken: 'query+oathtoken' } } }] } };
+    expect(redactJson(plain)).toBe(plain);
+  });
 });
