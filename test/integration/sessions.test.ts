@@ -70,6 +70,21 @@ describe('action=login offline', () => {
     expect(me.body['query'].userinfo).toEqual({ id: 1, name: 'Admin', groups: ['*', 'user', 'sysop'] });
   });
 
+  // ApiMain::checkAsserts: `assert` first, then `assertuser` (both live wikis answer so).
+  it('checks assert before assertuser, anonymous and logged in', async () => {
+    const anon = new Client(server.url);
+    const ask = async (c: Client, p: Record<string, string>) => (await c.call({ action: 'query', meta: 'userinfo', ...p }, 'GET')).body['error']?.code as string | undefined;
+    expect(await ask(anon, { assert: 'user', assertuser: 'Someone else' })).toBe('assertuserfailed');
+    expect(await ask(anon, { assert: 'bot', assertuser: 'Someone else' })).toBe('assertbotfailed');
+    expect(await ask(anon, { assert: 'anon', assertuser: 'Someone else' })).toBe('assertnameduserfailed');
+    const bot = new Client(server.url);
+    await bot.call({ action: 'login', lgname: 'Admin@wikitape', lgpassword: 'bot-password', lgtoken: await bot.token('login') });
+    expect(await ask(bot, { assert: 'anon', assertuser: 'Someone else' })).toBe('assertanonfailed');
+    expect(await ask(bot, { assert: 'bot', assertuser: 'Someone else' })).toBe('assertbotfailed');
+    expect(await ask(bot, { assert: 'user', assertuser: 'Someone else' })).toBe('assertnameduserfailed');
+    expect(await ask(bot, { assert: 'user', assertuser: 'Admin' })).toBeUndefined();
+  });
+
   it('needs POST, as ApiLogin does', async () => {
     const r = await new Client(server.url).call({ action: 'login', lgname: 'Admin' }, 'GET');
     expect(r.body['error']).toMatchObject({ code: 'mustbeposted', info: 'The "login" module requires a POST request.' });
