@@ -178,7 +178,7 @@ export const logevents: ListModule<LogEvent> = {
       const deleted = deletedBits(row);
       return { tags: [], params: {}, ...rest, ...(deleted ? { deleted } : {}), known: [...props] } as unknown as LogEvent;
     },
-    merge: mergeKnown,
+    merge: mergeSightings,
     indexes: LOG_INDEXES,
     fieldTypes: {
       required: { logid: 'integer' },
@@ -419,6 +419,26 @@ function needHiddenParts(ctx: ApiContext, rights: HiddenRights, e: LogEvent, pro
 }
 
 /** The hidden parts (log_deleted bits) a row marks with these props: each only with a prop that prints it. */
+/**
+ * A log entry seen again (ListEntity.merge): the later row's fields over the held one's, but a row
+ * prints `params` only with `details`, `tags` only with `tags`, and marks only the hidden parts its
+ * props print: a sighting without them says nothing of those (its empty defaults must not replace
+ * what an earlier walk showed).
+ */
+function mergeSightings(held: LogEvent, seen: LogEvent): LogEvent {
+  const out = mergeKnown(held, seen);
+  const saw = (p: string) => seen.known?.includes(p) ?? true;
+  if (!saw('details')) out.params = held.params;
+  if (!saw('tags')) out.tags = held.tags;
+  const markable = markableBits(saw);
+  const [was, now] = [held.deleted ?? 0, seen.deleted ?? 0];
+  const parts = (now & markable) | (was & ~markable & 7);
+  // (`suppressed` shows only beside a mark: a sighting that marks nothing cannot tell it; nothing hidden, nothing suppressed)
+  const bits = parts === 0 ? 0 : parts | ((now & markable ? now : was) & 8);
+  const { deleted: _d, ...rest } = out;
+  return bits ? { ...rest, deleted: bits } : rest;
+}
+
 function markableBits(has: (prop: string) => boolean): number {
   return (has('ids') || has('title') || has('details') ? 1 : 0) | (has('comment') || has('parsedcomment') ? 2 : 0) | (has('user') || has('userid') ? 4 : 0);
 }
