@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server.js';
-import { asQuestions, countAnswers, othersWalks, Session, sessionQuestion, type Counts, type Identity } from '../support/identity-hunt.js';
+import { asQuestions, countAnswers, flagReasons, othersWalks, Session, sessionQuestion, type Counts, type Identity } from '../support/identity-hunt.js';
 import { LIVE_VERSIONS, liveWiki } from '../support/live-wiki.js';
 import { liveFacts, randomQuestions, recordedWalks, Rng, type LiveFacts } from '../support/random-replay-questions.js';
 import type { ReadQuestion } from '../support/read-questions.js';
@@ -16,7 +16,8 @@ import type { ReadQuestion } from '../support/read-questions.js';
  * replay cannot check one) and asks random questions (test/support/random-replay-questions.ts,
  * near the walks of every identity and far from them), questions whose answer depends on who asks
  * (userinfo, tokens, `assert`, `assertuser`, limits between the two maxima), the first pages of the
- * other identities' walks, and the same after logging out; the live wiki is asked the same in a
+ * other identities' walks, and the same after logging out (and with the cookies kept past the
+ * logout); the live wiki is asked the same in a
  * session of the same identity. A login replay has no recordings of (`Admin@wikitape-editor`) must
  * be refused or flagged. Each answer is equal, flagged or silently wrong; none may be silently wrong.
  * `WIKITAPE_IDHUNT_SEED` and `WIKITAPE_IDHUNT_N` (questions per area and identity) draw another hunt;
@@ -24,8 +25,11 @@ import type { ReadQuestion } from '../support/read-questions.js';
  */
 const SEED = Number(process.env['WIKITAPE_IDHUNT_SEED'] ?? 20261128);
 const PER_AREA = Number(process.env['WIKITAPE_IDHUNT_N'] ?? 8);
-/** The least share of equal answers: measured when this was set (see the counts the test prints). */
-const EQUAL_SHARE = 0.25;
+/**
+ * The least share of equal answers: the lowest measured when this was set was 0.45 (1.39, seed 1,
+ * 118 of 261); the default seed's were 0.69 on 1.39 and 0.49 on 1.43.
+ */
+const EQUAL_SHARE = 0.3;
 
 type P = Record<string, string>;
 
@@ -71,20 +75,25 @@ describe.each(LIVE_VERSIONS)('a logged-in random hunt of replay against MediaWik
       for (const who of identities) {
         const liveSide = new Session(live.apiUrl);
         const ours = new Session(replay.url);
-        expect((await liveSide.login(who)).result, who.label).toBe(who.credentials ? 'Success' : 'anonymous');
-        expect((await ours.login(who)).result, who.label).toBe(who.credentials ? 'Success' : 'anonymous');
+        const lowerFirst = rng.chance(0.3);
+        expect((await liveSide.login(who, lowerFirst)).result, who.label).toBe(who.credentials ? 'Success' : 'anonymous');
+        expect((await ours.login(who, lowerFirst)).result, who.label).toBe(who.credentials ? 'Success' : 'anonymous');
         const areas = await randomQuestions(rng, facts, live.apiUrl, allWalks, PER_AREA, (p) => liveSide.json(p));
         areas['session'] = asQuestions(rng, Array.from({ length: PER_AREA * 2 }, () => sessionQuestion(rng, facts)));
         const others = [...walksBy].filter(([w]) => w !== who.label).flatMap(([, ws]) => ws);
         areas["others' walks"] = asQuestions(rng, othersWalks(rng, others, PER_AREA));
         for (const [area, questions] of Object.entries(areas)) await count(`${who.label}, ${area}`, liveSide, ours, questions);
         // 3. The session logs out on both sides: what it asks then is anonymous (`assert=user` fails).
+        // A bot that kept its cookies past the logout (the session they name is over): anonymous too.
         if (who.credentials) {
+          const [liveKept, oursKept] = [new Session(live.apiUrl), new Session(replay.url)];
+          liveKept.client.jar = new Map(liveSide.client.jar);
+          oursKept.client.jar = new Map(ours.client.jar);
           await liveSide.logout();
           await ours.logout();
-          const after: P[] = [{ action: 'query', format: 'json', meta: 'userinfo', assert: 'user' }, { action: 'query', format: 'json', formatversion: '2', meta: 'userinfo', uiprop: 'groups|rights' }];
-          for (let i = 0; i < PER_AREA; i++) after.push(sessionQuestion(rng, facts));
-          await count(`${who.label}, after logout`, liveSide, ours, asQuestions(rng, after));
+          const after = (): P[] => [{ action: 'query', format: 'json', meta: 'userinfo', assert: 'user' }, { action: 'query', format: 'json', formatversion: '2', meta: 'userinfo', uiprop: 'groups|rights' }, ...Array.from({ length: PER_AREA }, () => sessionQuestion(rng, facts))];
+          await count(`${who.label}, after logout`, liveSide, ours, asQuestions(rng, after()));
+          await count(`${who.label}, cookies kept past logout`, liveKept, oursKept, asQuestions(rng, after().slice(0, 2 + PER_AREA / 2)));
         }
       }
       // 4. A bot password no recording shows: replay must refuse or flag its login (or answer it right).
@@ -106,6 +115,8 @@ describe.each(LIVE_VERSIONS)('a logged-in random hunt of replay against MediaWik
     const all = [...counts.values()];
     const total = (k: keyof Counts) => all.reduce((n, c) => n + c[k], 0);
     console.log(`MediaWiki ${version}, seed ${SEED}: ${total('equal')} equal, ${total('flagged')} flagged, ${total('silent')} silently wrong`);
+    console.log(`MediaWiki ${version}, seed ${SEED}, flagged as: ${[...flagReasons].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${r} ${n}`).join(', ')}`);
+    flagReasons.clear();
     if (silent.length > 0) console.log(`silently wrong:\n${silent.join('\n')}`);
     // Other tests may write to the live wiki meanwhile (blocks, log entries): then answers about them may differ for that reason.
     const now = await liveFacts(live.apiUrl);

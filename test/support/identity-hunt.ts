@@ -25,11 +25,17 @@ export class Session {
   constructor(url: string) {
     this.client = new Client(url);
   }
-  /** Logs in as a bot does (a login token, then `action=login`, POST): the result, and whether replay flagged it. */
-  async login(who: Identity): Promise<{ result: unknown; flagged: boolean }> {
+  /**
+   * Logs in as a bot does (a login token, then `action=login`, POST): the result, and whether
+   * replay flagged it. `lowerFirst`: the name as some bots write it (`admin@wikitape`), which
+   * MediaWiki normalises.
+   */
+  async login(who: Identity, lowerFirst = false): Promise<{ result: unknown; flagged: boolean }> {
     if (!who.credentials) return { result: 'anonymous', flagged: false };
     const lgtoken = await this.client.token('login');
-    const r = await this.client.call({ action: 'login', lgname: who.credentials.user, lgpassword: who.credentials.password, lgtoken });
+    const { user } = who.credentials;
+    const lgname = lowerFirst ? user.charAt(0).toLowerCase() + user.slice(1) : user;
+    const r = await this.client.call({ action: 'login', lgname, lgpassword: who.credentials.password, lgtoken });
     return { result: (r.body['login'] as { result?: unknown } | undefined)?.result, flagged: r.headers.get('x-wikitape-source') === 'miss' || r.headers.get('x-wikitape-unknown') !== null };
   }
   /** `action=logout` with the session's csrf token, as mwn's logout does; the answer's body. */
@@ -68,10 +74,14 @@ export class Session {
  * anonymous one (or the other way round) still differs, and no token reaches the test's output.
  */
 export function maskTokens(text: string): string {
-  return text.replace(/("[a-z]*token"\s*:\s*)"((?:[^"\\]|\\.)*)"/g, (_m, key: string, value: string) => (/^\+(?:\\\\)+$/.test(value) ? `${key}"${value}"` : `${key}"TOKEN"`));
+  // (the live wiki's debug log repeats the request's cookies; debuginfo is left out of the comparison, but an answer that is not JSON keeps it)
+  return text.replace(/(COOKIE(?:"\s*:\s*"|: ))[^"\\\n]*/gi, '$1***').replace(/("[a-z]*token"\s*:\s*)"((?:[^"\\]|\\.)*)"/g, (_m, key: string, value: string) => (/^\+(?:\\\\)+$/.test(value) ? `${key}"${value}"` : `${key}"TOKEN"`));
 }
 
 export type Counts = { equal: number; flagged: number; silent: number };
+
+/** How often replay flagged each unknown (`X-Wikitape-Unknown`, or `miss`), across the hunt. */
+export const flagReasons = new Map<string, number>();
 
 /**
  * Asks the live wiki and replay each question, each side in its own session of the same identity,
@@ -86,7 +96,10 @@ export async function countAnswers(live: Session, ours: Session, questions: read
     const differs = answerDifferences({ text: maskTokens(a.text), headers: a.headers }, { text: maskTokens(b.text), headers: b.headers });
     if (a.status !== b.status) differs.unshift(`status: live ${a.status} / ours ${b.status}`);
     if (differs.length === 0) counts.equal++;
-    else if (flagged) counts.flagged++;
+    else if (flagged) {
+      counts.flagged++;
+      for (const r of (b.headers.get('x-wikitape-unknown') ?? 'miss').split(',')) flagReasons.set(r.trim(), (flagReasons.get(r.trim()) ?? 0) + 1);
+    }
     else {
       counts.silent++;
       silent.push(`${typeof q === 'string' ? q : JSON.stringify(q)}\n  ${differs.join('\n  ')}`);
@@ -94,6 +107,9 @@ export async function countAnswers(live: Session, ours: Session, questions: read
   }
   return silent;
 }
+
+/** The live wiki's one user blocked with `hidename` (scripts/livewiki/populate.mjs). */
+const HIDDEN_USER = 'Sockpuppet 2';
 
 const TOKEN_TYPES = ['csrf', 'watch', 'patrol', 'rollback', 'userrights', 'login', 'createaccount'];
 
@@ -118,6 +134,11 @@ export function sessionQuestion(rng: Rng, facts: LiveFacts): P {
     list,
     list,
     () => ({ ...list(), meta: 'userinfo', uiprop: someOf(rng, userProps, 0.2) }),
+    // The live wiki's hidden user (blocked with hidename): `hideuser` sees the block, readers do not, nor the user's name in the log.
+    () => ({ list: 'blocks', bkusers: rng.pick([HIDDEN_USER, `${HIDDEN_USER}|Sockpuppet 1`]), bkprop: rng.pick(['id|user', 'id|user|by|flags', 'user|expiry|reason']) }),
+    () => ({ list: 'blocks', bkprop: 'id|user|flags', bkshow: rng.pick(['account', '!temp', 'account|!temp']), bklimit: rng.pick(['3', '10', 'max']) }),
+    () => ({ list: 'logevents', leuser: HIDDEN_USER, leprop: rng.pick(['ids|user', 'ids|type|title|user|comment']) }),
+    () => ({ list: 'logevents', letitle: `Участник:${HIDDEN_USER}`, leprop: rng.pick(['ids|user|type', 'ids|details|title']) }),
   ])();
   const q: P = { action: 'query', format: 'json', ...base };
   if (rng.chance(0.35)) q['assert'] = rng.pick(['user', 'bot', 'anon']);
