@@ -387,6 +387,32 @@ describe('nobody in a bot-password session', () => {
       await s.close();
     }
   });
+
+  it('shows no email where the grants leave out viewmyprivateinfo (1.43 printed the anonymous recording\'s email beside origin=*)', async () => {
+    const key = 'action=query&meta=userinfo&uiprop=email';
+    const q = { action: 'query', meta: 'userinfo', uiprop: 'email' };
+    const groupsRights = (user: string, rights: string[]) => interaction('action=query&meta=userinfo&uiprop=groups%7Crights', { ...q, uiprop: 'groups|rights' }, { batchcomplete: true, query: { userinfo: { id: 1, name: 'Admin', groups: ['*', 'user'], rights } } }, user);
+    const dir = await cassetteDir({
+      rec: [
+        interaction(key, q, { batchcomplete: true, query: { userinfo: { id: 0, name: '127.0.0.1', anon: true, email: '' } } }),
+        groupsRights('Admin@wikitape', ['read', 'apihighlimits']),
+        groupsRights('Admin@private', ['read', 'viewmyprivateinfo']),
+      ],
+    });
+    const s = await startServer({ cassettes: dir });
+    try {
+      const email = async (lgname: string) => {
+        const bot = new Client(s.url);
+        await bot.call({ action: 'login', lgname, lgpassword: 'x', lgtoken: await bot.token('login') });
+        const r = await fetch(`${s.url}?${key}&format=json&formatversion=2&origin=*`, { headers: { cookie: bot.cookie } });
+        return [((await r.json()) as any).query.userinfo, r.headers.get('x-wikitape-unknown')];
+      };
+      expect(await email('Admin@wikitape')).toEqual([{ id: 0, name: '127.0.0.1', anon: true }, null]);
+      expect(await email('Admin@private')).toEqual([{ id: 0, name: '127.0.0.1', anon: true, email: '' }, null]);
+    } finally {
+      await s.close();
+    }
+  });
 });
 
 describe('accounts from fixtures and from recordings', () => {
