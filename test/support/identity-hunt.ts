@@ -73,7 +73,7 @@ export class Session {
  * value is `TOKEN` on both sides, anonymous `+\` kept, so a logged-in token where the wiki gives an
  * anonymous one (or the other way round) still differs, and no token reaches the test's output.
  */
-export function maskTokens(text: string): string {
+function maskTokens(text: string): string {
   // (the live wiki's debug log repeats the request's cookies; debuginfo is left out of the comparison, but an answer that is not JSON keeps it)
   return text.replace(/(COOKIE(?:"\s*:\s*"|: ))[^"\\\n]*/gi, '$1***').replace(/("[a-z]*token"\s*:\s*)"((?:[^"\\]|\\.)*)"/g, (_m, key: string, value: string) => (/^\+(?:\\\\)+$/.test(value) ? `${key}"${value}"` : `${key}"TOKEN"`));
 }
