@@ -366,16 +366,16 @@ function printerParamError(request: ApiRequest, printer: Printer): ApiUsageError
   return new ApiUsageError(badValueMessage('formatversion', fv, FORMAT_VERSIONS), printer.format);
 }
 
-/** ApiMain::checkAsserts for the caller: `assertuser=<name>`, `assert=anon|user|bot`. */
+/** ApiMain::checkAsserts for the caller: `assert=anon|user|bot` first, then `assertuser=<name>` (1.39 and 1.43). */
 function checkAsserts(caller: Caller, assert: string | null, assertuser: string | null, unknown: (what: string) => void, modern: boolean): void {
-  if (assertuser !== null && assertuser !== '' && (caller.anon || caller.name !== assertuser)) {
-    throw new ApiUsageError(apiMessage('assertnameduserfailed', 'apierror-assertnameduserfailed', [escapeWikiText(assertuser, modern)]));
-  }
   if (assert === 'anon' && !caller.anon) throw new ApiUsageError(apiMessage('assertanonfailed', 'apierror-assertanonfailed'));
   if (assert === 'user' && caller.anon) throw new ApiUsageError(apiMessage('assertuserfailed', 'apierror-assertuserfailed'));
   if (assert === 'bot') {
     if (caller.rights === null && !caller.anon) unknown('session.rights');
     else if (!caller.rights?.includes('bot')) throw new ApiUsageError(apiMessage('assertbotfailed', 'apierror-assertbotfailed'));
+  }
+  if (assertuser !== null && assertuser !== '' && (caller.anon || caller.name !== assertuser)) {
+    throw new ApiUsageError(apiMessage('assertnameduserfailed', 'apierror-assertnameduserfailed', [escapeWikiText(assertuser, modern)]));
   }
 }
 

@@ -208,7 +208,7 @@ export const logevents: ListModule<LogEvent> = {
       const deleted = deletedBits(row);
       return { tags: [], params: {}, ...rest, ...(deleted ? { deleted } : {}), known: [...props] } as unknown as LogEvent;
     },
-    merge: mergeKnown,
+    merge: mergeSightings,
     indexes: LOG_INDEXES,
     fieldTypes: {
       required: { logid: 'integer' },
@@ -437,6 +437,33 @@ function needHiddenParts(ctx: ApiContext, rights: HiddenRights, e: LogEvent, pro
     if (!(deleted & part.bit) || !userCan(rights, deleted, part.bit)) continue;
     for (const [prop, given] of Object.entries(part.props)) if (props.has(prop) && !given(e)) ctx.unknown(`logevents.${prop}`);
   }
+}
+
+/**
+ * A log entry seen again (ListEntity.merge): the later row's fields over the held one's, but a row
+ * prints `params` only with `details`, `tags` only with `tags`, and marks only the hidden parts its
+ * props print: a sighting without them says nothing of those (its empty defaults must not replace
+ * what an earlier walk showed).
+ */
+function mergeSightings(held: LogEvent, seen: LogEvent): LogEvent {
+  const out = mergeKnown(held, seen);
+  const saw = (p: string) => seen.known?.includes(p) ?? true;
+  // (what the held entry lacks too stays out: a field left out is not known, never an empty default)
+  if (!saw('details')) {
+    if (held.params === undefined) delete out.params;
+    else out.params = held.params;
+  }
+  if (!saw('tags')) {
+    if (held.tags === undefined) delete out.tags;
+    else out.tags = held.tags;
+  }
+  const markable = markableBits(saw);
+  const [was, now] = [held.deleted ?? 0, seen.deleted ?? 0];
+  const parts = (now & markable) | (was & ~markable & 7);
+  // (`suppressed` shows only beside a mark: a sighting that marks nothing cannot tell it; nothing hidden, nothing suppressed)
+  const bits = parts === 0 ? 0 : parts | ((now & markable ? now : was) & 8);
+  const { deleted: _d, ...rest } = out;
+  return bits ? { ...rest, deleted: bits } : rest;
 }
 
 /** The hidden parts (log_deleted bits) a row marks with these props: each only with a prop that prints it (HIDDEN_PARTS). */

@@ -102,11 +102,19 @@ export const userinfo: QueryModule = {
     const shown = recorded ?? info;
     // The caller's header, whatever a recording of the recorder's client showed.
     if ('acceptlang' in shown) shown['acceptlang'] = info['acceptlang']!;
-    // Nobody in a bot-password session: only the rights the bot password's grants allow.
+    // Nobody in a bot-password session: only the rights the bot password's grants allow, and what
+    // they decide: the email only with `viewmyprivateinfo` (ApiQueryUserInfo::getCurrentUserInfo).
     const allowed = caller.allowedRights;
     if (allowed !== undefined && Array.isArray(shown['rights'])) {
       if (allowed === null) ctx.unknown('userinfo.rights');
       else shown['rights'] = shown['rights'].filter((r) => typeof r === 'string' && allowed.includes(r));
+    }
+    if (allowed !== undefined && props.has('email')) {
+      if (allowed === null) ctx.unknown('userinfo.email');
+      else if (!allowed.includes('viewmyprivateinfo')) {
+        delete shown['email'];
+        delete shown['emailauthenticated'];
+      }
     }
     ctx.result.query()['userinfo'] = shown;
     return {};

@@ -70,6 +70,21 @@ describe('action=login offline', () => {
     expect(me.body['query'].userinfo).toEqual({ id: 1, name: 'Admin', groups: ['*', 'user', 'sysop'] });
   });
 
+  // ApiMain::checkAsserts: `assert` first, then `assertuser` (both live wikis answer so).
+  it('checks assert before assertuser, anonymous and logged in', async () => {
+    const anon = new Client(server.url);
+    const ask = async (c: Client, p: Record<string, string>) => (await c.call({ action: 'query', meta: 'userinfo', ...p }, 'GET')).body['error']?.code as string | undefined;
+    expect(await ask(anon, { assert: 'user', assertuser: 'Someone else' })).toBe('assertuserfailed');
+    expect(await ask(anon, { assert: 'bot', assertuser: 'Someone else' })).toBe('assertbotfailed');
+    expect(await ask(anon, { assert: 'anon', assertuser: 'Someone else' })).toBe('assertnameduserfailed');
+    const bot = new Client(server.url);
+    await bot.call({ action: 'login', lgname: 'Admin@wikitape', lgpassword: 'bot-password', lgtoken: await bot.token('login') });
+    expect(await ask(bot, { assert: 'anon', assertuser: 'Someone else' })).toBe('assertanonfailed');
+    expect(await ask(bot, { assert: 'bot', assertuser: 'Someone else' })).toBe('assertbotfailed');
+    expect(await ask(bot, { assert: 'user', assertuser: 'Someone else' })).toBe('assertnameduserfailed');
+    expect(await ask(bot, { assert: 'user', assertuser: 'Admin' })).toBeUndefined();
+  });
+
   it('needs POST, as ApiLogin does', async () => {
     const r = await new Client(server.url).call({ action: 'login', lgname: 'Admin' }, 'GET');
     expect(r.body['error']).toMatchObject({ code: 'mustbeposted', info: 'The "login" module requires a POST request.' });
@@ -368,6 +383,32 @@ describe('nobody in a bot-password session', () => {
       await main.call({ action: 'login', lgname: 'Admin', lgpassword: 'x', lgtoken: await main.token('login') });
       expect((await rights(main)).rights).toEqual(everyone);
       expect((await rights(null)).rights).toEqual(everyone);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('shows no email where the grants leave out viewmyprivateinfo (1.43 printed the anonymous recording\'s email beside origin=*)', async () => {
+    const key = 'action=query&meta=userinfo&uiprop=email';
+    const q = { action: 'query', meta: 'userinfo', uiprop: 'email' };
+    const groupsRights = (user: string, rights: string[]) => interaction('action=query&meta=userinfo&uiprop=groups%7Crights', { ...q, uiprop: 'groups|rights' }, { batchcomplete: true, query: { userinfo: { id: 1, name: 'Admin', groups: ['*', 'user'], rights } } }, user);
+    const dir = await cassetteDir({
+      rec: [
+        interaction(key, q, { batchcomplete: true, query: { userinfo: { id: 0, name: '127.0.0.1', anon: true, email: '' } } }),
+        groupsRights('Admin@wikitape', ['read', 'apihighlimits']),
+        groupsRights('Admin@private', ['read', 'viewmyprivateinfo']),
+      ],
+    });
+    const s = await startServer({ cassettes: dir });
+    try {
+      const email = async (lgname: string) => {
+        const bot = new Client(s.url);
+        await bot.call({ action: 'login', lgname, lgpassword: 'x', lgtoken: await bot.token('login') });
+        const r = await fetch(`${s.url}?${key}&format=json&formatversion=2&origin=*`, { headers: { cookie: bot.cookie } });
+        return [((await r.json()) as any).query.userinfo, r.headers.get('x-wikitape-unknown')];
+      };
+      expect(await email('Admin@wikitape')).toEqual([{ id: 0, name: '127.0.0.1', anon: true }, null]);
+      expect(await email('Admin@private')).toEqual([{ id: 0, name: '127.0.0.1', anon: true, email: '' }, null]);
     } finally {
       await s.close();
     }

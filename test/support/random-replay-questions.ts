@@ -55,6 +55,9 @@ export interface LiveFacts {
   aliases: { id: number; alias: string }[];
 }
 
+/** Asks a wiki one question (formatversion=2 JSON unless `p` says otherwise) and gives the parsed answer. */
+export type AskJson = (p: P) => Promise<Record<string, any>>;
+
 async function get(apiUrl: string, p: P): Promise<Record<string, any>> {
   return (await (await fetch(`${apiUrl}?${new URLSearchParams({ format: 'json', formatversion: '2', ...p })}`)).json()) as Record<string, any>;
 }
@@ -76,13 +79,13 @@ export async function liveFacts(apiUrl: string): Promise<LiveFacts> {
   return { params, events, blocks, protectedTitles, pages, namespaces: Object.values(site['namespaces']), aliases: site['namespacealiases'] };
 }
 
-function values(facts: LiveFacts, module: string, name: string): string[] {
+export function values(facts: LiveFacts, module: string, name: string): string[] {
   const t = facts.params[module]?.find((p) => p.name === name)?.type;
   return Array.isArray(t) ? t : [];
 }
 
 /** A nonempty random subset of a multi-value parameter's declared values, joined. */
-function someOf(rng: Rng, vs: readonly string[], p = 0.5): string {
+export function someOf(rng: Rng, vs: readonly string[], p = 0.5): string {
   const s = rng.subset(vs, p);
   return (s.length > 0 ? s : [rng.pick(vs)]).join('|');
 }
@@ -179,7 +182,7 @@ const SUMMARIES = ['/* Раздел */ [[Москва]] и [[Alpha|альфа]]'
 const URLS = ['http://casino-spam.example/page', 'https://ok.test/', 'http://free-money.test/|https://example.org/x'];
 
 /** The main module's parameters bots and clients add. */
-function mainParams(rng: Rng): P {
+export function mainParams(rng: Rng): P {
   const out: P = {};
   if (rng.chance(0.5)) out['formatversion'] = rng.pick(['1', '2', 'latest']);
   const extras: (() => P)[] = [
@@ -203,7 +206,7 @@ function mainParams(rng: Rng): P {
 }
 
 /** A limit as bots give it: small, odd, the maximum, over it, or none. */
-function aLimit(rng: Rng): string | null {
+export function aLimit(rng: Rng): string | null {
   return rng.pick([null, '1', '2', '7', String(rng.int(3, 40)), 'max', '501', '5000']);
 }
 
@@ -325,9 +328,10 @@ const GENERATORS: Record<string, (rng: Rng, facts: LiveFacts) => P> = {
 /**
  * `n` questions per area, each drawn from the declared parameter space; a list question is asked
  * from a continuation point of the live wiki's own (a walk at another limit, stopped at a random
- * page) in about a third of the cases. Asks the live wiki for those continuation points.
+ * page) in about a third of the cases. Asks the live wiki for those continuation points (`ask`: as
+ * a logged-in bot, in its session; else anonymously).
  */
-export async function randomQuestions(rng: Rng, facts: LiveFacts, apiUrl: string, walks: readonly P[], n: number): Promise<Record<string, ReadQuestion[]>> {
+export async function randomQuestions(rng: Rng, facts: LiveFacts, apiUrl: string, walks: readonly P[], n: number, ask: AskJson = (p) => get(apiUrl, p)): Promise<Record<string, ReadQuestion[]>> {
   const out: Record<string, ReadQuestion[]> = {};
   for (const [area, gen] of Object.entries(GENERATORS)) {
     const qs: ReadQuestion[] = [];
@@ -339,7 +343,7 @@ export async function randomQuestions(rng: Rng, facts: LiveFacts, apiUrl: string
       if (p['action'] !== 'query') p = { ...p, format: 'json' };
       const list = (p['list'] ?? p['prop']) as string | undefined;
       const prefix = list ? LIST_PREFIX[list] : undefined;
-      if (prefix && rng.chance(0.35)) p = await fromContinuation(rng, apiUrl, p, prefix);
+      if (prefix && rng.chance(0.35)) p = await fromContinuation(rng, ask, p, prefix);
       p = { ...p, ...mainParams(rng) };
       const query = new URLSearchParams(p).toString();
       qs.push(rng.chance(0.1) ? { query: 'format=json', form: new URLSearchParams(Object.entries(p).filter(([k]) => k !== 'format')).toString() } : query);
@@ -374,11 +378,11 @@ function nearWalk(rng: Rng, facts: LiveFacts, w: P, drawn: P): P {
 }
 
 /** `p` from a point of the live wiki's walk at another limit: its `continue` after a random number of pages, the limit perhaps changed again. */
-async function fromContinuation(rng: Rng, apiUrl: string, p: P, prefix: string): Promise<P> {
+async function fromContinuation(rng: Rng, ask: AskJson, p: P, prefix: string): Promise<P> {
   const step = rng.pick(['1', '2', '3', '5', '10']);
   let cont: P = {};
   for (let pages = rng.int(1, 6); pages > 0; pages--) {
-    const body = await get(apiUrl, { ...p, [`${prefix}limit`]: step, ...cont });
+    const body = await ask({ format: 'json', formatversion: '2', ...p, [`${prefix}limit`]: step, ...cont });
     if (!body['continue']) break;
     cont = body['continue'] as P;
   }

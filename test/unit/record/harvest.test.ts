@@ -16,6 +16,18 @@ describe('harvest: entities into the cassette, each once, as its list module rea
     ]);
   });
 
+  it("keeps a log entry's params, tags and hidden parts when a later walk without the props that print them sees it again", () => {
+    const into = emptyHarvest(ENTITY_KINDS);
+    const params = { duration: '1 day', flags: ['nousertalk'], sitewide: true, expiry: '2026-11-28T19:36:07Z' };
+    harvest(into, { query: { logevents: [event(1, { params, tags: ['mw-blank'], commenthidden: true, suppressed: true })] } }, { leprop: 'comment|details|ids|tags|timestamp|title|type' });
+    harvest(into, { query: { logevents: [event(1, { user: 'Admin' })] } }, { leprop: 'ids|timestamp|title|type|user' });
+    expect(into['logevents']).toEqual([{ ...event(1), params, tags: ['mw-blank'], deleted: 2 | 8, user: 'Admin', known: ['comment', 'details', 'ids', 'tags', 'timestamp', 'title', 'type', 'user'] }]);
+    // A later walk that prints the comment and shows it no longer hidden: not hidden, not suppressed.
+    harvest(into, { query: { logevents: [event(1, { comment: 'shown' })] } }, { leprop: 'comment|ids|timestamp|title|type' });
+    expect(into['logevents']![0]).toMatchObject({ params, tags: ['mw-blank'], comment: 'shown' });
+    expect(into['logevents']![0]).not.toHaveProperty('deleted');
+  });
+
   it('finds the entity again when its list was replaced or changed between answers (cassettes diff drops vanished ones)', () => {
     const into = emptyHarvest(ENTITY_KINDS);
     const ts = '2024-01-01T00:00:00Z';
