@@ -374,7 +374,7 @@ export class ReplayEngine {
     if (recorded) {
       const now = own ?? clockNow;
       const outcome = recordedOutcome(recorded, params, this.profile, now, MODULES, session?.caller ?? ANONYMOUS, lossy);
-      const printed = [...outcome.unknown, ...printerUnknown(params, this.profile, outcome, http)];
+      const printed = [...outcome.unknown, ...printerUnknown(params, this.profile, outcome, http, session?.caller)];
       // A recording that cannot be printed as the wiki prints it in the form asked (XML, PHP, the
       // formatversion=1 form of a module wikitape does not know) is refused as any answer is.
       if (this.onMiss === 'error' && refusing(outcome, printed).length > 0) {
@@ -400,7 +400,7 @@ export class ReplayEngine {
     const env = this.envFor(model, knows, now, session);
     const request = new ApiRequest(params, lossy, httpFacts(req, get));
     let outcome = runApi(request, env);
-    const unknown = [...outcome.unknown, ...printerUnknown(params, this.profile, outcome, http), ...(view ? [] : visibilityUnknown(session?.caller, outcome.modules)), ...afterWrite];
+    const unknown = [...outcome.unknown, ...printerUnknown(params, this.profile, outcome, http, session?.caller), ...(view ? [] : visibilityUnknown(session?.caller, outcome.modules)), ...afterWrite];
     const miss = this.onMiss === 'error' && refusing(outcome, unknown).length > 0;
     // A miss names the recordings closest to the question, and how each differs.
     const near = miss && this.cassettes ? nearMisses(key, this.cassettes.interactions) : [];
