@@ -366,14 +366,16 @@ function printerParamError(request: ApiRequest, printer: Printer): ApiUsageError
 
 /** ApiMain::checkAsserts for the caller: `assertuser=<name>`, `assert=anon|user|bot`. */
 function checkAsserts(caller: Caller, assert: string | null, assertuser: string | null, unknown: (what: string) => void, modern: boolean): void {
-  if (assertuser !== null && assertuser !== '' && (caller.anon || caller.name !== assertuser)) {
-    throw new ApiUsageError(apiMessage('assertnameduserfailed', 'apierror-assertnameduserfailed', [escapeWikiText(assertuser, modern)]));
-  }
+  // `assert` first, then `assertuser` (ApiMain::checkAsserts, 1.39 and 1.43: a bot asking
+  // assert=bot&assertuser=<another name> gets assertbotfailed on both live wikis).
   if (assert === 'anon' && !caller.anon) throw new ApiUsageError(apiMessage('assertanonfailed', 'apierror-assertanonfailed'));
   if (assert === 'user' && caller.anon) throw new ApiUsageError(apiMessage('assertuserfailed', 'apierror-assertuserfailed'));
   if (assert === 'bot') {
     if (caller.rights === null && !caller.anon) unknown('session.rights');
     else if (!caller.rights?.includes('bot')) throw new ApiUsageError(apiMessage('assertbotfailed', 'apierror-assertbotfailed'));
+  }
+  if (assertuser !== null && assertuser !== '' && (caller.anon || caller.name !== assertuser)) {
+    throw new ApiUsageError(apiMessage('assertnameduserfailed', 'apierror-assertnameduserfailed', [escapeWikiText(assertuser, modern)]));
   }
 }
 

@@ -198,6 +198,12 @@ describe('assertuser', () => {
     expect(data(await api({ action: 'query', list: 'blocks', assertuser: '127.0.0.1' }))['error']).toMatchObject({ code: 'baduser' });
     expect(data(await api({ action: 'query', list: 'blocks', assertuser: '' }))['error']).toMatchObject({ code: 'baduser' });
   });
+
+  it('is checked after assert, as ApiMain::checkAsserts does (live 1.39 and 1.43: assert=user&assertuser=Admin asked anonymously is assertuserfailed)', async () => {
+    expect(data(await api({ action: 'query', list: 'blocks', assertuser: 'Admin', assert: 'user' }))['error']).toMatchObject({ code: 'assertuserfailed' });
+    expect(data(await api({ action: 'query', list: 'blocks', assertuser: 'Admin', assert: 'bot' }))['error']).toMatchObject({ code: 'assertbotfailed' });
+    expect(data(await api({ action: 'query', list: 'blocks', assertuser: 'Admin', assert: 'anon' }))['error']).toMatchObject({ code: 'assertnameduserfailed' });
+  });
 });
 
 describe('cache mode per request (getCacheMode of ApiQueryLogEvents and ApiQueryProtectedTitles)', () => {
