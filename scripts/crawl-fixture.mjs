@@ -6,8 +6,8 @@
 // With WIKITAPE_CRAWL_LOGIN=<file> (JSON {"user", "password"}), it crawls logged in: a bot
 // password (`Name@bot`) with action=login, a main account with action=clientlogin, as bots log
 // in. A caller with the rights sees what readers do not (hidden log entry parts with their
-// hidden bits, the suppression log, hidden blocks), and the fixture then holds it. The password
-// is read from the file and sent to the wiki only.
+// hidden bits, the suppression log, hidden blocks): the fixture then holds it, and names the
+// session's rights (`seenWithRights`). The password is read from the file and sent to the wiki only.
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const [api, out, spamFile] = process.argv.slice(2);
@@ -48,6 +48,9 @@ async function login(file) {
 }
 
 if (process.env.WIKITAPE_CRAWL_LOGIN) await login(process.env.WIKITAPE_CRAWL_LOGIN);
+// The rights the lists are read with: the fixture says so (`seenWithRights`), so that callers
+// with no more rights are answered from it; a reader's crawl declares none.
+const seenWithRights = process.env.WIKITAPE_CRAWL_LOGIN ? (await get({ action: 'query', meta: 'userinfo', uiprop: 'rights' })).query.userinfo.rights : null;
 
 async function walk(params, pick) {
   const items = [];
@@ -142,6 +145,7 @@ const doc = {
   spamBlacklist: spamFile ? readFileSync(spamFile, 'utf8').split('\n').filter(Boolean) : [],
   spamWhitelist: [],
   ...(spamFile ? { spamBlacklistFile: spamFile } : {}),
+  ...(seenWithRights ? { seenWithRights } : {}),
 };
 writeFileSync(out, JSON.stringify(doc, null, 2) + '\n');
 process.stderr.write(`crawled ${url.host}: ${logevents.length} log events, ${blocks.length} blocks, ${protectedtitles.length} protected titles, ${pageIndex.size} pages\n`);

@@ -154,6 +154,12 @@ export class ReplayEngine {
    */
   perRecording = false;
 
+  /**
+   * The rights the fixtures' lists were read with (their `seenWithRights`): with fixtures alone, a
+   * caller whose rights show no more than these is answered from them, unflagged.
+   */
+  fixtureRights: readonly string[] = [];
+
   /** Notes an answer's usage (a key, or `list:<module>` words). */
   noteUsage(usage: string): void {
     for (const u of usage.split(' ')) this.used.add(u);
@@ -400,7 +406,7 @@ export class ReplayEngine {
     const env = this.envFor(model, knows, now, session);
     const request = new ApiRequest(params, lossy, httpFacts(req, get));
     let outcome = runApi(request, env);
-    const unknown = [...outcome.unknown, ...printerUnknown(params, this.profile, outcome, http, session?.caller), ...(view ? [] : visibilityUnknown(session?.caller, outcome.modules)), ...afterWrite];
+    const unknown = [...outcome.unknown, ...printerUnknown(params, this.profile, outcome, http, session?.caller), ...(view ? [] : visibilityUnknown(session?.caller, outcome.modules, knows === null ? this.fixtureRights : [])), ...afterWrite];
     const miss = this.onMiss === 'error' && refusing(outcome, unknown).length > 0;
     // A miss names the recordings closest to the question, and how each differs.
     const near = miss && this.cassettes ? nearMisses(key, this.cassettes.interactions) : [];

@@ -173,9 +173,12 @@ export function userCanSeeRevDel(caller: Caller): boolean {
   return ['deletedhistory', 'deletedtext', 'deleterevision', 'suppressrevision', 'viewsuppressed'].some((r) => isAllowed(caller, r));
 }
 
-/** Whether rights (null: not known) may show more of the lists than readers see. */
-export function seesMoreThanReaders(rights: readonly string[] | null): boolean {
-  return rights === null || rights.some((r) => VISIBILITY_RIGHTS.has(r));
+/**
+ * Whether rights (null: not known) may show more of the lists than readers see; or, given `seen`
+ * (the rights the lists were read with), more than those rights showed.
+ */
+export function seesMoreThanReaders(rights: readonly string[] | null, seen: readonly string[] = []): boolean {
+  return rights === null || rights.some((r) => VISIBILITY_RIGHTS.has(r) && !seen.includes(r));
 }
 
 /**
