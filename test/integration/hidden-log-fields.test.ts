@@ -217,3 +217,42 @@ describe('a fixture read with rights (seenWithRights)', () => {
     await expect(startServer({ cassettes: NO_CASSETTES, fixtures: [join(dir, 'bad.json')] })).rejects.toThrow('"seenWithRights" must be a list of rights');
   });
 });
+
+/**
+ * The restricted logs ($wgLogRestrictions): LogEventsList::getExcludeClause leaves out, for each
+ * caller, the types whose right it lacks. On the live 1.39 and 1.43 a sysop (`suppressionlog`,
+ * `spamblacklistlog`) reads the suppression log and the spam blacklist's hits; readers and bot
+ * passwords without those grants read neither.
+ */
+describe('restricted logs, read by callers with their rights', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-restricted-logs-'));
+    const suppressed = { ...event(211, 'Участник:Скрытый', 0), type: 'suppress', action: 'block', params: {}, timestamp: '2024-03-05T12:00:00Z' };
+    const hit = { ...event(212, 'Спам', 0), type: 'spamblacklist', action: 'hit', params: {}, timestamp: '2024-03-06T12:00:00Z' };
+    const account = (name: string, id: number, rights: string[]) => ({ name, id, password: 'pw', groups: ['*', 'user'], rights: ['read', ...rights] });
+    const accounts = [account('Reader', 2, []), account('Spamwatcher', 3, ['spamblacklistlog']), account('Suppressor', 4, ['suppressionlog', 'spamblacklistlog'])];
+    await writeFile(join(dir, 'logs.json'), JSON.stringify({ logevents: [suppressed, hit], accounts, seenWithRights: ['suppressionlog', 'spamblacklistlog'] }));
+    server = await startServer({ cassettes: NO_CASSETTES, fixtures: [join(dir, 'logs.json')], clock: TEST_CLOCK, onMiss: 'builtin' });
+  });
+  afterAll(() => server.close());
+
+  async function logs(name: string | null, params: Record<string, string> = {}): Promise<{ ids: number[]; unknown: string | null }> {
+    const c = new Client(server.url);
+    if (name) {
+      const token = await c.token('login');
+      expect((await c.call({ action: 'login', lgname: name, lgpassword: 'pw', lgtoken: token })).body['login'].result).toBe('Success');
+    }
+    const res = await c.call({ action: 'query', list: 'logevents', lelimit: 'max', ...params }, 'GET');
+    return { ids: (res.body as { query: { logevents: Event[] } }).query.logevents.map((e) => e.logid), unknown: res.headers.get('x-wikitape-unknown') };
+  }
+
+  it('each reads the restricted logs whose right it has', async () => {
+    expect(await logs(null)).toEqual({ ids: [], unknown: null });
+    expect(await logs('Reader')).toEqual({ ids: [], unknown: null });
+    expect(await logs('Spamwatcher')).toEqual({ ids: [212], unknown: null });
+    expect(await logs('Suppressor')).toEqual({ ids: [212, 211], unknown: null });
+    expect(await logs('Suppressor', { letype: 'suppress' })).toEqual({ ids: [211], unknown: null });
+    expect(await logs('Spamwatcher', { letype: 'suppress' })).toEqual({ ids: [], unknown: null });
+  });
+});
