@@ -31,13 +31,13 @@ import { IDENTITY_MODULES, continued, liveParamInfo, randomQuestions, seeded } f
  */
 const run = promisify(execFile);
 const SEED = Number(process.env['WIKITAPE_IDRANDOM_SEED'] ?? 20261128);
-const COUNT = Number(process.env['WIKITAPE_IDRANDOM_COUNT'] ?? 180);
+const COUNT = Number(process.env['WIKITAPE_IDRANDOM_COUNT'] ?? 150);
 /** Questions in flight at once: the live wikis are PHP's built-in server, shared with other tests. */
 const AT_ONCE = 3;
 /** How many continuations of one question are followed, at most. */
 const DEPTH = 2;
-/** The share of equal answers each identity gets at least (measured: see the commit that set it). */
-const EQUAL_FLOOR = 0.4;
+/** The share of equal answers each identity gets at least: measured 0.63 to 0.82 over seeds 1 to 4 and the default (150 questions each), on both versions. */
+const EQUAL_FLOOR = 0.55;
 
 /** Who asks: nobody (anonymous), or an identity with its session on each wiki. */
 interface Asker {
@@ -93,7 +93,7 @@ async function factsWithHidden(live: LiveWiki, sysop: Client): Promise<WikiFacts
 }
 
 /** Asks both each question as `who` (and, half the time, the continuation of the live answer, to DEPTH); returns the silently wrong ones. */
-async function hunt(liveUrl: string, oursUrl: string, who: Asker, questions: readonly string[], counts: Counts, seed: number): Promise<Silent[]> {
+async function hunt(liveUrl: string, oursUrl: string, who: Asker, questions: readonly string[], counts: Counts, seed: number, flags = new Map<string, number>()): Promise<Silent[]> {
   const follow = seeded(seed);
   const silent: Silent[] = [];
   const one = async (q: string, depth: number): Promise<void> => {
@@ -103,6 +103,7 @@ async function hunt(liveUrl: string, oursUrl: string, who: Asker, questions: rea
     const c = counts.get(moduleOf(q)) ?? { equal: 0, flagged: 0, silent: 0 };
     c[verdict]++;
     counts.set(moduleOf(q), c);
+    if (verdict === 'flagged') for (const f of j.verdict === 'refused' && j.flags.length === 0 ? ['(refused)'] : j.flags) flags.set(f, (flags.get(f) ?? 0) + 1);
     if (verdict === 'silent') silent.push({ q, why: `parts: ${j.uncovered.join(', ')}\n  ${j.detail}` });
     const next = depth < DEPTH && follow() < 0.5 ? continued(q, a.text) : null;
     if (next) await one(next, depth + 1);
@@ -131,11 +132,12 @@ describe.each(LIVE_VERSIONS)('the built-in wiki answers random questions of logg
     ];
     const who = await askers(ours.url);
     const [modules, facts] = await Promise.all([liveParamInfo(live.apiUrl, Object.keys(IDENTITY_MODULES)), factsWithHidden(live, who.at(-1)!.live!)]);
-    const byIdentity = new Map<string, { counts: Counts; silent: Silent[]; questions: string[] }>();
+    const byIdentity = new Map<string, { counts: Counts; silent: Silent[]; questions: string[]; flags: Map<string, number> }>();
     for (const [k, w] of who.entries()) {
       const questions = randomQuestions(SEED + 10 * k, COUNT, modules, facts, IDENTITY_MODULES, w.live !== null);
       const counts: Counts = new Map();
-      byIdentity.set(w.label, { counts, questions, silent: await hunt(live.apiUrl, ours.url, w, questions, counts, SEED + 10 * k + 1) });
+      const flags = new Map<string, number>();
+      byIdentity.set(w.label, { counts, questions, flags, silent: await hunt(live.apiUrl, ours.url, w, questions, counts, SEED + 10 * k + 1, flags) });
     }
     // The wikis are shared: another test that blocked, protected or logged meanwhile makes the
     // crawl and the live answers disagree. Then the silently wrong ones are asked again of a new crawl.
@@ -156,6 +158,7 @@ describe.each(LIVE_VERSIONS)('the built-in wiki answers random questions of logg
       for (const [m, c] of [...x.counts].sort()) console.log(`MediaWiki ${version}, ${label}, ${m}: ${c.equal} equal, ${c.flagged} flagged, ${c.silent} silently wrong`);
       const total = sum(x.counts, 'equal') + sum(x.counts, 'flagged') + sum(x.counts, 'silent');
       console.log(`MediaWiki ${version}, ${label} (seed ${SEED}): ${total} answers, ${sum(x.counts, 'equal')} equal, ${sum(x.counts, 'flagged')} flagged, ${x.silent.length} silently wrong`);
+      console.log(`MediaWiki ${version}, ${label}, flagged as: ${[...x.flags].sort((a, b) => b[1] - a[1]).map(([f, n]) => `${f} ${n}`).join(', ')}`);
       listed.push(...x.silent.map((s) => `[${label}] ${s.q}\n  ${s.why}`));
     }
     if (listed.length > 0) console.log(`silently wrong (MediaWiki ${version}, seed ${SEED}):\n${listed.join('\n')}`);
