@@ -240,7 +240,7 @@ export const logevents: ListModule<LogEvent> = {
     continue: { type: 'string' },
   }),
   execute(ctx, v) {
-    requireMaxOneParameter(this.name, this.prefix, v, ['title', 'prefix', 'namespace']);
+    requireMaxOneParameter(`query+${this.name}`, this.prefix, v, ['title', 'prefix', 'namespace']);
     needCompleteList(ctx, this, askedScope(ctx));
     const limit = pv.num(v['limit']) ?? 10;
     // MediaWiki reads limit + 1 rows in the list's order: so many are read here, from the order's index.

@@ -191,6 +191,14 @@ describe('filters whose every value is gone', () => {
   });
 });
 
+describe('parameters that cannot go together', () => {
+  it("name the query module's path (query+logevents, query+blocks) as the module of the error, as 1.39 and 1.43 do", async () => {
+    const mix = async (params: Record<string, string>) => (data(await api({ action: 'query', errorformat: 'plaintext', formatversion: '2', ...params }))['errors'] as Item[])[0];
+    expect(await mix({ list: 'logevents', letitle: 'Alpha', lenamespace: '0' })).toMatchObject({ code: 'invalidparammix', module: 'query+logevents' });
+    expect(await mix({ list: 'blocks', bkusers: 'Admin', bkip: '127.0.0.1' })).toMatchObject({ code: 'invalidparammix', module: 'query+blocks' });
+  });
+});
+
 describe('assertuser', () => {
   it('fails with assertnameduserfailed for an anonymous caller, naming the user as MediaWiki normalizes it; an IP or an empty name is no user name', async () => {
     const body = data(await api({ action: 'query', list: 'blocks', assertuser: 'admin' }));
