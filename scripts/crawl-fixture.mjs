@@ -3,6 +3,11 @@
 // log events, blocks, protected titles, pages with their external links, redirects and the
 // interwiki table, and what list=allpages filters on (redirect, length, protections, language links), and each page's content model.
 // Usage: node scripts/crawl-fixture.mjs API_URL OUT.json [spam-blacklist.txt]
+// With WIKITAPE_CRAWL_LOGIN=<file> (JSON {"user", "password"}), it crawls logged in: a bot
+// password (`Name@bot`) with action=login, a main account with action=clientlogin, as bots log
+// in. A caller with the rights sees what readers do not (hidden log entry parts with their
+// hidden bits, the suppression log, hidden blocks): the fixture then holds it, and names the
+// session's rights (`seenWithRights`). The password is read from the file and sent to the wiki only.
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const [api, out, spamFile] = process.argv.slice(2);
@@ -11,12 +16,41 @@ if (!api || !out) {
   process.exit(2);
 }
 
-async function get(params) {
-  const r = await fetch(`${api}?${new URLSearchParams({ format: 'json', formatversion: '2', ...params })}`);
+/** The session's cookies (a logged-in crawl's): sent with every question. */
+const jar = new Map();
+function remember(headers) {
+  for (const c of headers.getSetCookie()) {
+    const [pair] = c.split(';');
+    const eq = pair.indexOf('=');
+    jar.set(pair.slice(0, eq), pair.slice(eq + 1));
+  }
+}
+
+async function get(params, method = 'GET') {
+  const q = new URLSearchParams({ format: 'json', formatversion: '2', ...params });
+  const headers = jar.size > 0 ? { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } : {};
+  const r = method === 'POST' ? await fetch(api, { method, body: q, headers }) : await fetch(`${api}?${q}`, { headers });
+  remember(r.headers);
   const j = await r.json();
-  if (j.error) throw new Error(`${JSON.stringify(params)}: ${j.error.code}`);
+  // (never the parameters of a login: they hold the password)
+  if (j.error) throw new Error(`${params.action === 'query' ? JSON.stringify(params) : params.action}: ${j.error.code}`);
   return j;
 }
+
+/** Logs the crawl in as a bot does: a bot password with action=login, a main account with action=clientlogin. */
+async function login(file) {
+  const { user, password } = JSON.parse(readFileSync(file, 'utf8'));
+  const token = (await get({ action: 'query', meta: 'tokens', type: 'login' })).query.tokens.logintoken;
+  const result = user.includes('@')
+    ? (await get({ action: 'login', lgname: user, lgpassword: password, lgtoken: token }, 'POST')).login.result
+    : (await get({ action: 'clientlogin', username: user, password, logintoken: token, loginreturnurl: 'http://127.0.0.1/' }, 'POST')).clientlogin.status;
+  if (result !== 'Success' && result !== 'PASS') throw new Error(`crawl-fixture: the login as ${user} failed (${result})`);
+}
+
+if (process.env.WIKITAPE_CRAWL_LOGIN) await login(process.env.WIKITAPE_CRAWL_LOGIN);
+// The rights the lists are read with: the fixture says so (`seenWithRights`), so that callers
+// with no more rights are answered from it; a reader's crawl declares none.
+const seenWithRights = process.env.WIKITAPE_CRAWL_LOGIN ? (await get({ action: 'query', meta: 'userinfo', uiprop: 'rights' })).query.userinfo.rights : null;
 
 async function walk(params, pick) {
   const items = [];
@@ -112,6 +146,7 @@ const doc = {
   spamBlacklist: spamFile ? readFileSync(spamFile, 'utf8').split('\n').filter(Boolean) : [],
   spamWhitelist: [],
   ...(spamFile ? { spamBlacklistFile: spamFile } : {}),
+  ...(seenWithRights ? { seenWithRights } : {}),
 };
 writeFileSync(out, JSON.stringify(doc, null, 2) + '\n');
 process.stderr.write(`crawled ${url.host}: ${logevents.length} log events, ${blocks.length} blocks, ${protectedtitles.length} protected titles, ${pageIndex.size} pages\n`);

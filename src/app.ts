@@ -14,7 +14,7 @@ import { redactQuery } from './util/secrets.js';
 import { shortList } from './util/short-list.js';
 import { sendBody } from './output/send.js';
 import { answerLoadPhp } from './output/page-styles.js';
-import { loadFixtures, mergeFixture } from './wiki/fixtures.js';
+import { loadFixtures, mergeFixture, seenWith, type FixtureFile } from './wiki/fixtures.js';
 import { emptyModel, type WikiModel } from './wiki/model.js';
 import { ownKinds } from './api/list-module.js';
 import { loadCassettes } from './replay/cassette-index.js';
@@ -73,6 +73,9 @@ export async function loadEngine(options: WikitapeOptions, only?: readonly strin
   const sessions = new OfflineSessions(new AccountBook(fixtures.accounts, recorded), finalProfile.cookiePrefix, shared);
   const engine = new ReplayEngine(finalProfile, model, fixed === null ? Date.now : () => fixed, cassettes, options.onMiss ?? 'error', sessions, learn, learnAs);
   engine.clockFixed = fixed !== null;
+  // (the model option is one more source of lists: read with the rights it declares, a reader's without)
+  const seen = options.model ? seenWith(fixtures.seenWithRights, options.model as FixtureFile, ownKinds(lists), 'the model option') : fixtures.seenWithRights;
+  engine.fixtureRights = seen ?? [];
   // recorded: each recording as of its own time (docs/decisions/0015-a-clock-per-recording.md)
   engine.perRecording = clock === 'recorded';
   engine.sources = { cassettes: cassettes.files, fixtures: fixtures.counts, model: options.model !== undefined, defaultWiki: !only && replaySources(options).defaultWiki, clock };

@@ -154,6 +154,12 @@ export class ReplayEngine {
    */
   perRecording = false;
 
+  /**
+   * The rights the fixtures' lists were read with (their `seenWithRights`): with fixtures alone, a
+   * caller whose rights show no more than these is answered from them, unflagged.
+   */
+  fixtureRights: readonly string[] = [];
+
   /** Notes an answer's usage (a key, or `list:<module>` words). */
   noteUsage(usage: string): void {
     for (const u of usage.split(' ')) this.used.add(u);
@@ -374,7 +380,7 @@ export class ReplayEngine {
     if (recorded) {
       const now = own ?? clockNow;
       const outcome = recordedOutcome(recorded, params, this.profile, now, MODULES, session?.caller ?? ANONYMOUS, lossy);
-      const printed = [...outcome.unknown, ...printerUnknown(params, this.profile, outcome, http)];
+      const printed = [...outcome.unknown, ...printerUnknown(params, this.profile, outcome, http, session?.caller)];
       // A recording that cannot be printed as the wiki prints it in the form asked (XML, PHP, the
       // formatversion=1 form of a module wikitape does not know) is refused as any answer is.
       if (this.onMiss === 'error' && refusing(outcome, printed).length > 0) {
@@ -400,7 +406,7 @@ export class ReplayEngine {
     const env = this.envFor(model, knows, now, session);
     const request = new ApiRequest(params, lossy, httpFacts(req, get));
     let outcome = runApi(request, env);
-    let unknown = [...outcome.unknown, ...printerUnknown(params, this.profile, outcome, http), ...(view ? [] : visibilityUnknown(session?.caller, outcome.modules)), ...afterWrite];
+    let unknown = [...outcome.unknown, ...printerUnknown(params, this.profile, outcome, http, session?.caller), ...(view ? [] : visibilityUnknown(session?.caller, outcome.modules, knows === null ? this.fixtureRights : [])), ...afterWrite];
     const miss = this.onMiss === 'error' && refusing(outcome, unknown).length > 0;
     // A miss stands instead of a crash that followed from what the recordings lack: it names what
     // to record, and wikitape's own failure is not among that (recording the question mends it).

@@ -245,7 +245,7 @@ function executeModule(call: Call, action: ActionModule): void {
   // Noted before it runs: its own trace comes before those of the submodules it runs.
   const ran: RanModule = { path: action.name, values: {}, ...(action.debug ? { debug: action.debug } : {}) };
   outcome.modules.push(ran);
-  const values = (ran.values = action.execute(ctx) ?? {});
+  const values = (ran.values = inAction(action.name, () => action.execute(ctx)) ?? {});
   const mode = action.cacheMode?.(values, ctx.session.caller);
   if (mode) ctx.setCacheMode(mode);
   reportUnusedParams(ctx, outcome.printer);
@@ -257,6 +257,20 @@ function executeModule(call: Call, action: ActionModule): void {
   if (outcome.printer.format !== 'none') request.raw('callback');
   if (outcome.printer.callback !== null && request.wasNormalized('callback')) {
     ctx.addWarning(outcome.printer.format, apiMessage('badutf8', 'apiwarn-badutf8', ['callback']));
+  }
+}
+
+/**
+ * Runs an action module: what it dies with names it (ApiBase::dieWithError uses the module's
+ * path: clientlogin's missingparam says `"module": "clientlogin"` on 1.39 and 1.43), unless it
+ * named another.
+ */
+function inAction<T>(path: string, run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    if (e instanceof ApiUsageError && e.module === 'main') throw e.withModule(path);
+    throw e;
   }
 }
 

@@ -154,10 +154,10 @@ export function anonymousSession(): SessionPort {
 /**
  * Rights that let a user see what readers may not, in the lists wikitape answers: hidden parts of
  * log entries (`deletedhistory`, `deletelogentry`, `suppressrevision`, `viewsuppressed`), the
- * suppression log (`suppressionlog`), hidden blocks (`hideuser`). A user without any of them
- * sees the lists as readers do.
+ * restricted logs (`suppressionlog`, `spamblacklistlog`, `titleblacklistlog`: $wgLogRestrictions),
+ * hidden blocks (`hideuser`). A user without any of them sees the lists as readers do.
  */
-const VISIBILITY_RIGHTS: ReadonlySet<string> = new Set(['deletedhistory', 'deletelogentry', 'suppressrevision', 'viewsuppressed', 'suppressionlog', 'hideuser']);
+const VISIBILITY_RIGHTS: ReadonlySet<string> = new Set(['deletedhistory', 'deletelogentry', 'suppressrevision', 'viewsuppressed', 'suppressionlog', 'spamblacklistlog', 'titleblacklistlog', 'hideuser']);
 
 /**
  * Authority::isAllowed for the caller: an anonymous caller has the readers' rights (none of those
@@ -173,9 +173,12 @@ export function userCanSeeRevDel(caller: Caller): boolean {
   return ['deletedhistory', 'deletedtext', 'deleterevision', 'suppressrevision', 'viewsuppressed'].some((r) => isAllowed(caller, r));
 }
 
-/** Whether rights (null: not known) may show more of the lists than readers see. */
-export function seesMoreThanReaders(rights: readonly string[] | null): boolean {
-  return rights === null || rights.some((r) => VISIBILITY_RIGHTS.has(r));
+/**
+ * Whether rights (null: not known) may show more of the lists than readers see; or, given `seen`
+ * (the rights the lists were read with), more than those rights showed.
+ */
+export function seesMoreThanReaders(rights: readonly string[] | null, seen: readonly string[] = []): boolean {
+  return rights === null || rights.some((r) => VISIBILITY_RIGHTS.has(r) && !seen.includes(r));
 }
 
 /**

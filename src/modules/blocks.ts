@@ -180,7 +180,7 @@ export const blocks: ListModule<Block> = {
     continue: { type: 'string' },
   }),
   execute(ctx, v) {
-    requireMaxOneParameter(this.prefix, v, ['users', 'ip']);
+    requireMaxOneParameter(`query+${this.name}`, this.prefix, v, ['users', 'ip']);
     needCompleteList(ctx, this);
     const limit = pv.num(v['limit']) ?? 10;
     const inOrder = blocksInOrder(ctx, v);

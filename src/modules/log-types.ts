@@ -38,7 +38,15 @@ export function logActions(profile: Pick<WikiProfile, 'version'>): readonly stri
 }
 
 /**
- * Types hidden from anonymous callers ($wgLogRestrictions: suppress needs `suppressionlog`,
- * spamblacklist `spamblacklistlog`, titleblacklist `titleblacklistlog`).
+ * $wgLogRestrictions: the restricted log types and the right each needs (core's suppress,
+ * SpamBlacklist's and TitleBlacklist's logs).
  */
-export const HIDDEN_LOG_TYPES: readonly string[] = ['suppress', 'spamblacklist', 'titleblacklist'];
+const LOG_RESTRICTIONS: Readonly<Record<string, string>> = { suppress: 'suppressionlog', spamblacklist: 'spamblacklistlog', titleblacklist: 'titleblacklistlog' };
+
+/**
+ * The restricted types a caller may not see (LogEventsList::getExcludeClause for the user's
+ * audience): those whose right `allowed` says the caller lacks; all of them for readers.
+ */
+export function hiddenLogTypes(allowed: (right: string) => boolean): string[] {
+  return Object.entries(LOG_RESTRICTIONS).filter(([, right]) => !allowed(right)).map(([type]) => type);
+}

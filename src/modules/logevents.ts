@@ -9,7 +9,7 @@ import { escapeWikiText } from '../util/escape.js';
 import { decodeCharReferences, parseTitle, type TitleContext } from '../wiki/title.js';
 import { titleContext } from '../wiki/site-tables.js';
 import { requireMaxOneParameter } from './checks.js';
-import { HIDDEN_LOG_TYPES, logActions, logTypes } from './log-types.js';
+import { hiddenLogTypes, logActions, logTypes } from './log-types.js';
 import { deriveUserId, fixtureEntry, ipUserId, type FixtureFields, takePage, memoKey, needCompleteList, needProps, needPropsOfAll, putField, showRows, windowRange } from './list-support.js';
 import { fieldColumn, type IndexColumn, type IndexKey, type IndexSpecs } from '../wiki/entity-table.js';
 import { entityMw } from '../util/timestamp.js';
@@ -172,10 +172,10 @@ export const logevents: ListModule<LogEvent> = {
   prefix: 'le',
   group: 'list',
   // ApiQueryLogEvents::getCacheMode (1.39, 1.43): a user who may see deleted parts gets a private
-  // answer; comments formatted into HTML use the user's language; a user who may read the
-  // suppression log ($wgLogRestrictions) sees other entries than the public.
+  // answer; comments formatted into HTML use the user's language; a user who may read a restricted
+  // log ($wgLogRestrictions) sees other entries than the public.
   cacheMode: (v, caller) =>
-    userCanSeeRevDel(caller) ? 'private' : pv.list(v['prop']).includes('parsedcomment') || isAllowed(caller, 'suppressionlog') ? 'anon-public-user-private' : 'public',
+    userCanSeeRevDel(caller) ? 'private' : pv.list(v['prop']).includes('parsedcomment') || hiddenLogTypes((r) => isAllowed(caller, r)).length < hiddenLogTypes(() => false).length ? 'anon-public-user-private' : 'public',
   debug: logeventsDebug,
   key: { defaults: { leprop: 'comment|details|ids|timestamp|title|type|user', ledir: 'older', lelimit: '10' }, sets: ['leprop'], titles: ['letitle'] },
   roles: { limit: 'limit', continue: 'continue', dir: 'dir', prop: 'prop' },
@@ -270,7 +270,7 @@ export const logevents: ListModule<LogEvent> = {
     continue: { type: 'string' },
   }),
   execute(ctx, v) {
-    requireMaxOneParameter(this.prefix, v, ['title', 'prefix', 'namespace']);
+    requireMaxOneParameter(`query+${this.name}`, this.prefix, v, ['title', 'prefix', 'namespace']);
     needCompleteList(ctx, this, askedScope(ctx));
     const limit = pv.num(v['limit']) ?? 10;
     // MediaWiki reads limit + 1 rows in the list's order: so many are read here, from the order's index.
@@ -344,7 +344,9 @@ function eventsAsked(ctx: ApiContext, v: ParamValues): Iterable<LogEvent> {
   const read = ['type', 'timestamp', 'ids', ...Object.entries(FILTER_PROPS).filter(([f]) => v[f] !== null).map(([, p]) => p)];
   const table = tableOf(ctx.model, logevents.entity);
   needPropsOfAll(ctx, 'logevents', table, read);
-  const tests: ((e: LogEvent) => boolean)[] = [(e) => !HIDDEN_LOG_TYPES.includes(e.type)];
+  // The restricted logs the caller may not read (a sysop with `suppressionlog` reads the suppression log).
+  const hidden = hiddenLogTypes((right) => isAllowed(ctx.session.caller, right));
+  const tests: ((e: LogEvent) => boolean)[] = [(e) => !hidden.includes(e.type)];
   const tag = pv.str(v['tag']);
   if (tag !== null) tests.push((e) => (e.tags ?? []).includes(tag));
   const action = pv.str(v['action']);

@@ -74,7 +74,7 @@ function checkLinks(ctx: ApiContext, links: readonly [string, boolean][]): void 
 /** getModuleInfo for a path (`pageset`: ApiPageSet) in the request's helpformat. */
 function describe(ctx: ApiContext, data: VersionData, path: string, format: HelpFormat, help: HelpSource): JsonObject {
   const stored = path === 'pageset' ? data.pageset : data.modules[path]!;
-  const none = noneInfo(data, stored, (source) => licenseLink(ctx.profile, data.capture, source));
+  const none = noneInfo(data, stored, (source) => licenseLink(ctx.profile, data.capture, source), ctx.highLimits);
   if (format === 'none') return none;
   const slots = help(path);
   if (!slots) {

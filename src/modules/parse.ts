@@ -69,7 +69,7 @@ export const parse: ActionModule = {
   execute(ctx) {
     const v = readParams(ctx, { path: 'parse', prefix: '', name: 'parse' }, params(ctx.profile), { setup: true });
     // ApiParse: text and title or revid may go together, the rest not; then the section's form.
-    for (const other of ['text', 'title', 'revid']) requireMaxOneParameter('', v, ['page', 'pageid', 'oldid', other]);
+    for (const other of ['text', 'title', 'revid']) requireMaxOneParameter('parse', '', v, ['page', 'pageid', 'oldid', other]);
     const section = pv.str(v['section']);
     if (section !== null && !/^((T-)?\d+|new)$/.test(section)) throw new ApiUsageError(apiMessage('invalidsection', 'apierror-invalidsection'), 'parse');
     // Parsoid's output (1.41+) is another parser's: not rendered here.

@@ -32,5 +32,8 @@ export function explainedQuestion(query: string, option: string | undefined): { 
     throw new Error(`wikitape: the question names the identity ${suffix} (after " @") and the option names ${option}: give one`);
   }
   const identity = option ?? suffix;
-  return { q, identity: identity === '' ? null : identity };
+  // A key holds no `format` (the printer is not part of the question): one pasted from the logs
+  // is asked as bots ask it, in JSON, not as the HTML page a question without `format` gets.
+  const asked = new URLSearchParams(q).has('format') ? q : `${q}${q === '' ? '' : '&'}format=json`;
+  return { q: asked, identity: identity === '' ? null : identity };
 }

@@ -44,10 +44,11 @@ const WIDER_FOR_RIGHTS: ReadonlySet<string> = new Set(MODULES.query.list.filter(
 /**
  * A logged-in caller with rights to see what readers may not (hidden log entry parts, the
  * suppression log, hidden blocks; see VISIBILITY_RIGHTS): a list computed for them from what
- * readers were shown may lack what they would see, and is flagged. (Unknown rights are flagged
- * as `session.rights` already.)
+ * readers were shown may lack what they would see, and is flagged. `seen`: the rights the lists
+ * were read with (fixtures crawled logged in), which show the caller all they hold. (Unknown
+ * rights are flagged as `session.rights` already.)
  */
-export function visibilityUnknown(caller: Caller | undefined, modules: readonly { path: string }[]): string[] {
-  if (!caller || caller.anon || caller.rights === null || !seesMoreThanReaders(caller.rights)) return [];
+export function visibilityUnknown(caller: Caller | undefined, modules: readonly { path: string }[], seen: readonly string[] = []): string[] {
+  if (!caller || caller.anon || caller.rights === null || !seesMoreThanReaders(caller.rights, seen)) return [];
   return modules.some((m) => WIDER_FOR_RIGHTS.has(m.path)) ? ['session.visibility'] : [];
 }

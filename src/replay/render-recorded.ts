@@ -35,9 +35,14 @@ import { pageOrderKnown } from '../output/page-order.js';
  */
 const UNPRINTABLE: ReadonlySet<string> = new Set(['rawfm', 'xml', 'xmlfm', 'php', 'phpfm']);
 
-/** What the printer cannot print as the wiki does for this request (see UNPRINTABLE), for X-Wikitape-Unknown. */
-export function printerUnknown(params: ParamMap, profile: WikiProfile, outcome: ApiOutcome, http: { method: string; url: string }): string[] {
-  const page = isHtmlFormat(outcome.printer) ? [...pageTextsUnknown(profile, outcome.userLang), ...pageUnknown(params, profile, outcome, http)] : [];
+/**
+ * What the printer cannot print as the wiki does for this request (see UNPRINTABLE), for
+ * X-Wikitape-Unknown. The HTML page of a logged-in caller (`page.user`): its scripts hold the
+ * user's name, groups, id, edit count and registration and the session's tokens (RLCONF,
+ * `user.options`; read on 1.39 and 1.43), which wikitape does not know; it prints a reader's page.
+ */
+export function printerUnknown(params: ParamMap, profile: WikiProfile, outcome: ApiOutcome, http: { method: string; url: string }, caller: Caller = ANONYMOUS): string[] {
+  const page = isHtmlFormat(outcome.printer) ? [...pageTextsUnknown(profile, outcome.userLang), ...pageUnknown(params, profile, outcome, http), ...(caller.anon ? [] : ['page.user'])] : [];
   const format = params.get('format');
   if (format !== undefined && UNPRINTABLE.has(format)) return [`format.${format}`, ...page];
   const { printer } = outcome;

@@ -26,6 +26,13 @@ export interface FixtureFile {
    * all the accounts there are: another name fails to log in, as on the wiki.
    */
   accounts?: FixtureAccountData[];
+  /**
+   * The rights the file's lists were read with (a crawl logged in; `scripts/crawl-fixture.mjs`
+   * writes its session's rights): they hold what those rights show (hidden log entry parts, the
+   * suppression log, hidden blocks). Without it, the lists are what readers see, and a caller
+   * with rights that show more is flagged (`session.visibility`).
+   */
+  seenWithRights?: string[];
   [kind: string]: unknown;
 }
 
@@ -65,11 +72,12 @@ class FixtureError extends Error {
 export async function loadFixtures(
   files: readonly string[],
   kinds: readonly FixtureKind[],
-): Promise<{ model: WikiModel; profile: Partial<WikiProfile>; accounts: FixtureAccountData[]; counts: { file: string; entries: number }[] }> {
+): Promise<{ model: WikiModel; profile: Partial<WikiProfile>; accounts: FixtureAccountData[]; counts: { file: string; entries: number }[]; seenWithRights: string[] | null }> {
   const model = emptyModel();
   let profile: Partial<WikiProfile> = {};
   const accounts: FixtureAccountData[] = [];
   const counts: { file: string; entries: number }[] = [];
+  let seen: string[] | null = null;
   for (const file of files) {
     let data: unknown;
     try {
@@ -82,11 +90,25 @@ export async function loadFixtures(
     const p = (data as FixtureFile).profile;
     if (p) profile = { ...profile, ...p };
     for (const a of readAccounts(data as FixtureFile, file)) accounts.push(a);
+    seen = seenWith(seen, data as FixtureFile, kinds, file);
     // What replay says it loaded: the file's pages and list entries.
     const lists = [...kinds.map((k) => k.kind), 'pages'].map((k) => (data as FixtureFile)[k]);
     counts.push({ file, entries: lists.reduce((n: number, l) => n + (Array.isArray(l) ? l.length : 0), 0) });
   }
-  return { model, profile, accounts, counts };
+  return { model, profile, accounts, counts, seenWithRights: seen };
+}
+
+/**
+ * The rights the lists of the files read so far (`seen`, null: none listed anything) and of `f`
+ * were all read with: those every file that lists entities declares (`seenWithRights`; a file
+ * without it is a reader's, none). A file that lists nothing (accounts, a profile) changes nothing.
+ */
+export function seenWith(seen: string[] | null, f: FixtureFile, kinds: readonly FixtureKind[], file: string): string[] | null {
+  const given = f.seenWithRights;
+  if (given !== undefined && (!Array.isArray(given) || given.some((r) => typeof r !== 'string'))) throw new FixtureError(file, '"seenWithRights" must be a list of rights');
+  if (!kinds.some((k) => Array.isArray(f[k.kind]) && (f[k.kind] as unknown[]).length > 0)) return seen;
+  const own = given ?? [];
+  return seen === null ? own : seen.filter((r) => own.includes(r));
 }
 
 /**

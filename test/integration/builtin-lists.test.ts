@@ -191,12 +191,26 @@ describe('filters whose every value is gone', () => {
   });
 });
 
+describe('parameters that cannot go together', () => {
+  it("name the query module's path (query+logevents, query+blocks) as the module of the error, as 1.39 and 1.43 do", async () => {
+    const mix = async (params: Record<string, string>) => (data(await api({ action: 'query', errorformat: 'plaintext', formatversion: '2', ...params }))['errors'] as Item[])[0];
+    expect(await mix({ list: 'logevents', letitle: 'Alpha', lenamespace: '0' })).toMatchObject({ code: 'invalidparammix', module: 'query+logevents' });
+    expect(await mix({ list: 'blocks', bkusers: 'Admin', bkip: '127.0.0.1' })).toMatchObject({ code: 'invalidparammix', module: 'query+blocks' });
+  });
+});
+
 describe('assertuser', () => {
   it('fails with assertnameduserfailed for an anonymous caller, naming the user as MediaWiki normalizes it; an IP or an empty name is no user name', async () => {
     const body = data(await api({ action: 'query', list: 'blocks', assertuser: 'admin' }));
     expect(body['error']).toMatchObject({ code: 'assertnameduserfailed', info: 'You are no longer logged in as "Admin", so the action could not be completed.' });
     expect(data(await api({ action: 'query', list: 'blocks', assertuser: '127.0.0.1' }))['error']).toMatchObject({ code: 'baduser' });
     expect(data(await api({ action: 'query', list: 'blocks', assertuser: '' }))['error']).toMatchObject({ code: 'baduser' });
+  });
+
+  it('is checked after assert, as ApiMain::checkAsserts does (live 1.39 and 1.43: assert=user&assertuser=Admin asked anonymously is assertuserfailed)', async () => {
+    expect(data(await api({ action: 'query', list: 'blocks', assertuser: 'Admin', assert: 'user' }))['error']).toMatchObject({ code: 'assertuserfailed' });
+    expect(data(await api({ action: 'query', list: 'blocks', assertuser: 'Admin', assert: 'bot' }))['error']).toMatchObject({ code: 'assertbotfailed' });
+    expect(data(await api({ action: 'query', list: 'blocks', assertuser: 'Admin', assert: 'anon' }))['error']).toMatchObject({ code: 'assertnameduserfailed' });
   });
 });
 

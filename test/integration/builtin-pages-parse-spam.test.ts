@@ -246,6 +246,11 @@ describe('action=parse with another section, content model or format', () => {
     expect(await error({ text: 'a', oldid: '2' })).toBe('The parameters "text" and "oldid" can not be used together.');
   });
 
+  it('names parse as the module of that error (errorformat=plaintext: live 1.39 and 1.43 say "module": "parse")', async () => {
+    const body = data(await api({ action: 'parse', summary: 'x', text: 'a', page: 'Y', errorformat: 'plaintext', formatversion: '2' }));
+    expect(body['errors']).toMatchObject([{ code: 'invalidparammix', module: 'parse' }]);
+  });
+
   it('gives the pre-save-transformed text after the text for pst', async () => {
     const body = data(await api({ action: 'parse', summary: 'x', prop: 'wikitext|sections', pst: '1', formatversion: '2' }));
     expect(JSON.stringify(body)).toBe('{"parse":{"title":"API","pageid":0,"parsedsummary":"x","sections":[],"showtoc":false,"wikitext":"","psttext":""}}');

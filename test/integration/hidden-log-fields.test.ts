@@ -161,3 +161,98 @@ describe('log events with hidden fields, asked in turn by callers with other rig
     expect(await foundBy('Overseer', { leuser: 'Admin' })).toEqual([202, 201]);
   });
 });
+
+/**
+ * A fixture crawled logged in (`scripts/crawl-fixture.mjs` with WIKITAPE_CRAWL_LOGIN) names the
+ * rights its lists were read with (`seenWithRights`): a caller with no right beyond them is
+ * answered from it unflagged; one with more, or any such caller of a reader's fixture, is flagged
+ * `session.visibility` (the fixture may lack what they would see).
+ */
+describe('a fixture read with rights (seenWithRights)', () => {
+  const servers: RunningServer[] = [];
+  afterAll(async () => {
+    for (const s of servers) await s.close();
+  });
+
+  /** A server on the hidden events (and a hidden block), read with `seen` (undefined: a reader's fixture). */
+  async function serve(seen: string[] | undefined): Promise<RunningServer> {
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-seen-with-'));
+    const account = (name: string, id: number, rights: string[]) => ({ name, id, password: 'pw', groups: ['*', 'user'], rights: ['read', ...rights] });
+    const block = { id: 31, user: 'Скрытый', userid: 31, by: 'Admin', byid: 1, timestamp: '2024-03-02T10:00:00Z', expiry: 'infinity', reason: '', automatic: false, anononly: false, nocreate: true, autoblock: false, noemail: false, hidden: true, allowusertalk: false, partial: false, restrictions: [] };
+    const doc = { logevents: [USER_HIDDEN, ACTION_HIDDEN], blocks: [block], ...(seen ? { seenWithRights: seen } : {}) };
+    await writeFile(join(dir, 'lists.json'), JSON.stringify(doc));
+    await writeFile(join(dir, 'accounts.json'), JSON.stringify({ accounts: [account('Historian', 3, ['deletedhistory']), account('Hider', 5, ['hideuser']), account('Overseer', 4, ['deletedhistory', 'suppressrevision'])] }));
+    const s = await startServer({ cassettes: NO_CASSETTES, fixtures: [join(dir, 'lists.json'), join(dir, 'accounts.json')], clock: TEST_CLOCK, onMiss: 'builtin' });
+    servers.push(s);
+    return s;
+  }
+
+  /** What `name` is shown of `list`, and what is flagged. */
+  async function ask(s: RunningServer, name: string, list: 'logevents' | 'blocks'): Promise<{ unknown: string | null; ids: number[] }> {
+    const c = new Client(s.url);
+    const token = await c.token('login');
+    expect((await c.call({ action: 'login', lgname: name, lgpassword: 'pw', lgtoken: token })).body['login'].result).toBe('Success');
+    const res = await c.call({ action: 'query', list, lelimit: 'max', bklimit: 'max' }, 'GET');
+    const rows = (res.body as { query: Record<string, { logid?: number; id?: number }[]> }).query[list]!;
+    return { unknown: res.headers.get('x-wikitape-unknown'), ids: rows.map((r) => r.logid ?? r.id!) };
+  }
+
+  it('answers callers whose rights it was read with, unflagged, with what those rights show', async () => {
+    const s = await serve(['read', 'deletedhistory', 'hideuser']);
+    expect(await ask(s, 'Historian', 'logevents')).toEqual({ unknown: null, ids: [202, 201] });
+    expect(await ask(s, 'Hider', 'blocks')).toEqual({ unknown: null, ids: [31] });
+    // suppressrevision shows what the fixture's crawl could not see
+    expect((await ask(s, 'Overseer', 'logevents')).unknown).toBe('session.visibility');
+  });
+
+  it("flags every caller with such rights on a reader's fixture", async () => {
+    const s = await serve(undefined);
+    expect((await ask(s, 'Historian', 'logevents')).unknown).toBe('session.visibility');
+    expect((await ask(s, 'Hider', 'blocks')).unknown).toBe('session.visibility');
+  });
+
+  it('is refused at start when it is not a list of rights', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-seen-with-'));
+    await writeFile(join(dir, 'bad.json'), JSON.stringify({ seenWithRights: 'hideuser' }));
+    await expect(startServer({ cassettes: NO_CASSETTES, fixtures: [join(dir, 'bad.json')] })).rejects.toThrow('"seenWithRights" must be a list of rights');
+  });
+});
+
+/**
+ * The restricted logs ($wgLogRestrictions): LogEventsList::getExcludeClause leaves out, for each
+ * caller, the types whose right it lacks. On the live 1.39 and 1.43 a sysop (`suppressionlog`,
+ * `spamblacklistlog`) reads the suppression log and the spam blacklist's hits; readers and bot
+ * passwords without those grants read neither.
+ */
+describe('restricted logs, read by callers with their rights', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-restricted-logs-'));
+    const suppressed = { ...event(211, 'Участник:Скрытый', 0), type: 'suppress', action: 'block', params: {}, timestamp: '2024-03-05T12:00:00Z' };
+    const hit = { ...event(212, 'Спам', 0), type: 'spamblacklist', action: 'hit', params: {}, timestamp: '2024-03-06T12:00:00Z' };
+    const account = (name: string, id: number, rights: string[]) => ({ name, id, password: 'pw', groups: ['*', 'user'], rights: ['read', ...rights] });
+    const accounts = [account('Reader', 2, []), account('Spamwatcher', 3, ['spamblacklistlog']), account('Suppressor', 4, ['suppressionlog', 'spamblacklistlog'])];
+    await writeFile(join(dir, 'logs.json'), JSON.stringify({ logevents: [suppressed, hit], accounts, seenWithRights: ['suppressionlog', 'spamblacklistlog'] }));
+    server = await startServer({ cassettes: NO_CASSETTES, fixtures: [join(dir, 'logs.json')], clock: TEST_CLOCK, onMiss: 'builtin' });
+  });
+  afterAll(() => server.close());
+
+  async function logs(name: string | null, params: Record<string, string> = {}): Promise<{ ids: number[]; unknown: string | null }> {
+    const c = new Client(server.url);
+    if (name) {
+      const token = await c.token('login');
+      expect((await c.call({ action: 'login', lgname: name, lgpassword: 'pw', lgtoken: token })).body['login'].result).toBe('Success');
+    }
+    const res = await c.call({ action: 'query', list: 'logevents', lelimit: 'max', ...params }, 'GET');
+    return { ids: (res.body as { query: { logevents: Event[] } }).query.logevents.map((e) => e.logid), unknown: res.headers.get('x-wikitape-unknown') };
+  }
+
+  it('each reads the restricted logs whose right it has', async () => {
+    expect(await logs(null)).toEqual({ ids: [], unknown: null });
+    expect(await logs('Reader')).toEqual({ ids: [], unknown: null });
+    expect(await logs('Spamwatcher')).toEqual({ ids: [212], unknown: null });
+    expect(await logs('Suppressor')).toEqual({ ids: [212, 211], unknown: null });
+    expect(await logs('Suppressor', { letype: 'suppress' })).toEqual({ ids: [211], unknown: null });
+    expect(await logs('Spamwatcher', { letype: 'suppress' })).toEqual({ ids: [], unknown: null });
+  });
+});

@@ -6,6 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { api, builtin, data, MINI_WIKI, NO_CASSETTES, TEST_CLOCK } from '../support/app.js';
 import { adminAccounts } from '../support/accounts.js';
+import { Client } from '../support/cookie-client.js';
+import { login } from '../support/live-walk.js';
 
 /**
  * action=paraminfo offline: a client's token and parameter discovery (mwn's badtoken recovery
@@ -129,5 +131,26 @@ describe('paraminfo', () => {
     ]);
     // mainmodule=0 is false to PHP: no mainmodule member
     expect(Object.keys(res['paraminfo'] as object)).toEqual(['helpformat', 'querymodules']);
+  });
+
+  it("shows a multi-value parameter's limit as the caller has it: 500 with apihighlimits, 50 without (live 1.39 and 1.43, logged in as a bot)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wikitape-paraminfo-'));
+    const file = join(dir, 'accounts.json');
+    // Admin@high may ask 500 values, Admin@low 50.
+    const doc = adminAccounts({ rights: ['read'] });
+    doc.accounts[0] = { ...doc.accounts[0]!, botPasswords: { high: { password: 'bot-password', rights: ['read', 'apihighlimits'] }, low: { password: 'bot-password', rights: ['read'] } } } as (typeof doc.accounts)[0];
+    await writeFile(file, JSON.stringify(doc));
+    wiki = await startServer({ cassettes: NO_CASSETTES, fixtures: [MINI_WIKI, file], clock: TEST_CLOCK, profile: { version: '1.43.9' }, onMiss: 'error' });
+    const limits = async (bot: string | null) => {
+      const c = new Client(wiki!.url);
+      if (bot) expect((await login(c, `Admin@${bot}`, 'bot-password'))['result']).toBe('Success');
+      const r = await c.call({ action: 'paraminfo', modules: 'query+siteinfo' }, 'GET');
+      expect(r.headers.get('x-wikitape-unknown')).toBeNull();
+      const prop = (r.body['paraminfo'].modules[0].parameters as { name: string; limit: number; lowlimit: number; highlimit: number }[]).find((p) => p.name === 'prop')!;
+      return [prop.lowlimit, prop.highlimit, prop.limit];
+    };
+    expect(await limits('high')).toEqual([50, 500, 500]);
+    expect(await limits('low')).toEqual([50, 500, 50]);
+    expect(await limits(null)).toEqual([50, 500, 50]);
   });
 });

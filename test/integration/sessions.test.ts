@@ -107,6 +107,9 @@ describe('action=clientlogin offline', () => {
     const token = await c.token('login');
     const noUrl = await c.call({ action: 'clientlogin', username: 'Admin', password: 'x', logintoken: token });
     expect(noUrl.body['error']).toMatchObject({ code: 'missingparam', info: 'At least one of the parameters "logincontinue" and "loginreturnurl" is required.' });
+    // (the error names the module that raised it, as 1.39 and 1.43 do in the other error formats)
+    const named = await c.call({ action: 'clientlogin', username: 'Admin', password: 'x', logintoken: token, errorformat: 'plaintext' });
+    expect(named.body['errors']).toMatchObject([{ code: 'missingparam', module: 'clientlogin' }]);
     const badToken = await c.call({ action: 'clientlogin', username: 'Admin', password: 'x', logintoken: 'zz', loginreturnurl: 'http://x/' });
     expect(badToken.body['error']).toMatchObject({ code: 'badtoken', info: 'Invalid CSRF token.' });
     const fail = await c.call({ action: 'clientlogin', username: 'Admin', password: 'x', logintoken: token, loginreturnurl: 'http://x/' });

@@ -46,6 +46,8 @@ export function covers(flag: string, part: readonly string[]): boolean {
   if (area === 'pages' && part[0] === 'query' && ['pages', 'redirects', 'pageids', 'normalized'].includes(part[1] ?? '')) return true;
   // A page's size, protections and language links are what list=allpages' filters read.
   if (area === 'pages' && ['length', 'protection', 'langlinks'].includes(what) && (part[1] === 'allpages' || CONTINUATION.includes(part[0] ?? ''))) return true;
+  // The HTML page around the JSON (`page.user`, `page.styles`, `page.header`).
+  if (area === 'page' && part[0] === '(outside the JSON, or its spelling)') return true;
   if (part.includes(area)) return true;
   return ['entries', 'id', 'existence', 'redirect'].includes(what) && CONTINUATION.includes(part[0] ?? '');
 }

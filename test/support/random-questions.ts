@@ -53,6 +53,25 @@ const BUILTIN_MODULES: Readonly<Record<string, number>> = {
   paraminfo: 1,
 };
 
+/**
+ * The modules a logged-in hunt asks about, and how often: what the caller's rights change most
+ * (hidden log entry parts and the suppression log, hidden blocks, `userinfo`, tokens) is asked
+ * most; the rest still now and then (apihighlimits' limits, `assert`).
+ */
+export const IDENTITY_MODULES: Readonly<Record<string, number>> = {
+  'query+logevents': 6,
+  'query+blocks': 5,
+  'query+userinfo': 3,
+  'query+tokens': 2,
+  'query+protectedtitles': 2,
+  'query+allpages': 2,
+  'query+extlinks': 2,
+  'query+siteinfo': 1,
+  parse: 1,
+  spamblacklist: 1,
+  paraminfo: 1,
+};
+
 /** Spellings of a timestamp MediaWiki's ConvertibleTimestamp reads (and some it does not). */
 function timestamp(r: Random, facts: WikiFacts): string {
   const iso = chance(r, 0.7) && facts.logTimestamps.length > 0 ? pick(r, facts.logTimestamps) : pick(r, ['2001-01-15T00:00:00Z', '2030-01-01T00:00:00Z', '2026-11-27T12:00:00Z']);
@@ -207,8 +226,11 @@ function share(mod: ModuleInfo, p: ParamInfo): number {
   return 0.4;
 }
 
-/** The main module's parameters as bots add them. */
-function mainParams(r: Random): [string, string][] {
+/** `assertuser` values: the caller's own name in the spellings bots send, and others. */
+const ASSERT_USERS = ['Admin', 'Admin', 'admin', 'Admin ', 'Admin_', 'User:Admin', 'Участник:Admin', 'Admin@wikitape', 'Nobody here', '127.0.0.1', 'Sockpuppet 2', '', 'a|b'];
+
+/** The main module's parameters as bots add them; logged in, also `assertuser` and `assert` more often. */
+function mainParams(r: Random, loggedIn: boolean): [string, string][] {
   const out: [string, string][] = [];
   const format = pick(r, ['json', 'json', 'json', 'json', 'json', 'json', 'json', 'json', 'xml', 'php', 'jsonfm', 'none']);
   out.push(['format', format]);
@@ -231,6 +253,10 @@ function mainParams(r: Random): [string, string][] {
   add(0.05, 'maxage', ['0', '60']);
   if (format === 'json') add(0.05, 'callback', ['cb', 'x.y', 'a b']);
   add(0.02, 'errorsuselocal', ['1']);
+  if (loggedIn) {
+    add(0.12, 'assertuser', ASSERT_USERS);
+    add(0.08, 'assert', ['user', 'bot', 'anon']);
+  }
   return out;
 }
 
@@ -270,7 +296,7 @@ function moduleParams(r: Random, mod: ModuleInfo, facts: WikiFacts, prefix = mod
  * query module of the same request (two lists, a list and a meta), or a prop module over
  * `generator=allpages`, as bots combine them.
  */
-function randomQuestion(r: Random, mod: ModuleInfo, facts: WikiFacts, all: readonly ModuleInfo[]): string {
+function randomQuestion(r: Random, mod: ModuleInfo, facts: WikiFacts, all: readonly ModuleInfo[], loggedIn: boolean): string {
   const params: [string, string][] = [];
   if (mod.path.startsWith('query+')) {
     const base = queryBase(r, mod, facts);
@@ -292,17 +318,20 @@ function randomQuestion(r: Random, mod: ModuleInfo, facts: WikiFacts, all: reado
   } else {
     params.push(['action', mod.name], ...moduleParams(r, mod, facts));
   }
-  params.push(...mainParams(r));
+  params.push(...mainParams(r, loggedIn));
   // A parameter the module does not declare, now and then: the "unrecognized parameter" warning.
   if (chance(r, 0.03)) params.push([pick(r, ['foo', `${mod.prefix}bogus`]), '1']);
   return new URLSearchParams(params).toString();
 }
 
-/** `count` questions over the modules in `weights` (paraminfo paths), seeded. */
-export function randomQuestions(seed: number, count: number, modules: readonly ModuleInfo[], facts: WikiFacts, weights: Readonly<Record<string, number>> = BUILTIN_MODULES): string[] {
+/**
+ * `count` questions over the modules in `weights` (paraminfo paths), seeded. `loggedIn`: questions
+ * for a logged-in caller, with the main parameters logged-in bots add (`assertuser`).
+ */
+export function randomQuestions(seed: number, count: number, modules: readonly ModuleInfo[], facts: WikiFacts, weights: Readonly<Record<string, number>> = BUILTIN_MODULES, loggedIn = false): string[] {
   const r = seeded(seed);
   const bag = modules.flatMap((m) => Array<ModuleInfo>(weights[m.path] ?? 0).fill(m));
-  return Array.from({ length: count }, () => randomQuestion(r, pick(r, bag), facts, modules));
+  return Array.from({ length: count }, () => randomQuestion(r, pick(r, bag), facts, modules, loggedIn));
 }
 
 /** The modules' paraminfo from a live wiki (`formatversion=2`). */

@@ -45,15 +45,25 @@ function insertAfter(o: JsonObject, after: readonly string[], key: string, value
 }
 
 /**
- * A module's answer in helpformat=none from the stored form: its parameters from the table (with
- * their index; the templated ones apart), its license link for this wiki.
+ * A parameter as the caller is shown it: a multi-value parameter's `limit` is its `highlimit` for a
+ * caller with `apihighlimits`, else its `lowlimit` (ApiParamInfo::getModuleInfo, 1.39 and 1.43:
+ * `canApiHighLimits() ? highlimit : lowlimit`); the table holds the readers' one.
  */
-export function noneInfo(data: VersionData, stored: JsonObject, link: (source: string) => string): JsonObject {
+function asShown(param: JsonObject, highLimits: boolean): JsonObject {
+  return highLimits && param['limit'] !== undefined && param['highlimit'] !== undefined ? { ...param, limit: param['highlimit'] } : param;
+}
+
+/**
+ * A module's answer in helpformat=none from the stored form: its parameters from the table (with
+ * their index; the templated ones apart; the limits of values the caller has), its license link
+ * for this wiki.
+ */
+export function noneInfo(data: VersionData, stored: JsonObject, link: (source: string) => string, highLimits = false): JsonObject {
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(stored)) {
     if (k === 'licenselink') out[k] = link(String(stored['source']));
     else if (k === 'parameters') {
-      const all = (v as number[]).map((id, i): JsonObject => ({ index: i + 1, ...data.params[id]! }));
+      const all = (v as number[]).map((id, i): JsonObject => asShown({ index: i + 1, ...data.params[id]! }, highLimits));
       out['parameters'] = all.filter((p) => p['templatevars'] === undefined);
       out['templatedparameters'] = all.filter((p) => p['templatevars'] !== undefined);
     } else out[k] = v;
