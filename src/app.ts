@@ -400,12 +400,13 @@ function sendWikitapeError(res: Response, status: number, code: string, info: st
 /**
  * A request that cannot be answered because replay could not start, or failed outside the API
  * (a recording it cannot print, the recorder's own failure): a 500 in MediaWiki's error shape whose info is the reason (it
- * names the file or folder), never a stack trace, and `X-Wikitape-Unknown: wikitape.internal`,
- * as every error of wikitape's own in place of the wiki's answer says.
+ * names the file or folder), never a stack trace, from `X-Wikitape-Source: internal`, with
+ * `X-Wikitape-Unknown: wikitape.internal`, as every error of wikitape's own in place of the wiki's answer says.
  */
 function sendSetupError(res: Response, e: unknown): void {
   const info = (e instanceof Error ? e.message : String(e)).replace(/^wikitape: /, '');
   res.status(500).setHeader('MediaWiki-API-Error', 'wikitape-setup');
+  res.setHeader('X-Wikitape-Source', 'internal');
   res.setHeader('X-Wikitape-Unknown', WIKITAPE_INTERNAL);
   res.type('application/json').send(JSON.stringify({ error: { code: 'wikitape-setup', info } }));
 }

@@ -104,6 +104,7 @@ describe('a failure outside the API (the engine or the recorder throws)', () => 
     const res = await app().get(QUESTION);
     expect(res.status).toBe(500);
     expect(res.headers['mediawiki-api-error']).toBe('wikitape-setup');
+    expect(res.headers['x-wikitape-source']).toBe('internal');
     expect(res.headers['x-wikitape-unknown']).toBe('wikitape.internal');
     expect(JSON.parse(res.text)).toEqual({ error: { code: 'wikitape-setup', info: "Cannot read properties of undefined (reading 'body')" } });
     expect(res.text).not.toMatch(/\n\s+at |\.ts:\d+/);
