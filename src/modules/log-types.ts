@@ -50,3 +50,8 @@ const LOG_RESTRICTIONS: Readonly<Record<string, string>> = { suppress: 'suppress
 export function hiddenLogTypes(allowed: (right: string) => boolean): string[] {
   return Object.entries(LOG_RESTRICTIONS).filter(([, right]) => !allowed(right)).map(([type]) => type);
 }
+
+/** Whether a caller may read any restricted log ($wgLogRestrictions): its answers then differ from the public's. */
+export function readsRestrictedLog(allowed: (right: string) => boolean): boolean {
+  return Object.values(LOG_RESTRICTIONS).some(allowed);
+}

@@ -9,7 +9,7 @@ import { escapeWikiText } from '../util/escape.js';
 import { decodeCharReferences, parseTitle, type TitleContext } from '../wiki/title.js';
 import { titleContext } from '../wiki/site-tables.js';
 import { requireMaxOneParameter } from './checks.js';
-import { hiddenLogTypes, logActions, logTypes } from './log-types.js';
+import { hiddenLogTypes, logActions, logTypes, readsRestrictedLog } from './log-types.js';
 import { deriveUserId, fixtureEntry, ipUserId, type FixtureFields, takePage, memoKey, needCompleteList, needProps, needPropsOfAll, putField, showRows, windowRange } from './list-support.js';
 import { fieldColumn, type IndexColumn, type IndexKey, type IndexSpecs } from '../wiki/entity-table.js';
 import { entityMw } from '../util/timestamp.js';
@@ -175,7 +175,7 @@ export const logevents: ListModule<LogEvent> = {
   // answer; comments formatted into HTML use the user's language; a user who may read a restricted
   // log ($wgLogRestrictions) sees other entries than the public.
   cacheMode: (v, caller) =>
-    userCanSeeRevDel(caller) ? 'private' : pv.list(v['prop']).includes('parsedcomment') || hiddenLogTypes((r) => isAllowed(caller, r)).length < hiddenLogTypes(() => false).length ? 'anon-public-user-private' : 'public',
+    userCanSeeRevDel(caller) ? 'private' : pv.list(v['prop']).includes('parsedcomment') || readsRestrictedLog((r) => isAllowed(caller, r)) ? 'anon-public-user-private' : 'public',
   debug: logeventsDebug,
   key: { defaults: { leprop: 'comment|details|ids|timestamp|title|type|user', ledir: 'older', lelimit: '10' }, sets: ['leprop'], titles: ['letitle'] },
   roles: { limit: 'limit', continue: 'continue', dir: 'dir', prop: 'prop' },
