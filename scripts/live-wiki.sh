@@ -117,6 +117,21 @@ PHP
   printf '%s\n' '# local spam blacklist' 'casino-spam\.example' 'badpills\.test' '\bfree-money\b' >"$DIR/spam-blacklist.txt"
 }
 
+cache_settings() { # once, in any wiki (older ones too): a cache directory of its own
+  # Debian's PlatformSettings.php gives every MediaWiki /var/cache/mediawiki: the 1.39 and 1.43 wikis
+  # then shared their localisation cache files, and each found the other's out of date (their message
+  # folders differ) and rebuilt them: once at every switch from one to the other, and on nearly
+  # every request while both were asked at once (test:live's two lanes).
+  grep -q 'wikitape live wiki: a cache directory' "$DIR/LocalSettings.php" && return
+  mkdir -p "$DIR/cache"
+  cat >>"$DIR/LocalSettings.php" <<PHP
+
+# wikitape live wiki: a cache directory of its own (not Debian's /var/cache/mediawiki, which other
+# MediaWikis on this machine share)
+\$wgCacheDirectory = "$DIR/cache";
+PHP
+}
+
 fault_settings() { # once, in any wiki (older ones too): faults on demand, only for a server started with WIKITAPE_LIVE_FAULT
   grep -q 'WIKITAPE_LIVE_FAULT' "$DIR/LocalSettings.php" && return
   cat >>"$DIR/LocalSettings.php" <<'PHP'
@@ -242,12 +257,13 @@ wipe() {
 start() {
   # (older copies of this script wrote no id file)
   if [ -d "$DIR/docroot" ] && [ ! -f "$DIR/docroot/$ID_FILE" ]; then printf '%s\n' "$DIR" >"$DIR/docroot/$ID_FILE"; fi
-  if running; then [ -f "$DIR/populated" ] && [ -f "$DIR/populated-links" ] && [ -f "$DIR/bot-credentials.json" ] && [ -f "$DIR/editor-credentials.json" ] && [ -f "$DIR/admin-credentials.json" ] && fault_settings && return
+  if running; then [ -f "$DIR/populated" ] && [ -f "$DIR/populated-links" ] && [ -f "$DIR/bot-credentials.json" ] && [ -f "$DIR/editor-credentials.json" ] && [ -f "$DIR/admin-credentials.json" ] && cache_settings && fault_settings && return
   elif listening; then die "port $PORT is taken by something other than the wiki in $DIR; set WIKITAPE_LIVE_PORT (or WIKITAPE_LIVE_DIR to that wiki's directory; for 1.43 WIKITAPE_LIVE143_PORT, WIKITAPE_LIVE143_DIR)"; fi
   install_packages
   install_mw143
   if [ -f "$DIR/populating" ]; then log "a previous fill did not finish: starting afresh"; stop_server; wipe; fi
   install_wiki
+  cache_settings
   fault_settings
   start_server
   populate
