@@ -3,9 +3,10 @@
 // project with WIKITAPE_LIVE_VERSIONS set to its version, so it only asks its own wiki; within a
 // lane the files run one after another, as they must (some write to their wiki, and a differential
 // compares what it recorded from the wiki with what the wiki says next). The two wikis are separate
-// installs (their own databases and PHP servers), so one lane's writes never reach the other's
-// answers. A file that does not name its versions (LIVE_VERSIONS, test/support/live-wiki.ts) asks
-// no wiki of its own and runs once, in the last lane (the newest version's).
+// installs (their own databases, caches and PHP servers), so one lane's writes never reach the
+// other's answers. A file that does not name its versions (LIVE_VERSIONS, test/support/live-wiki.ts)
+// asks no wiki and runs once: in a lane of its own (it mostly waits on npm and the network), or,
+// when arguments choose the files, in the last lane.
 //
 // Arguments are passed to every lane's vitest (a file filter, -t …). WIKITAPE_LIVE_VERSIONS picks
 // the versions (default both); with one version there is one lane, and its output is not prefixed.
@@ -21,15 +22,18 @@ const versions = (process.env.WIKITAPE_LIVE_VERSIONS ?? '1.39,1.43').split(',').
 const oneLane = versions.length < 2 || process.env.WIKITAPE_LIVE_LANES === '1';
 const args = process.argv.slice(2);
 
-/** The live files that do not name their versions: run once, in the last lane. */
+/** The live files that do not name their versions: run once. */
 const LIVE_DIR = join(ROOT, 'test', 'live');
 const unversioned = readdirSync(LIVE_DIR)
   .filter((f) => f.endsWith('.test.ts') && !readFileSync(join(LIVE_DIR, f), 'utf8').includes('LIVE_VERSIONS'))
   .map((f) => `test/live/${f}`);
 
+/** Each lane: its name (the output's prefix), the versions it asks, the files it leaves out or runs alone. */
 const lanes = oneLane
-  ? [{ name: '', versions, exclude: [] }]
-  : versions.map((v, i) => ({ name: v, versions: [v], exclude: i === versions.length - 1 ? [] : unversioned }));
+  ? [{ name: '', versions, exclude: [], only: [] }]
+  : args.length === 0 && unversioned.length > 0
+    ? [...versions.map((v) => ({ name: v, versions: [v], exclude: unversioned, only: [] })), { name: 'no wiki', versions, exclude: [], only: unversioned }]
+    : versions.map((v, i) => ({ name: v, versions: [v], exclude: i === versions.length - 1 ? [] : unversioned, only: [] }));
 
 const children = new Set();
 for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -51,7 +55,7 @@ function relay(stream, to, prefix) {
 }
 
 function runLane(lane) {
-  const argv = [VITEST, 'run', '--project', 'live', ...lane.exclude.flatMap((f) => ['--exclude', f]), ...args];
+  const argv = [VITEST, 'run', '--project', 'live', ...lane.exclude.flatMap((f) => ['--exclude', f]), ...lane.only, ...args];
   const env = { ...process.env, WIKITAPE_LIVE_VERSIONS: lane.versions.join(',') };
   const prefix = lane.name ? `[${lane.name}] ` : '';
   const child = spawn(process.execPath, argv, { cwd: ROOT, env, stdio: ['ignore', prefix ? 'pipe' : 'inherit', prefix ? 'pipe' : 'inherit'] });
