@@ -7,7 +7,8 @@
 // median and range of each round's own), and beside them what decides
 // it on a shared 2-core machine (Linux /proc): the CPU time per answer of the server's processes
 // (primary and workers) and of the generator, and how long the servers' processes waited for a
-// core (run queue) while they had work. docs/decisions/0019-many-processes.md.
+// core (run queue) while they had work, and how much of their CPU was their main threads' (the rest:
+// V8's helper threads). docs/decisions/0019-many-processes.md.
 //
 // Env: BENCH_SECONDS (default 5) per measurement; BENCH_WORKERS (default 2); BENCH_ROUNDS
 // (default 2: 1, N, 1, N … so that a change in the machine's load shows in both);
@@ -79,14 +80,21 @@ function stop(child) {
   });
 }
 
-/** CPU time (µs, user + system, every thread) and run-queue wait (µs, main thread) of a process, from /proc (Linux); null elsewhere. */
+/**
+ * CPU time (µs, user + system) of a process, every thread and its main (JavaScript) thread alone
+ * (the rest is V8's helper threads: parallel scavenges, concurrent marking, compiling), and its
+ * run-queue wait (µs, main thread), from /proc (Linux); null elsewhere.
+ */
 const TICK_US = 1e6 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim() || 100);
 function procTimes(pid) {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+    const cpuOf = (path) => {
+      const stat = readFileSync(path, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+      return (Number(f[11]) + Number(f[12])) * TICK_US;
+    };
     const waited = Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1000;
-    return { cpu: (Number(f[11]) + Number(f[12])) * TICK_US, waited };
+    return { cpu: cpuOf(`/proc/${pid}/stat`), main: cpuOf(`/proc/${pid}/task/${pid}/stat`), waited };
   } catch {
     return null;
   }
@@ -138,7 +146,7 @@ async function measure(servers, { query, vary }, generator) {
   const used = process.cpuUsage(mine);
   const after = pids.map(procTimes);
   const per = (us) => us / Math.max(1, r.total);
-  const spent = pids.map((_, i) => (before[i] && after[i] ? { cpu: after[i].cpu - before[i].cpu, waited: after[i].waited - before[i].waited } : null));
+  const spent = pids.map((_, i) => (before[i] && after[i] ? { cpu: after[i].cpu - before[i].cpu, main: after[i].main - before[i].main, waited: after[i].waited - before[i].waited } : null));
   const known = spent.every(Boolean);
   const sum = (list, k) => list.reduce((a, x) => a + x[k], 0);
   return {
@@ -147,6 +155,7 @@ async function measure(servers, { query, vary }, generator) {
     source,
     primaryUs: known && servers.length === 1 && pids.length > 1 ? per(spent[0].cpu) : null,
     serverUs: known ? per(sum(spent, 'cpu')) : null,
+    mainUs: known ? per(sum(spent, 'main')) : null,
     waited: known ? sum(spent, 'waited') / windowUs : null,
     generatorUs: per(used.user + used.system),
   };
@@ -185,7 +194,7 @@ for (const c of RUN) {
           if (r.source !== c.source) throw new Error(`${c.name}: answered from ${r.source}, not ${c.source}`);
           if (r.errors > 0) throw new Error(`${c.name}: ${r.errors} errors with ${setup.label}`);
           got[setup.key].push(r);
-          log(`${c.name}, ${generator}: ${setup.label} ${Math.round(r.rps)} req/s; CPU µs per answer: server ${fixed(r.serverUs, 1)}${r.primaryUs === null ? '' : ` (primary ${fixed(r.primaryUs, 1)})`}, generator ${fixed(r.generatorUs, 1)}; servers waited for a core ${fixed(r.waited === null ? null : r.waited * 100)} % of the time; load ${loadavg()[0].toFixed(2)}`);
+          log(`${c.name}, ${generator}: ${setup.label} ${Math.round(r.rps)} req/s; CPU µs per answer: server ${fixed(r.serverUs, 1)} (main threads ${fixed(r.mainUs, 1)}${r.primaryUs === null ? '' : `, primary ${fixed(r.primaryUs, 1)}`}), generator ${fixed(r.generatorUs, 1)}; servers waited for a core ${fixed(r.waited === null ? null : r.waited * 100)} % of the time; load ${loadavg()[0].toFixed(2)}`);
         } finally {
           for (const s of servers) await stop(s.child);
         }
@@ -196,16 +205,16 @@ for (const c of RUN) {
     const all = Object.values(got).flat();
     // Each round measures the setups back to back: its own ratios see the same machine (the median and range of those beside the best rates).
     const perRound = (k) => got[k].map((r, i) => r.rps / got.one[i].rps).sort((a, b) => a - b);
-    rows.push({ case: c.name, generator, rounds: Object.fromEntries(['workers', 'apart'].map((k) => [k, perRound(k)])), rps: Object.fromEntries(SETUPS.map((x) => [x.key, best(x.key)])), cpu: Object.fromEntries(SETUPS.map((x) => [x.key, m(x.key, 'serverUs')])), wait: Object.fromEntries(SETUPS.map((x) => [x.key, m(x.key, 'waited')])), primary: m('workers', 'primaryUs'), generatorUs: median(all.map((r) => r.generatorUs)) });
+    rows.push({ case: c.name, generator, rounds: Object.fromEntries(['workers', 'apart'].map((k) => [k, perRound(k)])), rps: Object.fromEntries(SETUPS.map((x) => [x.key, best(x.key)])), cpu: Object.fromEntries(SETUPS.map((x) => [x.key, m(x.key, 'serverUs')])), main: Object.fromEntries(SETUPS.map((x) => [x.key, m(x.key, 'mainUs')])), wait: Object.fromEntries(SETUPS.map((x) => [x.key, m(x.key, 'waited')])), primary: m('workers', 'primaryUs'), generatorUs: median(all.map((r) => r.generatorUs)) });
   }
 }
 const after = loadavg();
 const pct = (x) => (x === null ? 'n/a' : `${Math.round(x * 100)} %`);
-console.log(`| case | generator | 1 process (req/s) | --workers ${WORKERS} (req/s) | ratio | per round: median (range) | ${WORKERS} separate processes (req/s) | ratio | per round | server CPU µs per answer: 1 / workers / separate | of which the primary | generator CPU µs per answer | servers waited for a core: 1 / workers / separate |`);
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log(`| case | generator | 1 process (req/s) | --workers ${WORKERS} (req/s) | ratio | per round: median (range) | ${WORKERS} separate processes (req/s) | ratio | per round | server CPU µs per answer: 1 / workers / separate | of which main threads | of which the primary | generator CPU µs per answer | servers waited for a core: 1 / workers / separate |`);
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
   const keys = SETUPS.map((x) => x.key);
   const spread = (list) => `${median(list).toFixed(2)}× (${list[0].toFixed(2)}–${list.at(-1).toFixed(2)})`;
-  console.log(`| ${r.case} | ${r.generator} | ${Math.round(r.rps.one)} | ${Math.round(r.rps.workers)} | ${(r.rps.workers / r.rps.one).toFixed(2)}× | ${spread(r.rounds.workers)} | ${Math.round(r.rps.apart)} | ${(r.rps.apart / r.rps.one).toFixed(2)}× | ${spread(r.rounds.apart)} | ${keys.map((k) => fixed(r.cpu[k])).join(' / ')} | ${fixed(r.primary, 1)} | ${fixed(r.generatorUs)} | ${keys.map((k) => pct(r.wait[k])).join(' / ')} |`);
+  console.log(`| ${r.case} | ${r.generator} | ${Math.round(r.rps.one)} | ${Math.round(r.rps.workers)} | ${(r.rps.workers / r.rps.one).toFixed(2)}× | ${spread(r.rounds.workers)} | ${Math.round(r.rps.apart)} | ${(r.rps.apart / r.rps.one).toFixed(2)}× | ${spread(r.rounds.apart)} | ${keys.map((k) => fixed(r.cpu[k])).join(' / ')} | ${keys.map((k) => fixed(r.main[k])).join(' / ')} | ${fixed(r.primary, 1)} | ${fixed(r.generatorUs)} | ${keys.map((k) => pct(r.wait[k])).join(' / ')} |`);
 }
-console.log(`\n${cpus().length} cores; load average (1, 5, 15 min) before ${before.map((l) => l.toFixed(2)).join(' ')}, after ${after.map((l) => l.toFixed(2)).join(' ')}; req/s: best of ${ROUNDS} rounds of ${DURATION} s (each round runs the setups in turn; "per round": the ratios within each round); CPU and waits: medians; ${CONNECTIONS} connections in all, the generators in the bench's own process, on the same cores. "Waited for a core": run-queue time of the servers' main threads, summed, as a share of the window (2 processes that each waited half the time: 100 %).`);
+console.log(`\n${cpus().length} cores; load average (1, 5, 15 min) before ${before.map((l) => l.toFixed(2)).join(' ')}, after ${after.map((l) => l.toFixed(2)).join(' ')}; req/s: best of ${ROUNDS} rounds of ${DURATION} s (each round runs the setups in turn; "per round": the ratios within each round); CPU and waits: medians ("main threads": the servers' JavaScript threads, the rest is V8's helper threads); ${CONNECTIONS} connections in all, the generators in the bench's own process, on the same cores. "Waited for a core": run-queue time of the servers' main threads, summed, as a share of the window (2 processes that each waited half the time: 100 %).`);
