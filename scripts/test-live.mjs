@@ -6,7 +6,8 @@
 // installs (their own databases, caches and PHP servers), so one lane's writes never reach the
 // other's answers. A file that does not name its versions (LIVE_VERSIONS, test/support/live-wiki.ts)
 // asks no wiki and runs once: in a lane of its own (it mostly waits on npm and the network), or,
-// when arguments choose the files, in the last lane.
+// when arguments choose the files, in the last lane; so do a versioned file's questions that need
+// no wiki (LIVE_ONCE: WIKITAPE_LIVE_ONCE=0 in the other lanes).
 //
 // Arguments are passed to every lane's vitest (a file filter, -t …). WIKITAPE_LIVE_VERSIONS picks
 // the versions (default both); with one version there is one lane, and its output is not prefixed.
@@ -28,12 +29,15 @@ const unversioned = readdirSync(LIVE_DIR)
   .filter((f) => f.endsWith('.test.ts') && !readFileSync(join(LIVE_DIR, f), 'utf8').includes('LIVE_VERSIONS'))
   .map((f) => `test/live/${f}`);
 
-/** Each lane: its name (the output's prefix), the versions it asks, the files it leaves out or runs alone. */
+/**
+ * Each lane: its name (the output's prefix), the versions it asks, the files it leaves out or runs
+ * alone, and whether it asks the questions that need no wiki inside versioned files (one lane does).
+ */
 const lanes = oneLane
   ? [{ name: '', versions, exclude: [], only: [] }]
   : args.length === 0 && unversioned.length > 0
-    ? [...versions.map((v) => ({ name: v, versions: [v], exclude: unversioned, only: [] })), { name: 'no wiki', versions, exclude: [], only: unversioned }]
-    : versions.map((v, i) => ({ name: v, versions: [v], exclude: i === versions.length - 1 ? [] : unversioned, only: [] }));
+    ? [...versions.map((v, i) => ({ name: v, versions: [v], exclude: unversioned, only: [], once: i === versions.length - 1 })), { name: 'no wiki', versions, exclude: [], only: unversioned }]
+    : versions.map((v, i) => ({ name: v, versions: [v], exclude: i === versions.length - 1 ? [] : unversioned, only: [], once: i === versions.length - 1 }));
 
 const children = new Set();
 for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -56,7 +60,8 @@ function relay(stream, to, prefix) {
 
 function runLane(lane) {
   const argv = [VITEST, 'run', '--project', 'live', ...lane.exclude.flatMap((f) => ['--exclude', f]), ...lane.only, ...args];
-  const env = { ...process.env, WIKITAPE_LIVE_VERSIONS: lane.versions.join(',') };
+  // The questions that need no wiki (LIVE_ONCE, test/support/live-wiki.ts) in one version's lane only.
+  const env = { ...process.env, WIKITAPE_LIVE_VERSIONS: lane.versions.join(','), ...(lane.once === false ? { WIKITAPE_LIVE_ONCE: '0' } : {}) };
   const prefix = lane.name ? `[${lane.name}] ` : '';
   const child = spawn(process.execPath, argv, { cwd: ROOT, env, stdio: ['ignore', prefix ? 'pipe' : 'inherit', prefix ? 'pipe' : 'inherit'] });
   children.add(child);

@@ -5,12 +5,12 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server.js';
-import { LIVE_VERSIONS, liveWiki } from '../support/live-wiki.js';
+import { LIVE_ONCE, LIVE_VERSIONS, liveWiki } from '../support/live-wiki.js';
 
 /** The answer without `format` is a page a person reads: opened in a real (headless) Chromium. */
 const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
 
-describe('the HTML "API result" page in a browser', () => {
+describe.runIf(LIVE_ONCE)('the HTML "API result" page in a browser', () => {
   it('shows the title, the advice to set format, and the pretty JSON', async () => {
     const wiki = await startServer({ cassettes: 'cassettes' });
     const browser = await chromium.launch({

@@ -16,6 +16,13 @@ export type LiveVersion = '1.39' | '1.43';
  */
 export const LIVE_VERSIONS: LiveVersion[] = (process.env['WIKITAPE_LIVE_VERSIONS'] ?? '1.39,1.43').split(',').map((v) => v.trim()).filter((v): v is LiveVersion => v === '1.39' || v === '1.43');
 
+/**
+ * Whether this run asks the live tier's questions that need no wiki (a file's checks of its own
+ * tables, wikitape's HTML page in a browser): scripts/test-live.mjs runs the versions in lanes at
+ * the same time and sets `WIKITAPE_LIVE_ONCE=0` in all lanes but one, so that they run once.
+ */
+export const LIVE_ONCE = process.env['WIKITAPE_LIVE_ONCE'] !== '0';
+
 /** A real MediaWiki that `scripts/live-wiki.sh` installs, starts and fills. */
 export interface LiveWiki {
   version: LiveVersion;
