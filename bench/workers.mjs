@@ -205,7 +205,8 @@ for (const c of RUN) {
     const all = Object.values(got).flat();
     // Each round measures the setups back to back: its own ratios see the same machine (the median and range of those beside the best rates).
     const perRound = (k) => got[k].map((r, i) => r.rps / got.one[i].rps).sort((a, b) => a - b);
-    rows.push({ case: c.name, generator, rounds: Object.fromEntries(['workers', 'apart'].map((k) => [k, perRound(k)])), rps: Object.fromEntries(SETUPS.map((x) => [x.key, best(x.key)])), cpu: Object.fromEntries(SETUPS.map((x) => [x.key, m(x.key, 'serverUs')])), main: Object.fromEntries(SETUPS.map((x) => [x.key, m(x.key, 'mainUs')])), wait: Object.fromEntries(SETUPS.map((x) => [x.key, m(x.key, 'waited')])), primary: m('workers', 'primaryUs'), generatorUs: median(all.map((r) => r.generatorUs)) });
+    const perSetup = (of) => Object.fromEntries(SETUPS.map((x) => [x.key, of(x.key)]));
+    rows.push({ case: c.name, generator, rounds: Object.fromEntries(['workers', 'apart'].map((k) => [k, perRound(k)])), rps: perSetup(best), cpu: perSetup((k) => m(k, 'serverUs')), main: perSetup((k) => m(k, 'mainUs')), wait: perSetup((k) => m(k, 'waited')), primary: m('workers', 'primaryUs'), generatorUs: median(all.map((r) => r.generatorUs)) });
   }
 }
 const after = loadavg();
