@@ -109,6 +109,10 @@ export const userinfo: QueryModule = {
       if (allowed === null) ctx.unknown('userinfo.rights');
       else shown['rights'] = shown['rights'].filter((r) => typeof r === 'string' && allowed.includes(r));
     }
+    // `cancreateaccount` needs `createaccount` among them; where it is not, MediaWiki's error names
+    // the groups that have it, in the group pages' and members' names, which no recording holds.
+    const can = shown['cancreateaccount'];
+    if (allowed !== undefined && can !== undefined && can !== false && !allowed?.includes('createaccount')) ctx.unknown('userinfo.cancreateaccount');
     if (allowed !== undefined && props.has('email')) {
       if (allowed === null) ctx.unknown('userinfo.email');
       else if (!allowed.includes('viewmyprivateinfo')) {

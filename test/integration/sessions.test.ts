@@ -243,11 +243,11 @@ function interaction(key: string, request: Record<string, string>, body: object,
   return { key: user ? `${key} @${encodeURIComponent(user)}` : key, request, status: 200, headers: {}, body, recordedAt: '2024-03-01T00:00:00.000Z', ...(user ? { user } : {}) };
 }
 
-async function cassetteDir(files: Record<string, object[]>): Promise<string> {
+async function cassetteDir(files: Record<string, object[]>, version = '1.39.17'): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'wikitape-identities-'));
   for (const [name, interactions] of Object.entries(files)) {
     const sorted = [...interactions].sort((a: any, b: any) => (a.key < b.key ? -1 : 1));
-    await writeFile(join(dir, `${name}.json`), JSON.stringify({ meta: { format: 1, upstream: 'http://wiki.test/w/api.php', recordedAt: '2024-03-01T00:00:00.000Z', profile: { version: '1.39.17', debugInfo: false } }, interactions: sorted, entities: { logevents: [], blocks: [], protectedtitles: [], pages: [], missing: [] } }));
+    await writeFile(join(dir, `${name}.json`), JSON.stringify({ meta: { format: 1, upstream: 'http://wiki.test/w/api.php', recordedAt: '2024-03-01T00:00:00.000Z', profile: { version, debugInfo: false } }, interactions: sorted, entities: { logevents: [], blocks: [], protectedtitles: [], pages: [], missing: [] } }));
   }
   return dir;
 }
@@ -386,6 +386,33 @@ describe('nobody in a bot-password session', () => {
       await main.call({ action: 'login', lgname: 'Admin', lgpassword: 'x', lgtoken: await main.token('login') });
       expect((await rights(main)).rights).toEqual(everyone);
       expect((await rights(null)).rights).toEqual(everyone);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('flags cancreateaccount where the grants leave out createaccount (1.43 answers badaccess-groups, naming the groups that have it)', async () => {
+    const key = 'action=query&meta=userinfo&uiprop=cancreateaccount';
+    const q = { action: 'query', meta: 'userinfo', uiprop: 'cancreateaccount' };
+    const groupsRights = (user: string, rights: string[]) => interaction('action=query&meta=userinfo&uiprop=groups%7Crights', { ...q, uiprop: 'groups|rights' }, { batchcomplete: true, query: { userinfo: { id: 1, name: 'Admin', groups: ['*', 'user'], rights } } }, user);
+    const dir = await cassetteDir({
+      rec: [
+        interaction(key, q, { batchcomplete: true, query: { userinfo: { id: 0, name: '127.0.0.1', anon: true, cancreateaccount: true } } }),
+        groupsRights('Admin@wikitape', ['read', 'apihighlimits']),
+        groupsRights('Admin@creator', ['read', 'createaccount']),
+      ],
+    }, '1.43.5');
+    const s = await startServer({ cassettes: dir });
+    try {
+      const ask = async (lgname: string) => {
+        const bot = new Client(s.url);
+        await bot.call({ action: 'login', lgname, lgpassword: 'x', lgtoken: await bot.token('login') });
+        const r = await fetch(`${s.url}?${key}&format=json&formatversion=2&origin=*`, { headers: { cookie: bot.cookie } });
+        const body = (await r.json()) as any;
+        return [body.query?.userinfo ?? body.error.code, r.headers.get('x-wikitape-unknown')];
+      };
+      expect(await ask('Admin@wikitape')).toEqual(['wikitape-miss', 'userinfo.cancreateaccount']);
+      expect(await ask('Admin@creator')).toEqual([{ id: 0, name: '127.0.0.1', anon: true, cancreateaccount: true }, null]);
     } finally {
       await s.close();
     }
