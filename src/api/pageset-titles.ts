@@ -1,6 +1,6 @@
 import { escapeWikiText } from '../util/escape.js';
 import { resolveSpecialAlias } from '../wiki/special-pages.js';
-import { fixSpecialName, parseTitle, specialPagesOf, type Title } from '../wiki/title.js';
+import { decodeCharReferencesAndNormalize, fixSpecialName, parseTitle, specialPagesOf, type Title } from '../wiki/title.js';
 import { atLeast } from '../wiki/profile.js';
 import { apiMessage, type MessageParam } from './errors.js';
 import { addToBatch, type LinkBatch, type PageSetState } from './pageset-state.js';
@@ -30,11 +30,16 @@ export function cleanedTitles(state: PageSetState): void {
   });
 }
 
-/** The message a malformed title gives (MalformedTitleException: its parameters, then the title escaped). */
+/**
+ * The message a malformed title gives (MalformedTitleException: its parameters, then the title
+ * escaped, in the form Title::newFromTextThrow parses: character references decoded, spaces as
+ * underscores; checked on MediaWiki 1.39 and 1.43).
+ */
 function invalidReason(state: PageSetState, input: string, reason: string, params: string[]): void {
   // The length limit is a number parameter (Message::numParam), the others plain text.
   const own: MessageParam[] = reason === 'title-invalid-too-long' ? params.map((p) => ({ num: Number(p) })) : params;
-  const msg = apiMessage(reason, reason, [...own, escapeWikiText(input, atLeast(state.ctx.profile, '1.43'))]);
+  const dbKeyForm = decodeCharReferencesAndNormalize(input).replace(/ /g, '_');
+  const msg = apiMessage(reason, reason, [...own, escapeWikiText(dbKeyForm, atLeast(state.ctx.profile, '1.43'))]);
   state.invalid.set(state.fakeId--, { title: input, invalidreason: state.ctx.formatter.formatExceptionMessage(msg) });
 }
 

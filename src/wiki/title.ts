@@ -85,7 +85,7 @@ export function decodeCharReferences(text: string): string {
 }
 
 /** Sanitizer::decodeCharReferencesAndNormalize: as above, then NFC if anything (even a bare `&`) matched. */
-function decodeCharReferencesAndNormalize(text: string): string {
+export function decodeCharReferencesAndNormalize(text: string): string {
   let count = 0;
   const out = text.replace(CHAR_REFS, (m: string, n?: string, d?: string, h?: string) => {
     count++;

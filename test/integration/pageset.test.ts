@@ -98,6 +98,24 @@ describe('title normalization', () => {
     expect(plain['pages'][0]['invalidreason']).toEqual({ code: 'title-invalid-characters', text: 'Запрашиваемое название страницы содержит недопустимые символы: «[».' });
   });
 
+  it('names an invalid title in its reason as MediaWiki parsed it: references decoded, spaces as underscores (the page keeps the title as given)', async () => {
+    const reasons = async (version: string) => {
+      const q = await query({ titles: ' A%D0 b &amp; c  |a ~~~ b|Foo bar/../x y', errorformat: 'raw' }, version);
+      return q['pages'].map((p: Body) => [p.title, p.invalidreason.params]);
+    };
+    // What MediaWiki 1.39.17 and 1.43.5 answered, in their order (their wfEscapeWikiText differs in `~` and a leading `_`).
+    expect(await reasons('1.39.17')).toEqual([
+      ['Foo bar/../x y', ['Foo_bar/../x_y']],
+      ['a ~~~ b', ['a_~~~_b']],
+      [' A%D0 b &amp; c  ', ['%D0', '_A%D0_b_&#38;_c_&#95;']],
+    ]);
+    expect(await reasons('1.43.5')).toEqual([
+      ['Foo bar/../x y', ['Foo_bar/../x_y']],
+      ['a ~~~ b', ['a_~~&#126;_b']],
+      [' A%D0 b &amp; c  ', ['%D0', '&#95;A%D0_b_&#38;_c_&#95;']],
+    ]);
+  });
+
   it('gives `titles=#` a `normalized` entry and no page; a fragment is dropped', async () => {
     expect(await query({ titles: '#' })).toEqual({ normalized: [{ fromencoded: false, from: '#', to: '' }] });
     expect(await query({ titles: 'Alpha#История' })).toEqual({ normalized: [{ fromencoded: false, from: 'Alpha#История', to: 'Alpha' }], pages: [{ pageid: 8, ns: 0, title: 'Alpha' }] });
