@@ -15,6 +15,7 @@ import { userLanguage, type Language } from '../i18n/language.js';
 import type { Caller } from '../api/session.js';
 import { toIso } from '../util/timestamp.js';
 import { generatorOrders, modulesNamed, requestedCacheMode, type ModuleRegistry } from '../api/registry.js';
+import { keyRules } from '../api/key-facts.js';
 import { ANONYMOUS } from '../api/session.js';
 import { pageFormatName, render, type Rendered } from '../output/render.js';
 import { formatLink } from '../output/html-page.js';
@@ -24,7 +25,7 @@ import { globalRequestUrl } from '../request/url.js';
 import { emptyModel } from '../wiki/model.js';
 import { FV1_CHECKED, formatVersion1Unknown as fv1KeysUnknown } from '../output/formatversion.js';
 import { splitMulti } from '../request/canonical.js';
-import { namesOutOfOrder, withRequestOrder } from './warning-order.js';
+import { namesOutOfOrder, valuesOutOfOrder, withRequestOrder, withSiteinfoOrder } from './warning-order.js';
 import { pageOrderKnown } from '../output/page-order.js';
 
 /**
@@ -171,6 +172,14 @@ function withCallbackWarning(data: JsonObject, format: string, params: ParamMap,
  * `uselang` and `errorlang`, so the recorded texts are in the languages asked; what wikitape
  * prints around them (the HTML page, debuginfo) follows the same user language as a computed answer.
  */
+const setsByRegistry = new WeakMap<ModuleRegistry, ReadonlySet<string>>();
+/** The multi-value parameters the cassette key sorts (keyRules' sets), once per registry. */
+function setsOf(registry: ModuleRegistry): ReadonlySet<string> {
+  let sets = setsByRegistry.get(registry);
+  if (!sets) setsByRegistry.set(registry, (sets = keyRules(registry).sets));
+  return sets;
+}
+
 export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiProfile, now: number, registry: ModuleRegistry, caller: Caller, lossy: ReadonlySet<string> = new Set()): ApiOutcome {
   // `lossy`: the names whose bytes were not UTF-8 (a `callback` cleaned so warns, as it does computed).
   const request = new ApiRequest(params, lossy);
@@ -192,8 +201,8 @@ export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiP
   const langs = () => ({ uselang: userLang.code, errorlang: requestErrorFormatter(params, profile, userLang).lang.code });
   // errorformat=raw lists the parameters the wiki did not know as the request sends them; any other
   // form says them in a text, which a request sending them in another order is not answered with.
-  const ordered = withRequestOrder(i.body, params, !atLeast(profile, '1.43'));
-  if (namesOutOfOrder(ordered, params)) unknown.push('warnings.order');
+  const ordered = withSiteinfoOrder(withRequestOrder(i.body, params, !atLeast(profile, '1.43')), params);
+  if (namesOutOfOrder(ordered, params) || valuesOutOfOrder(ordered, params, setsOf(registry))) unknown.push('warnings.order');
   let data = withRequestedFields(withClientSpelling(ordered, params, atLeast(profile, '1.43')), params, now, langs);
   // The printer reads `callback` through ApiBase::getParameter: a value that needed cleaning warns.
   const arrayCallback = params.get('callback') === ARRAY_VALUE && printer.format !== 'none';

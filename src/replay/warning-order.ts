@@ -1,5 +1,6 @@
 import { isObject, type Json, type JsonObject } from '../api/result.js';
 import type { ParamMap } from '../request/params.js';
+import { splitMulti } from '../request/canonical.js';
 
 /**
  * Whether a recorded answer names the request's parameters in another order than this request
@@ -61,4 +62,53 @@ export function withRequestOrder(body: JsonObject, params: ParamMap, keyed: bool
     return { ...w, params: [{ ...first, list }, ...rest] };
   });
   return changed ? { ...body, warnings: out } : body;
+}
+
+/**
+ * Whether a recorded warning or error may name a set parameter's values in another order than this
+ * request sends them. The cassette key sorts the values of a set (`uiprop`, `bkusers`): the
+ * recording of `uiprop=zz|aa` is also the one of `uiprop=aa|zz`, and the recording keeps no order
+ * of its own. "Unrecognized values for parameter "uiprop": zz, aa" lists them in the order sent,
+ * and an error names the first bad value in that order (`bkusers=A<>|B[]`: "A<>", checked on
+ * MediaWiki 1.39 and 1.43). So a text that names two of the values in another order, or an error
+ * that names one after another value of the same parameter, may not be this request's answer.
+ */
+export function valuesOutOfOrder(body: JsonObject, params: ParamMap, sets: ReadonlySet<string>): boolean {
+  // (an error's docref, `*` in the bc form, is the same text for every request)
+  const own = (e: Json | undefined): Json => (isObject(e) ? Object.fromEntries(Object.entries(e).filter(([k]) => k !== 'docref' && k !== '*')) : Array.isArray(e) ? e.map(own) : (e ?? null));
+  const said = [...texts(body['warnings'] ?? null), ...texts(own(body['error'])), ...texts(own(body['errors']))].join('\n');
+  if (said === '') return false;
+  const isError = body['error'] !== undefined || body['errors'] !== undefined;
+  for (const [name, value] of params) {
+    if (!sets.has(name)) continue;
+    const values = [...new Set(splitMulti(value))];
+    if (values.length < 2) continue;
+    const at = values.map((v) => Math.min(...[v, escapeHtml(v)].map((form) => said.search(new RegExp(`(?<![\\w-])${escapeRegExp(form)}(?![\\w-])`))).map((i) => (i < 0 ? Infinity : i))));
+    const named = at.filter((i) => i !== Infinity);
+    if (named.some((p, k) => k > 0 && p < named[k - 1]!)) return true;
+    if (isError && named.length > 0 && at[0] === Infinity) return true;
+  }
+  return false;
+}
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * The recorded answer with meta=siteinfo's parts in the order this request's `siprop` names them
+ * (ApiQuerySiteinfo adds them as it reads the list, which the cassette key sorts).
+ */
+export function withSiteinfoOrder(body: JsonObject, params: ParamMap): JsonObject {
+  const query = body['query'];
+  if (!isObject(query) || !splitMulti(params.get('meta') ?? '').includes('siteinfo')) return body;
+  const sections = [...new Set(splitMulti(params.get('siprop') ?? ''))].filter((p) => Object.hasOwn(query, p));
+  const keys = Object.keys(query);
+  const slots = keys.filter((k) => sections.includes(k));
+  if (slots.every((k, i) => k === sections[i])) return body;
+  let n = 0;
+  const out: JsonObject = {};
+  for (const k of keys) {
+    const name = sections.includes(k) ? sections[n++]! : k;
+    out[name] = query[name]!;
+  }
+  return { ...body, query: out };
 }

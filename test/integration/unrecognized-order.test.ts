@@ -79,3 +79,52 @@ describe('a recording that warns about parameters the wiki does not know, asked 
     expect(a.body['warnings']).toEqual(raw(['aa', 'zz']));
   });
 });
+
+/**
+ * The values of a parameter the key sorts (`uiprop`, `bkusers`, `siprop`), asked in another order
+ * than recorded. What MediaWiki 1.39.17 answered to each order (the same on 1.43.5):
+ * `uiprop=zz|aa|groups` warns "Unrecognized values for parameter "uiprop": zz, aa", and
+ * `aa|zz|groups` "aa, zz"; `bkusers=A<>|B[]` is refused naming "A<>", `B[]|A<>` naming "B[]";
+ * `siprop=rightsinfo|skins` lists rightsinfo first, `skins|rightsinfo` skins.
+ */
+describe("a recording that names a parameter's values, asked with them in another order", () => {
+  const UI = 'action=query&meta=userinfo';
+  const BK = 'action=query&list=blocks';
+  const SI = 'action=query&meta=siteinfo';
+  const badUser = (v: string, named: string): Interaction => {
+    const params = parseUrlEncoded(`${BK}&bkusers=${encodeURIComponent(v)}`);
+    return { key: canonicalKey(params, KEY_RULES), request: Object.fromEntries(params), status: 200, headers: { ...HEADERS, 'mediawiki-api-error': 'baduser' }, body: { error: { code: 'baduser', info: `Invalid value "${named}" for user parameter "bkusers".`, docref: 'See http://127.0.0.1:8088/wiki/api.php for API usage.' } }, recordedAt: AT };
+  };
+  beforeAll(async () => {
+    const userinfo = recorded(`${UI}&uiprop=zz|aa|groups`, { userinfo: { warnings: 'Unrecognized values for parameter "uiprop": zz, aa' } });
+    userinfo.body['query'] = { userinfo: { id: 0, name: '127.0.0.1', anon: true, groups: ['*'] } };
+    const siteinfo = recorded(`${SI}&siprop=rightsinfo|skins`, null);
+    siteinfo.body = { batchcomplete: true, query: { rightsinfo: { url: '', text: '' }, skins: [{ code: 'vector', name: 'Vector', default: true }] } };
+    await cassette('values', '1.39.17', [userinfo, badUser('A<>|B[]', 'A<>'), badUser('One|A<>', 'A<>'), siteinfo]);
+  });
+
+  it('a warning listing two of them: answered in the recorded order, a miss in another', async () => {
+    const same = await ask('values', `${UI}&uiprop=zz|aa|groups&format=json&formatversion=2`);
+    expect([same.source, same.body['warnings']]).toEqual(['cassette', { userinfo: { warnings: 'Unrecognized values for parameter "uiprop": zz, aa' } }]);
+    const other = await ask('values', `${UI}&uiprop=aa|zz|groups&format=json&formatversion=2`);
+    expect([other.source, other.flag, other.body['error']?.code]).toEqual(['miss', 'warnings.order', 'wikitape-miss']);
+    // A valid value elsewhere in the list changes nothing the warning says.
+    expect((await ask('values', `${UI}&uiprop=groups|zz|aa&format=json&formatversion=2`)).source).toBe('cassette');
+  });
+
+  it('an error naming the first bad value: answered while that value comes first, a miss when another may', async () => {
+    const first = await ask('values', `${BK}&bkusers=A%3C%3E|B%5B%5D&format=json&formatversion=2`);
+    expect([first.source, first.body['error']?.info]).toEqual(['cassette', 'Invalid value "A<>" for user parameter "bkusers".']);
+    const other = await ask('values', `${BK}&bkusers=B%5B%5D|A%3C%3E&format=json&formatversion=2`);
+    expect([other.source, other.flag, other.body['error']?.code]).toEqual(['miss', 'warnings.order', 'wikitape-miss']);
+    // `One` was recorded before `A<>`, but was it good? The recording cannot tell which came first.
+    expect((await ask('values', `${BK}&bkusers=One|A%3C%3E&format=json&formatversion=2`)).flag).toBe('warnings.order');
+  });
+
+  it("siteinfo's parts in the order siprop names them", async () => {
+    const keys = async (siprop: string) => Object.keys((await ask('values', `${SI}&siprop=${siprop}&format=json&formatversion=2`)).body['query']);
+    expect(await keys('rightsinfo|skins')).toEqual(['rightsinfo', 'skins']);
+    expect(await keys('skins|rightsinfo')).toEqual(['skins', 'rightsinfo']);
+    expect(await keys('skins|rightsinfo|skins')).toEqual(['skins', 'rightsinfo']);
+  });
+});
