@@ -15,7 +15,7 @@ interface UrlParts {
 }
 
 /** $wgUrlProtocols written without `//`. */
-export const SLASHLESS_PROTOCOLS: readonly string[] = ['bitcoin', 'geo', 'magnet', 'mailto', 'news', 'sip', 'sips', 'sms', 'tel', 'urn', 'xmpp'];
+export const SLASHLESS_PROTOCOLS: readonly string[] = ['bitcoin', 'geo', 'magnet', 'mailto', 'matrix', 'news', 'sip', 'sips', 'sms', 'tel', 'urn', 'xmpp'];
 const SLASHLESS = new Set(SLASHLESS_PROTOCOLS.map((p) => `${p}:`));
 
 function splitUrl(url: string): UrlParts | null {

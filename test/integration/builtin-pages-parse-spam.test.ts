@@ -104,6 +104,16 @@ describe('prop=extlinks', () => {
       expect(res.headers['mediawiki-api-error']).toBe(code);
     }
   });
+
+  it('a protocol written without `//` (elprotocol=matrix, geo, mailto): 1.43 reads `*.host` after it as a path, and refuses it, but for mailto and news', async () => {
+    // What MediaWiki 1.39.17 and 1.43.5 answered to elquery=*.example.org with each protocol.
+    for (const [elprotocol, on139, on143] of [['matrix', undefined, 'badquery'], ['geo', undefined, 'badquery'], ['mailto', undefined, undefined], ['news', undefined, undefined], ['https', undefined, undefined]] as const) {
+      for (const [version, code] of [['1.39.17', on139], ['1.43.9', on143]] as const) {
+        const res = await api({ action: 'query', prop: 'extlinks', titles: 'Alpha', elprotocol, elquery: '*.example.org' }, { version });
+        expect([elprotocol, version, res.headers['mediawiki-api-error']]).toEqual([elprotocol, version, code]);
+      }
+    }
+  });
 });
 
 describe('action=parse with a summary', () => {
