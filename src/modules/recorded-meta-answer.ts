@@ -18,6 +18,14 @@ export const USERINFO_FIELD_PROP: Readonly<Record<string, string>> = {
   attachedlocal: 'centralids', attachedwiki: 'centralids', latestcontrib: 'latestcontrib', cancreateaccount: 'cancreateaccount',
   cancreateaccounterror: 'cancreateaccount',
 };
+/** Fields MediaWiki writes in the request's language or error format (ApiErrorFormatter::arrayFromStatus, Language::formatExpiry …). */
+export const SAID_IN_FORM: ReadonlySet<string> = new Set(['cancreateaccounterror', 'blockedtimestampformatted', 'blockexpiryformatted', 'blockexpiryrelative']);
+
+/** The key a userinfo prop said in a request's form is kept under: the error format and languages as the request gives them. */
+export function userInfoFormKey(prop: string, param: (name: string) => string | undefined): string {
+  return `${prop}?errorformat=${param('errorformat') ?? 'bc'}&uselang=${param('uselang') ?? 'user'}&errorlang=${param('errorlang') ?? 'uselang'}`;
+}
+
 /** ApiQueryUserInfo::getCurrentUserInfo's order of props. */
 export const USERINFO_ORDER = ['blockinfo', 'hasmsg', 'groups', 'groupmemberships', 'implicitgroups', 'rights', 'changeablegroups', 'options', 'editcount', 'ratelimits', 'theoreticalratelimits', 'realname', 'email', 'registrationdate', 'acceptlang', 'unreadcount', 'centralids', 'latestcontrib', 'cancreateaccount'];
 
@@ -40,7 +48,8 @@ export function userInfoFromRecordings(ctx: ApiContext, props: readonly string[]
   const info: JsonObject = base ? { ...base } : { id: builtin['id']!, name: builtin['name']!, anon: builtin['anon']! };
   for (const p of USERINFO_ORDER) {
     if (!props.includes(p)) continue;
-    const fields = recorded.get(p) ?? (p === 'blockinfo' ? blockInfoFromList(ctx) : undefined);
+    // (a prop said in the request's language or error format only as recorded in the same form)
+    const fields = recorded.get(p) ?? recorded.get(userInfoFormKey(p, (name) => ctx.request.raw(name))) ?? (p === 'blockinfo' ? blockInfoFromList(ctx) : undefined);
     if (fields !== undefined) {
       Object.assign(info, fields);
       continue;

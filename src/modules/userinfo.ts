@@ -2,7 +2,7 @@ import { pv } from '../api/param-spec.js';
 import type { QueryModule } from '../api/query-module.js';
 import type { JsonObject } from '../api/result.js';
 import { atLeast } from '../wiki/profile.js';
-import { USERINFO_ORDER, blockInfoFromList, userInfoFromRecordings } from './recorded-meta-answer.js';
+import { USERINFO_ORDER, blockInfoFromList, userInfoFormKey, userInfoFromRecordings } from './recorded-meta-answer.js';
 import type { DebugFacts, DebugInput } from '../api/debug.js';
 
 const PROPS = ['blockinfo', 'hasmsg', 'rights', 'changeablegroups', 'options', 'editcount', 'ratelimits', 'theoreticalratelimits', 'email', 'realname', 'acceptlang', 'registrationdate', 'unreadcount', 'centralids', 'latestcontrib', 'cancreateaccount', 'groups', 'groupmemberships', 'implicitgroups'];
@@ -65,7 +65,8 @@ export const userinfo: QueryModule = {
       const info: JsonObject = { id: caller.id ?? 0, name: caller.name };
       for (const p of USERINFO_ORDER) {
         if (!props.has(p)) continue;
-        const recorded = caller.userinfo?.get(p);
+        // (a prop said in the request's language or error format only as recorded in the same form)
+        const recorded = caller.userinfo?.get(p) ?? caller.userinfo?.get(userInfoFormKey(p, (name) => ctx.request.raw(name)));
         if (p === 'acceptlang') info['acceptlang'] = acceptLang(ctx.request.http.acceptLanguage);
         else if (recorded) Object.assign(info, recorded);
         else if (p === 'groups' && caller.groups) info['groups'] = [...caller.groups];

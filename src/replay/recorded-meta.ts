@@ -1,7 +1,7 @@
 import type { Interaction } from '../cassette/format.js';
 import { isObject, type JsonObject } from '../api/result.js';
 import { splitMulti } from '../request/canonical.js';
-import { USERINFO_FIELD_PROP, siteinfoPartKey } from '../modules/recorded-meta-answer.js';
+import { SAID_IN_FORM, USERINFO_FIELD_PROP, siteinfoPartKey, userInfoFormKey } from '../modules/recorded-meta-answer.js';
 
 /**
  * `meta=userinfo` and `meta=siteinfo` answers as recorded, taken apart by prop, so that a question
@@ -21,7 +21,7 @@ export function recordedMeta(interactions: Iterable<Interaction>): Map<string, M
     if (!isObject(q)) continue;
     const metas = splitMulti(r['meta']);
     // A logged-in user's userinfo is theirs alone: never an anonymous caller's.
-    if (metas.includes('userinfo') && isObject(q['userinfo']) && i.user === undefined) takeUserInfo(out.get('userinfo')!, q['userinfo'], splitMulti(r['uiprop'] ?? ''));
+    if (metas.includes('userinfo') && isObject(q['userinfo']) && i.user === undefined) takeUserInfo(out.get('userinfo')!, q['userinfo'], splitMulti(r['uiprop'] ?? ''), r);
     if (metas.includes('siteinfo')) {
       const site = out.get('siteinfo')!;
       // A part the question's modifiers changed (a filtered interwiki map …) is kept apart.
@@ -38,7 +38,12 @@ const BASE = new Set(['id', 'name', 'anon', 'temp']);
 /** Props whose fields are secrets (options carries `watchlisttoken`): never kept. */
 const SECRET_PROPS = new Set(['options']);
 
-export function takeUserInfo(into: Map<string, Record<string, unknown>>, info: JsonObject, props: string[]): void {
+/**
+ * Takes a recorded userinfo apart by prop. A prop whose fields are said in the request's language
+ * or error format (`cancreateaccounterror`, 1.43's formatted block times) is kept under
+ * userInfoFormKey, for questions asked in the same form only.
+ */
+export function takeUserInfo(into: Map<string, Record<string, unknown>>, info: JsonObject, props: string[], request: Readonly<Record<string, string>>): void {
   const base: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(info)) if (BASE.has(k)) base[k] = v;
   into.set('', base);
@@ -46,6 +51,7 @@ export function takeUserInfo(into: Map<string, Record<string, unknown>>, info: J
     if (SECRET_PROPS.has(p)) continue;
     const fields: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(info)) if (USERINFO_FIELD_PROP[k] === p) fields[k] = v;
-    into.set(p, fields);
+    into.set(Object.keys(fields).some((f) => SAID_IN_FORM.has(f)) ? userInfoFormKey(p, (name) => request[name]) : p, fields);
   }
 }
+

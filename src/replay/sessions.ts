@@ -281,7 +281,7 @@ export function recordedIdentities(keys: Iterable<string>, interaction: (key: st
     const info = (i?.body['query'] as { userinfo?: JsonObject } | undefined)?.userinfo;
     if (!i || !info || i.status !== 200) continue;
     if (!facts) out.set(identity, (facts = empty()));
-    takeUserInfo(facts.userinfo, info, splitMulti(i.request['uiprop'] ?? ''));
+    takeUserInfo(facts.userinfo, info, splitMulti(i.request['uiprop'] ?? ''), i.request);
     if (typeof info['id'] === 'number') facts.id = info['id'];
     if (typeof info['name'] === 'string') facts.name = info['name'];
     if (Array.isArray(info['groups'])) facts.groups = info['groups'] as string[];

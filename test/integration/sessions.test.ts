@@ -695,3 +695,33 @@ describe('record --mode new', () => {
     );
   });
 });
+
+describe('a logged-in user\'s userinfo from the recordings', () => {
+  it("answers a user's cancreateaccounterror only in the error format and language it was recorded in (MediaWiki 1.43 says it in the request's)", async () => {
+    const q = { action: 'query', meta: 'userinfo', uiprop: 'cancreateaccount' };
+    // What MediaWiki 1.43.5 answered the bot password Admin@wikitape-admin (its grants leave out createaccount).
+    const error = [{ message: 'badaccess-groups', params: [{ list: ['*', '[[Тестовая вики:Администраторы|Администраторы]]'], type: 'comma' }, 2], code: 'permissiondenied', type: 'error' }];
+    const dir = await cassetteDir({
+      rec: [
+        interaction('action=query&meta=userinfo&uiprop=groups%7Crights', { ...q, uiprop: 'groups|rights' }, { batchcomplete: true, query: { userinfo: { id: 1, name: 'Admin', groups: ['*', 'user', 'sysop'], rights: ['read', 'block'] } } }, 'Admin@wikitape-admin'),
+        interaction('action=query&meta=userinfo&uiprop=cancreateaccount', q, { batchcomplete: true, query: { userinfo: { id: 1, name: 'Admin', cancreateaccount: false, cancreateaccounterror: error } } }, 'Admin@wikitape-admin'),
+      ],
+    }, '1.43.5');
+    const s = await startServer({ cassettes: dir });
+    try {
+      const bot = new Client(s.url);
+      await bot.call({ action: 'login', lgname: 'Admin@wikitape-admin', lgpassword: 'x', lgtoken: await bot.token('login') });
+      const ask = async (p: Record<string, string>) => {
+        const r = await bot.call({ ...q, ...p }, 'GET');
+        return [r.body['query']?.userinfo ?? r.body['error']?.code ?? r.body['errors']?.[0]?.code, r.headers.get('x-wikitape-unknown')];
+      };
+      // Computed from the recordings (no recording of this very question): in the recorded form, as recorded.
+      expect(await ask({ uiprop: 'cancreateaccount|groups' })).toEqual([{ id: 1, name: 'Admin', groups: ['*', 'user', 'sysop'], cancreateaccount: false, cancreateaccounterror: error }, null]);
+      // In another form: MediaWiki would say it otherwise ({code, key, params} in raw; a text in plaintext).
+      expect(await ask({ uiprop: 'cancreateaccount|groups', errorformat: 'raw' })).toEqual(['wikitape-miss', 'userinfo.cancreateaccount']);
+      expect(await ask({ uiprop: 'cancreateaccount|groups', uselang: 'en' })).toEqual(['wikitape-miss', 'userinfo.cancreateaccount']);
+    } finally {
+      await s.close();
+    }
+  });
+});
