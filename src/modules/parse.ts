@@ -50,9 +50,11 @@ function params(profile: WikiProfile): Record<string, ParamSpec> {
     sectionpreview: { type: 'boolean' },
     disabletoc: { type: 'boolean' },
     // The skins the captured wikis have (src/modules/paraminfo): 1.43 also lists its API-only ones.
-    useskin: { type: 'enum', values: modern ? ['apioutput', 'authentication-popup', 'fallback', 'json', 'minerva', 'monobook', 'timeless', 'vector', 'vector-2022'] : ['apioutput', 'fallback', 'minerva', 'monobook', 'timeless', 'vector', 'vector-2022'] },
-    contentformat: { type: 'enum', values: ['application/json', 'application/octet-stream', 'application/unknown', 'application/x-binary', 'text/css', 'text/javascript', 'text/plain', 'text/unknown', 'text/x-wiki', 'unknown/unknown'] },
-    contentmodel: { type: 'enum', values: ['css', 'javascript', 'json', 'text', 'unknown', 'wikitext'] },
+    // Each list in the wiki's order (SkinFactory's, ContentHandler's), which a bad value's error
+    // names them in (action=paraminfo sorts them).
+    useskin: { type: 'enum', values: modern ? ['minerva', 'monobook', 'timeless', 'vector-2022', 'vector', 'fallback', 'apioutput', 'authentication-popup', 'json'] : ['minerva', 'monobook', 'timeless', 'vector-2022', 'vector', 'fallback', 'apioutput'] },
+    contentformat: { type: 'enum', values: ['text/x-wiki', 'text/javascript', 'application/json', 'text/css', 'text/plain', 'application/octet-stream', 'application/unknown', 'application/x-binary', 'text/unknown', 'unknown/unknown'] },
+    contentmodel: { type: 'enum', values: ['wikitext', 'javascript', 'json', 'css', 'text', 'unknown'] },
   };
 }
 
@@ -80,7 +82,10 @@ export const parse: ActionModule = {
     }
     const titleInput = pv.str(v['title']) ?? 'API';
     const parsed = parseTitle(titleInput, ctx.titles);
-    if (!parsed.ok) throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [escapeWikiText(titleInput, atLeast(ctx.profile, '1.43'))]), 'parse');
+    // Whether a prefix is an interwiki one is the wiki's table's to say.
+    if (parsed.ok && parsed.checkedInterwiki && ctx.titles.unknownTables?.includes('interwikimap')) ctx.unknown('siteinfo.interwikimap');
+    // ApiParse: a title that cannot be made, or one on another wiki (Title::isExternal), is refused.
+    if (!parsed.ok || parsed.title.interwiki) throw new ApiUsageError(apiMessage('invalidtitle', 'apierror-invalidtitle', [escapeWikiText(titleInput, atLeast(ctx.profile, '1.43'))]), 'parse');
     const title = parsed.title;
     // ApiParse: a title without text (or page, pageid, oldid) parses nothing of that page; when
     // parsed page properties are asked for, the client probably meant `page`.

@@ -250,6 +250,22 @@ describe('action=parse with another section, content model or format', () => {
     expect(await error({ section: '1', title: 'a[b' })).toBe('Bad title "a[b".');
   });
 
+  it("names a bad value's choices in the wiki's order, not sorted (ContentHandler's formats and models, the skins)", async () => {
+    const choices = async (p: Record<string, string>, version: string) => (((data(await api({ action: 'parse', summary: 'x', formatversion: '2', errorformat: 'raw', ...p }, { version }))['errors'] as Obj[])[0]!['params'] as Obj[])[2]!['list'] as Obj[]).map((c) => c['plaintext']);
+    for (const version of ['1.39.17', '1.43.9']) {
+      expect(await choices({ contentformat: 'bogus' }, version)).toEqual(['text/x-wiki', 'text/javascript', 'application/json', 'text/css', 'text/plain', 'application/octet-stream', 'application/unknown', 'application/x-binary', 'text/unknown', 'unknown/unknown']);
+      expect(await choices({ contentmodel: 'bogus' }, version)).toEqual(['wikitext', 'javascript', 'json', 'css', 'text', 'unknown']);
+    }
+    expect(await choices({ useskin: 'bogus' }, '1.43.9')).toEqual(['minerva', 'monobook', 'timeless', 'vector-2022', 'vector', 'fallback', 'apioutput', 'authentication-popup', 'json']);
+  });
+
+  it("refuses a title on another wiki (an interwiki prefix: ApiParse's Title::isExternal)", async () => {
+    for (const version of ['1.39.17', '1.43.9']) {
+      expect((data(await api({ action: 'parse', summary: 'x', uselang: 'en', formatversion: '2', title: 'wikipedia:Foo' }, { version }))['error'] as Obj)['info']).toBe('Bad title "wikipedia:Foo".');
+    }
+    expect(data(await api({ action: 'parse', summary: 'x', formatversion: '2', title: 'Talk:Foo' }))['parse']).toBeDefined();
+  });
+
   it('refuses page, pageid or oldid beside each other, text, title or revid first (the section after)', async () => {
     expect(await error({ title: 'X', page: 'Y', section: 'x' })).toBe('The parameters "title" and "page" can not be used together.');
     expect(await error({ page: 'Y', pageid: '1', oldid: '2' })).toBe('The parameters "page", "pageid" and "oldid" can not be used together.');
