@@ -391,57 +391,41 @@ describe('nobody in a bot-password session', () => {
     }
   });
 
-  it('flags cancreateaccount where the grants leave out createaccount (1.43 answers badaccess-groups, naming the groups that have it)', async () => {
-    const key = 'action=query&meta=userinfo&uiprop=cancreateaccount';
-    const q = { action: 'query', meta: 'userinfo', uiprop: 'cancreateaccount' };
-    const groupsRights = (user: string, rights: string[]) => interaction('action=query&meta=userinfo&uiprop=groups%7Crights', { ...q, uiprop: 'groups|rights' }, { batchcomplete: true, query: { userinfo: { id: 1, name: 'Admin', groups: ['*', 'user'], rights } } }, user);
-    const dir = await cassetteDir({
-      rec: [
-        interaction(key, q, { batchcomplete: true, query: { userinfo: { id: 0, name: '127.0.0.1', anon: true, cancreateaccount: true } } }),
-        groupsRights('Admin@wikitape', ['read', 'apihighlimits']),
-        groupsRights('Admin@creator', ['read', 'createaccount']),
-      ],
-    }, '1.43.5');
+  /**
+   * Replay of an anonymous `uiprop=<prop>` recording and of bot passwords whose grants allow these
+   * rights; `ask` logs in as one and asks `uiprop=<prop>` with origin=*: [userinfo or error code, X-Wikitape-Unknown].
+   */
+  async function botPasswords(prop: string, anon: object, grants: Record<string, string[]>, version: string, run: (ask: (lgname: string) => Promise<unknown[]>) => Promise<void>) {
+    const key = `action=query&meta=userinfo&uiprop=${prop}`;
+    const q = { action: 'query', meta: 'userinfo', uiprop: prop };
+    const groupsRights = ([user, rights]: [string, string[]]) => interaction('action=query&meta=userinfo&uiprop=groups%7Crights', { ...q, uiprop: 'groups|rights' }, { batchcomplete: true, query: { userinfo: { id: 1, name: 'Admin', groups: ['*', 'user'], rights } } }, user);
+    const dir = await cassetteDir({ rec: [interaction(key, q, { batchcomplete: true, query: { userinfo: { id: 0, name: '127.0.0.1', anon: true, ...anon } } }), ...Object.entries(grants).map(groupsRights)] }, version);
     const s = await startServer({ cassettes: dir });
     try {
-      const ask = async (lgname: string) => {
+      await run(async (lgname) => {
         const bot = new Client(s.url);
         await bot.call({ action: 'login', lgname, lgpassword: 'x', lgtoken: await bot.token('login') });
         const r = await fetch(`${s.url}?${key}&format=json&formatversion=2&origin=*`, { headers: { cookie: bot.cookie } });
         const body = (await r.json()) as any;
-        return [body.query?.userinfo ?? body.error.code, r.headers.get('x-wikitape-unknown')];
-      };
-      expect(await ask('Admin@wikitape')).toEqual(['wikitape-miss', 'userinfo.cancreateaccount']);
-      expect(await ask('Admin@creator')).toEqual([{ id: 0, name: '127.0.0.1', anon: true, cancreateaccount: true }, null]);
+        return [body.query?.userinfo ?? body.error?.code, r.headers.get('x-wikitape-unknown')];
+      });
     } finally {
       await s.close();
     }
+  }
+
+  it('flags cancreateaccount where the grants leave out createaccount (1.43 answers badaccess-groups, naming the groups that have it)', async () => {
+    await botPasswords('cancreateaccount', { cancreateaccount: true }, { 'Admin@wikitape': ['read', 'apihighlimits'], 'Admin@creator': ['read', 'createaccount'] }, '1.43.5', async (ask) => {
+      expect(await ask('Admin@wikitape')).toEqual(['wikitape-miss', 'userinfo.cancreateaccount']);
+      expect(await ask('Admin@creator')).toEqual([{ id: 0, name: '127.0.0.1', anon: true, cancreateaccount: true }, null]);
+    });
   });
 
   it('shows no email where the grants leave out viewmyprivateinfo (1.43 printed the anonymous recording\'s email beside origin=*)', async () => {
-    const key = 'action=query&meta=userinfo&uiprop=email';
-    const q = { action: 'query', meta: 'userinfo', uiprop: 'email' };
-    const groupsRights = (user: string, rights: string[]) => interaction('action=query&meta=userinfo&uiprop=groups%7Crights', { ...q, uiprop: 'groups|rights' }, { batchcomplete: true, query: { userinfo: { id: 1, name: 'Admin', groups: ['*', 'user'], rights } } }, user);
-    const dir = await cassetteDir({
-      rec: [
-        interaction(key, q, { batchcomplete: true, query: { userinfo: { id: 0, name: '127.0.0.1', anon: true, email: '' } } }),
-        groupsRights('Admin@wikitape', ['read', 'apihighlimits']),
-        groupsRights('Admin@private', ['read', 'viewmyprivateinfo']),
-      ],
+    await botPasswords('email', { email: '' }, { 'Admin@wikitape': ['read', 'apihighlimits'], 'Admin@private': ['read', 'viewmyprivateinfo'] }, '1.39.17', async (ask) => {
+      expect(await ask('Admin@wikitape')).toEqual([{ id: 0, name: '127.0.0.1', anon: true }, null]);
+      expect(await ask('Admin@private')).toEqual([{ id: 0, name: '127.0.0.1', anon: true, email: '' }, null]);
     });
-    const s = await startServer({ cassettes: dir });
-    try {
-      const email = async (lgname: string) => {
-        const bot = new Client(s.url);
-        await bot.call({ action: 'login', lgname, lgpassword: 'x', lgtoken: await bot.token('login') });
-        const r = await fetch(`${s.url}?${key}&format=json&formatversion=2&origin=*`, { headers: { cookie: bot.cookie } });
-        return [((await r.json()) as any).query.userinfo, r.headers.get('x-wikitape-unknown')];
-      };
-      expect(await email('Admin@wikitape')).toEqual([{ id: 0, name: '127.0.0.1', anon: true }, null]);
-      expect(await email('Admin@private')).toEqual([{ id: 0, name: '127.0.0.1', anon: true, email: '' }, null]);
-    } finally {
-      await s.close();
-    }
   });
 });
 
