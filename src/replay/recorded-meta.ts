@@ -54,4 +54,3 @@ export function takeUserInfo(into: Map<string, Record<string, unknown>>, info: J
     into.set(Object.keys(fields).some((f) => SAID_IN_FORM.has(f)) ? userInfoFormKey(p, (name) => request[name]) : p, fields);
   }
 }
-

@@ -166,12 +166,6 @@ function withCallbackWarning(data: JsonObject, format: string, params: ParamMap,
   return result.data;
 }
 
-/**
- * The outcome of a recorded interaction, ready for the same printer as built-in answers: the
- * stored formatversion=2 data, the error codes and the cache mode the wiki had set. The key holds
- * `uselang` and `errorlang`, so the recorded texts are in the languages asked; what wikitape
- * prints around them (the HTML page, debuginfo) follows the same user language as a computed answer.
- */
 const setsByRegistry = new WeakMap<ModuleRegistry, ReadonlySet<string>>();
 /** The multi-value parameters the cassette key sorts (keyRules' sets), once per registry. */
 function setsOf(registry: ModuleRegistry): ReadonlySet<string> {
@@ -180,6 +174,12 @@ function setsOf(registry: ModuleRegistry): ReadonlySet<string> {
   return sets;
 }
 
+/**
+ * The outcome of a recorded interaction, ready for the same printer as built-in answers: the
+ * stored formatversion=2 data, the error codes and the cache mode the wiki had set. The key holds
+ * `uselang` and `errorlang`, so the recorded texts are in the languages asked; what wikitape
+ * prints around them (the HTML page, debuginfo) follows the same user language as a computed answer.
+ */
 export function recordedOutcome(i: Interaction, params: ParamMap, profile: WikiProfile, now: number, registry: ModuleRegistry, caller: Caller, lossy: ReadonlySet<string> = new Set()): ApiOutcome {
   // `lossy`: the names whose bytes were not UTF-8 (a `callback` cleaned so warns, as it does computed).
   const request = new ApiRequest(params, lossy);
