@@ -1,6 +1,7 @@
 import { isObject, type Json, type JsonObject } from '../api/result.js';
 import type { ParamMap } from '../request/params.js';
 import { splitMulti } from '../request/canonical.js';
+import { htmlspecialchars } from '../util/escape.js';
 
 /**
  * Whether a recorded answer names the request's parameters in another order than this request
@@ -83,15 +84,13 @@ export function valuesOutOfOrder(body: JsonObject, params: ParamMap, sets: Reado
     if (!sets.has(name)) continue;
     const values = [...new Set(splitMulti(value))];
     if (values.length < 2) continue;
-    const at = values.map((v) => Math.min(...[v, escapeHtml(v)].map((form) => said.search(new RegExp(`(?<![\\w-])${escapeRegExp(form)}(?![\\w-])`))).map((i) => (i < 0 ? Infinity : i))));
+    const at = values.map((v) => Math.min(...[v, htmlspecialchars(v)].map((form) => said.search(new RegExp(`(?<![\\w-])${escapeRegExp(form)}(?![\\w-])`))).map((i) => (i < 0 ? Infinity : i))));
     const named = at.filter((i) => i !== Infinity);
     if (named.some((p, k) => k > 0 && p < named[k - 1]!)) return true;
     if (isError && named.length > 0 && at[0] === Infinity) return true;
   }
   return false;
 }
-
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * The recorded answer with meta=siteinfo's parts in the order this request's `siprop` names them
