@@ -388,8 +388,10 @@ function blockInfo(ctx: ApiContext, b: Block, props: Set<string>): JsonObject {
     const k = kind(b);
     const range = rangeOf(b);
     // 1.42+ keeps bt_range_start/end for ranges only; 1.39 formats the empty bounds of account
-    // blocks as 0.0.0.0.
-    const shown = atLeast(ctx.profile, '1.43') ? (k === 'range' ? range : null) : k === 'account' ? { start: '0.0.0.0', end: '0.0.0.0' } : range;
+    // blocks as 0.0.0.0. A block recorded with its range but not its target (`bkprop=id|range`)
+    // shows the bounds its recording showed (none: not a range, on 1.43): kind() cannot tell.
+    const targetKnown = b.user !== undefined || b.automatic === true;
+    const shown = !targetKnown ? range : atLeast(ctx.profile, '1.43') ? (k === 'range' ? range : null) : k === 'account' ? { start: '0.0.0.0', end: '0.0.0.0' } : range;
     if (shown) {
       out['rangestart'] = shown.start;
       out['rangeend'] = shown.end;
