@@ -4,7 +4,8 @@ import type { ReadQuestion } from './read-questions.js';
 
 /**
  * A body without what differs on every request: debuginfo, curtimestamp, siteinfo's time, and the
- * parser's limit report figures (CPU and real time of this parse, the second it was cached at):
+ * parser's limit report figures (CPU and real time of this parse, the second it was cached at, in
+ * the report's text and in `limitreportdata`):
  * the live wiki itself gives other figures each time (JSONP kept).
  */
 export function normalize(text: string): string {
@@ -19,9 +20,14 @@ export function normalize(text: string): string {
     // siteinfo's general.time is "now" on each side: the two answers may straddle a second.
     const general = (j['query'] as Record<string, Record<string, unknown>> | undefined)?.['general'];
     if (general) delete general['time'];
+    // (and `prop=limitreportdata`'s: the second of the parse, its CPU and real time, the whole
+    // expansion's time in the timing profile, which the report's text shows too)
     const steady = stringifyKeepingKeyOrder(j)
       .replace(/Cached time: \d+/g, 'Cached time: T')
-      .replace(/(CPU|Real) time usage: [\d.]+ seconds?/g, '$1 time usage: S');
+      .replace(/(CPU|Real) time usage: [\d.]+ seconds?/g, '$1 time usage: S')
+      .replace(/("name": ?"cachereport-timestamp", ?"0": ?)"\d+"/g, '$1"T"')
+      .replace(/("name": ?"limitreport-(?:cpu|wall)time", ?"0": ?)"[\d.]+"/g, '$1"S"')
+      .replace(/(100\.00% +)[\d.]+( +\d+ -total)/g, '$1T$2');
     return (m[1] ?? '') + steady + (m[3] ?? '');
   } catch {
     return text;
