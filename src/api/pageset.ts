@@ -23,6 +23,12 @@ export interface PageSet {
   entries: Map<number, JsonObject>;
   /** The state the entries were made from (page-info.ts writes `normalized`, `redirects` … from it). */
   state: PageSetState;
+  /**
+   * Whether which pages are `good` is known: false when a title's existence or a redirect's target
+   * was not (`pages.existence`, `pages.redirect`). An error that hangs on the pages found (1.39's
+   * `elcontinue` has a page part only for more than one page) is then flagged, not served.
+   */
+  certain: boolean;
 }
 
 const PAGESET_PARAMS = {
@@ -38,7 +44,16 @@ const PAGESET_PARAMS = {
 const VARIANT_LANGUAGES: ReadonlySet<string> = new Set(['ban', 'crh', 'gan', 'iu', 'kk', 'ku', 'shi', 'sr', 'tg', 'tly', 'uz', 'wuu', 'zh']);
 
 /** ApiPageSet::executeInternal: one data source (titles, pageids or revids), then redirects followed. */
-export function buildPageSet(ctx: ApiContext): PageSet {
+export function buildPageSet(outer: ApiContext): PageSet {
+  // (what it needed of the pages, noted as it is told: see PageSet.certain)
+  let certain = true;
+  const ctx: ApiContext = {
+    ...outer,
+    unknown: (what, how) => {
+      if (what === 'pages.existence' || what === 'pages.redirect') certain = false;
+      outer.unknown(what, how);
+    },
+  };
   const v = readParams(ctx, { path: 'query', prefix: '', name: 'query' }, PAGESET_PARAMS, { setup: true });
   const generator = pv.str(v['generator']);
   if (generator !== null) throw new ApiUsageError(apiMessage('wikitape-notimplemented', 'wikitape-notimplemented', [`generator=${generator}`]), 'query');
@@ -54,7 +69,7 @@ export function buildPageSet(ctx: ApiContext): PageSet {
     lookUpBatch(state, processTitles(state, pv.list(v['titles'])));
   } else if (sources[0] === 'pageids') lookUpPageIds(state, pv.nums(v['pageids']));
   resolvePendingRedirects(state);
-  return { good: state.good, entries: pageEntries(state), state };
+  return { good: state.good, entries: pageEntries(state), state, certain };
 }
 
 /** ApiPageSet::resolvePendingRedirects: targets looked up until no redirect is left. */

@@ -70,7 +70,12 @@ export const extlinks: QueryModule = {
     if (cont !== null) {
       const parts = cont.split('|').map((p) => decodeURIComponentSafe(p));
       const width = modern ? 1 : multi ? 3 : 2;
-      if (parts.length !== width) throw badContinue();
+      // (its width follows from how many pages exist: where the page set could not tell, neither
+      // can the error, and the answer is flagged already)
+      if (parts.length !== width) {
+        if (!pages.certain) return {};
+        throw badContinue();
+      }
       const c: SortKey = parts.map((p, i) => (i === width - 1 || (!modern && width === 3 && i === 0) ? Number(p) : p));
       rows = rows.filter((r) => atOrAfter(ctx, r, c, modern, multi));
     }

@@ -79,6 +79,19 @@ describe('redirects on a replayed wiki', () => {
   });
 });
 
+describe('a page nobody recorded beside one whose links were walked', () => {
+  it('leaves the continuation of their links unknown: how many pages exist shapes it (MediaWiki 1.39)', async () => {
+    // (replay once refused a continuation of two pages' links as `badcontinue`, unflagged: it took
+    // Москва, which nothing recorded, for missing, so the continuation had one part too many)
+    const ask = await replay([SPELLED]);
+    const r = await ask({ titles: 'Зета|Москва', prop: 'extlinks', ellimit: '1', elcontinue: '13|http://net.example.wiki./page/Zeta/0?q=0|7', formatversion: '2' });
+    expect({ source: r.source, unknown: r.unknown, code: r.body['error']?.['code'] }).toEqual({ source: 'miss', unknown: 'pages.existence', code: 'wikitape-miss' });
+    // A page recorded alone: its own links' continuation has no page part, and a third part is the wiki's error.
+    const alone = await ask({ titles: 'Зета', prop: 'extlinks', ellimit: '1', elcontinue: '13|http://net.example.wiki./page/Zeta/0?q=0|7', formatversion: '2' });
+    expect({ unknown: alone.unknown, code: alone.body['error']?.['code'] }).toEqual({ unknown: undefined, code: 'badcontinue' });
+  });
+});
+
 describe('interwiki titles and special pages on a replayed wiki', () => {
   it('read against the recorded interwiki table and special page names, exactly', async () => {
     const ask = await replay([...PAGES, SITEINFO]);
