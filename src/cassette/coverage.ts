@@ -2,6 +2,7 @@ import type { Interaction } from './format.js';
 import { partsCovering, type ListModule } from '../api/list-module.js';
 import { RENDERING_PARAMS, splitMulti } from '../request/canonical.js';
 import type { ParamMap } from '../request/params.js';
+import type { WalkPrefix } from '../wiki/model.js';
 
 /**
  * The coverage rule: which questions the recordings answer exactly though nobody asked them.
@@ -17,6 +18,10 @@ import type { ParamMap } from '../request/params.js';
  * module does it, and the answer is called `synthesized`. Anything else is `builtin` (a best
  * effort over what was seen). What is a filter, what pages and what picks a part is each list
  * module's to say (api/list-module.ts): the lists are given to each function here.
+ *
+ * A walk recorded from its first page but not to its last proves its stretch of the list
+ * (WalkPrefix): a page within it is computed too (modules/list-support.ts needWalkedWindow,
+ * docs/decisions/0026-first-pages-of-a-walk.md).
  */
 export interface ListCoverage {
   /** Props the complete walk recorded (a question may ask for these or fewer). */
@@ -99,6 +104,11 @@ export function walkList(i: Interaction, lists: readonly ListModule[]): string |
 
 /** Complete walks in the recorded interactions: by list module, then by the part walked ('' : the whole list). */
 export function computeCoverage(interactions: Iterable<Interaction>, lists: readonly ListModule[]): Map<string, Map<string, ListCoverage>> {
+  return walksIn(interactions, lists).covered;
+}
+
+/** The recorded walks: the complete ones (computeCoverage), and the first pages of the others (WalkPrefix), by list module. */
+function walksIn(interactions: Iterable<Interaction>, lists: readonly ListModule[]): { covered: Map<string, Map<string, ListCoverage>>; prefixes: Map<string, WalkPrefix[]> } {
   const byGroup = new Map<string, { list: ListModule; scope: string; pages: Interaction[] }>();
   for (const i of interactions) {
     const w = walkOf(i, lists);
@@ -112,20 +122,23 @@ export function computeCoverage(interactions: Iterable<Interaction>, lists: read
     byGroup.set(group, g);
   }
   const covered = new Map<string, Map<string, ListCoverage>>();
+  const prefixes = new Map<string, WalkPrefix[]>();
   for (const { list, scope, pages } of byGroup.values()) {
     const contKey = list.prefix + list.roles.continue;
     const byCont = new Map(pages.map((p) => [p.request[contKey] ?? '', p]));
     let page = byCont.get('');
+    if (!page) continue;
+    // Rows that do not show their ids name no entity: the walk holds none of its part's entries.
+    // (a request written without its prop parameter asked for the default props)
+    const propParam = list.roles.prop === null ? null : list.prefix + list.roles.prop;
+    const props = new Set(propParam === null ? [] : splitMulti(page.request[propParam] ?? ''));
+    const shown = propParam !== null && page.request[propParam] === undefined ? new Set(splitMulti(list.key.defaults[propParam] ?? '')) : props;
+    if (list.entity.idProps?.some((p) => !shown.has(p))) continue;
     let recordedAt = '';
     for (let steps = 0; page && steps <= pages.length; steps++) {
       if (page.recordedAt > recordedAt) recordedAt = page.recordedAt;
       const next = (page.body['continue'] as Record<string, string> | undefined)?.[contKey];
       if (next === undefined) {
-        const props = new Set(list.roles.prop === null ? [] : splitMulti(page.request[list.prefix + list.roles.prop] ?? ''));
-        // Rows that do not show their ids name no entity: the walk holds none of its part's entries.
-        // (a request written without its prop parameter asked for the default props)
-        const shown = list.roles.prop !== null && page.request[list.prefix + list.roles.prop] === undefined ? new Set(splitMulti(list.key.defaults[list.prefix + list.roles.prop] ?? '')) : props;
-        if (list.entity.idProps?.some((p) => !shown.has(p))) break;
         const parts = covered.get(list.name) ?? new Map<string, ListCoverage>();
         const before = parts.get(scope);
         const wider = !before || props.size > before.props.size;
@@ -133,21 +146,34 @@ export function computeCoverage(interactions: Iterable<Interaction>, lists: read
         covered.set(list.name, parts);
         break;
       }
-      page = byCont.get(next);
+      const following = byCont.get(next);
+      if (!following) {
+        const dirParam = list.roles.dir === null ? null : list.prefix + list.roles.dir;
+        const dir = dirParam === null ? null : (page.request[dirParam] ?? list.key.defaults[dirParam] ?? null);
+        const held = prefixes.get(list.name) ?? [];
+        held.push({ scope, dir, until: next, recordedAt });
+        prefixes.set(list.name, held);
+      }
+      page = following;
     }
   }
-  return covered;
+  return { covered, prefixes };
 }
 
 /**
- * The parts of each list the recordings walked completely (Knowledge.walks), and when each was
- * walked (Knowledge.walkTimes: the latest recordedAt of its walk's pages), from one pass over them.
+ * The parts of each list the recordings walked completely (Knowledge.walks), when each was
+ * walked (Knowledge.walkTimes: the latest recordedAt of its walk's pages), and the first pages of
+ * the walks recorded without their last (Knowledge.walkPrefixes), from one pass over them.
  */
-export function completeWalks(interactions: Iterable<Interaction>, lists: readonly ListModule[]): { walks: Map<string, Set<string>>; walkTimes: Map<string, Map<string, string>> } {
-  const coverage = computeCoverage(interactions, lists);
+export function completeWalks(
+  interactions: Iterable<Interaction>,
+  lists: readonly ListModule[],
+): { walks: Map<string, Set<string>>; walkTimes: Map<string, Map<string, string>>; walkPrefixes: Map<string, WalkPrefix[]> } {
+  const { covered, prefixes } = walksIn(interactions, lists);
   return {
-    walks: new Map([...coverage].map(([name, parts]) => [name, new Set(parts.keys())])),
-    walkTimes: new Map([...coverage].map(([name, parts]) => [name, new Map([...parts].map(([scope, c]) => [scope, c.recordedAt]))])),
+    walks: new Map([...covered].map(([name, parts]) => [name, new Set(parts.keys())])),
+    walkTimes: new Map([...covered].map(([name, parts]) => [name, new Map([...parts].map(([scope, c]) => [scope, c.recordedAt]))])),
+    walkPrefixes: prefixes,
   };
 }
 

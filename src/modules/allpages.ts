@@ -9,7 +9,7 @@ import { PAGES, PAGE_INDEXES, PAGE_SHAPE, mergePage, pageDbKey, tableOf, type Pa
 import { readFixturePage } from '../wiki/fixtures.js';
 import { atLeast, type WikiProfile } from '../wiki/profile.js';
 import { makeTitleSafe } from '../wiki/title.js';
-import { badContinue, needCompleteList, showRows, takePage } from './list-support.js';
+import { badContinue, needCompleteList, needWalkedWindow, showRows, takePage } from './list-support.js';
 
 /** RestrictionStore::listAllRestrictionTypes( true ) of a default install, and $wgRestrictionLevels. */
 const PR_TYPES = ['edit', 'move', 'upload'];
@@ -139,8 +139,8 @@ export const allpages: ListModule<Page> = {
     let rows: Page[];
     if (filterredir === 'all' && min === null && max === null && !protection && langlinks === 'all') {
       // No filter reads what only some pages say: the first limit + 1 rows are the answer's.
-      needCompleteList(ctx, this, `${ns}`);
       rows = firstOf(read, inPrefix, limit + 1);
+      needWalkedWindow(ctx, this, rows, limit, pv.str(v['dir']), `${ns}`);
     } else {
       // Filters that flag what they cannot know read every page of the window (as before).
       rows = byRedirect(ctx, this, ns, filterredir, firstOf(read, inPrefix, Infinity));

@@ -10,7 +10,7 @@ import { entityKind, tableOf } from '../wiki/model.js';
 import { fieldColumn, type IndexColumn, type IndexKey, type IndexSpecs } from '../wiki/entity-table.js';
 import { atLeast } from '../wiki/profile.js';
 import { requireMaxOneParameter } from './checks.js';
-import { compareKeys, deriveUserId, fixtureEntry, ipUserId, type FixtureFields, takePage, windowRange, memoKey, needCompleteList, needProps, needPropsOfAll, putField, showRows } from './list-support.js';
+import { compareKeys, deriveUserId, fixtureEntry, ipUserId, type FixtureFields, takePage, windowRange, memoKey, needWalkedWindow, needProps, needPropsOfAll, putField, showRows } from './list-support.js';
 import { entityMw } from '../util/timestamp.js';
 import { escapeHtmlAllowEntities, formatUntitledComment } from './parse-summary.js';
 import { apiClass, continueCondition, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
@@ -181,12 +181,12 @@ export const blocks: ListModule<Block> = {
   }),
   execute(ctx, v) {
     requireMaxOneParameter(`query+${this.name}`, this.prefix, v, ['users', 'ip']);
-    needCompleteList(ctx, this);
     const limit = pv.num(v['limit']) ?? 10;
     const inOrder = blocksInOrder(ctx, v);
     const tests = blockTests(ctx, v);
     const rows: Block[] = [];
     for (const b of inOrder) if (tests.every((t) => t(b)) && rows.push(b) > limit) break;
+    needWalkedWindow(ctx, this, rows, limit, pv.str(v['dir']));
     const { page, next } = takePage(rows, limit);
     const props = new Set(pv.list(v['prop']));
     for (const b of page) needProps(ctx, 'blocks', b, props);

@@ -270,6 +270,60 @@ export function needCompleteList(ctx: ApiContext, list: Pick<ListModule, 'name' 
   if (!walked || partsCovering(list, walked, scope).length === 0) ctx.unknown(`${list.name}.entries`);
 }
 
+/** Whether a list's `dir` value reads its order from its last entry back (`older`, `descending`); absent: the list's first direction (allpages' `ascending`: the others' key fills theirs in). */
+const backwards = (dir: string | null) => dir === 'older' || dir === 'descending';
+
+/**
+ * needCompleteList for a page of a list, once its rows are read (up to `limit` + 1, in the
+ * question's order, as MediaWiki reads them): without a complete walk of the part asked, the page
+ * is known when the first pages of a walk of it (WalkPrefix: recorded from the list's first entry,
+ * in the same direction, not to the end) show its every row and the row after: every entry from
+ * the list's first up to the row their last `continue` names is in the model, so the rows read
+ * are the wiki's when the row after the page lies before that one. A page that reaches past it,
+ * or ends before `limit` + 1 rows (the list's end, or the question's own end, which nothing
+ * recorded shows), stays flagged.
+ */
+export function needWalkedWindow<E extends object>(
+  ctx: ApiContext,
+  list: Pick<ListModule<E>, 'name' | 'walk' | 'order'>,
+  rows: readonly E[],
+  limit: number,
+  dir: string | null,
+  scope = '',
+): void {
+  const k = ctx.knows;
+  if (!k) return;
+  const walked = k.walks.get(list.name);
+  if (walked && partsCovering(list, walked, scope).length > 0) return;
+  const after = rows[limit];
+  if (after !== undefined) {
+    const types = list.order.continueTypes;
+    const key = list.order.key(after);
+    const tail = key.slice(key.length - types.length);
+    for (const p of k.walkPrefixes.get(list.name) ?? []) {
+      if (backwards(p.dir) !== backwards(dir) || partsCovering(list, [p.scope], scope).length === 0) continue;
+      const until = continuePoint(p.until, types);
+      if (until === null) continue;
+      const c = compareKeys(tail, until);
+      if (backwards(dir) ? c > 0 : c < 0) return;
+    }
+  }
+  ctx.unknown(`${list.name}.entries`);
+}
+
+/** A recorded `continue` value as the last parts of its list's sort key (as the list's continueValue wrote it), or null when it is not one. */
+function continuePoint(value: string, types: readonly ContinueType[]): SortKey | null {
+  const parts = value.split('|');
+  if (parts.length !== types.length) return null;
+  const out: (string | number)[] = [];
+  for (const [i, p] of parts.entries()) {
+    if (types[i] !== 'int') out.push(p);
+    else if (/^-?\d+$/.test(p)) out.push(Number(p));
+    else return null;
+  }
+  return out;
+}
+
 /** A user id that follows from a name: anonymous (IP) actors have id 0, accounts what an answer showed. */
 function idOf(name: unknown, ids: ReadonlyMap<string, number>): number | undefined {
   if (typeof name !== 'string') return undefined;

@@ -20,8 +20,10 @@ export function recordingTime(i: Interaction): number | null {
 
 /**
  * When the walks an answer computed from lists comes from were recorded, in ms: for each list the
- * question names, its complete walk of the part asked (or, when that part was not walked, the
- * list's newest walk: the answer is flagged `<list>.entries` then); the latest of them. Null when
+ * question names, its complete walk of the part asked (or, when that part was not walked
+ * completely, the newest walk of it recorded from its first page but not to its last, whose pages
+ * a page within them is computed from; else the list's newest complete walk: the answer is flagged
+ * `<list>.entries` then); the latest of them. Null when
  * a list it names was never walked, or it names none (then the cassettes' clock: the latest
  * recording, as answers that read no walk have no time of their own).
  */
@@ -33,12 +35,16 @@ export function walkTime(params: ParamMap, knows: Knowledge | null, lists: reado
   let latest = '';
   for (const name of names) {
     const list = lists.find((l) => l.name === name);
-    const times = knows.walkTimes.get(name);
-    if (!list || !times || times.size === 0) return null;
+    if (!list) return null;
+    const times = knows.walkTimes.get(name) ?? new Map<string, string>();
     const scope = list.walk.scope(request);
-    // (of the walks holding the part asked, the newest: its entries are the newest the model holds)
+    // (of the walks holding the part asked, the newest: its entries are the newest the model holds;
+    // without one, of the first pages of walks holding it, the newest: a page within them is computed)
     const covering = scope !== null ? partsCovering(list, times.keys(), scope).map((s) => times.get(s)!) : [];
-    const at = [...(covering.length > 0 ? covering : times.values())].reduce((a, b) => (a > b ? a : b));
+    const prefixes = scope !== null && covering.length === 0 ? (knows.walkPrefixes.get(name) ?? []).filter((p) => partsCovering(list, [p.scope], scope).length > 0).map((p) => p.recordedAt) : [];
+    const some = covering.length > 0 ? covering : prefixes.length > 0 ? prefixes : [...times.values()];
+    if (some.length === 0) return null;
+    const at = some.reduce((a, b) => (a > b ? a : b));
     if (at > latest) latest = at;
   }
   const ms = Date.parse(latest);

@@ -116,11 +116,13 @@ export function identityViews(model: WikiModel, lists: readonly ListModule[], ca
     // Their walks' recording times too: under --clock recorded, a computed answer is as of its own walk.
     const walks = new Map(everyone.walks);
     const walkTimes = new Map(everyone.walkTimes);
+    const walkPrefixes = new Map(everyone.walkPrefixes);
     for (const list of wider) {
       walks.set(list.name, knows.walks.get(list.name) ?? new Set());
       walkTimes.set(list.name, knows.walkTimes.get(list.name) ?? new Map());
+      walkPrefixes.set(list.name, knows.walkPrefixes.get(list.name) ?? []);
     }
-    return { model: view, knows: { ...everyone, walks, walkTimes } };
+    return { model: view, knows: { ...everyone, walks, walkTimes, walkPrefixes } };
   };
 }
 

@@ -240,6 +240,24 @@ export interface PageIds extends Iterable<number> {
 }
 
 /**
+ * The first pages of a walk, recorded without its last (a bot that read the newest 50 log entries
+ * and went no further): the entries they show are every entry of the part walked from the list's
+ * first entry, in `dir`'s order, up to the row their last `continue` names (not included: no
+ * recorded page shows it). A page of the list that starts and ends within that stretch is a
+ * computation over those entries, as over a complete walk (modules/list-support.ts needWalkedWindow).
+ */
+export interface WalkPrefix {
+  /** The part walked, as ListWalk.scope names it. */
+  scope: string;
+  /** Its direction (the value of the list's `dir` parameter, or null for a list without one). */
+  dir: string | null;
+  /** The continuation value of its last recorded page: where the stretch it holds ends. */
+  until: string;
+  /** The latest `recordedAt` of its pages. */
+  recordedAt: string;
+}
+
+/**
  * Knowledge, not defaults: what recordings proved. An answer that needs anything else says so
  * (`X-Wikitape-Unknown`) instead of inventing it. Worked out where the engine is built
  * (replay/knowledge.ts) and handed to the modules with each call (ApiContext.knows).
@@ -257,6 +275,11 @@ export interface Knowledge {
    * (docs/decisions/0015-a-clock-per-recording.md). Parts fixtures complete have none.
    */
   walkTimes: Map<string, Map<string, string>>;
+  /**
+   * Walks recorded from their first page but not to their last, by list module: what their pages
+   * show of the list's first entries (WalkPrefix).
+   */
+  walkPrefixes: Map<string, WalkPrefix[]>;
   /**
    * Pages whose every external link is in the model (a complete walk of their links), by page id:
    * a set, or what a prepared database keeps of its walks, asked page by page (cassette/sql-prepare.ts).

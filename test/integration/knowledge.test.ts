@@ -240,3 +240,23 @@ describe('knowledge is worked out where the engine is built, and only when neede
     engine.close();
   });
 });
+
+describe('the first pages of a walk of blocks, under the recorded clock', () => {
+  it('answer a page within them as of when they were recorded: a block that expired since still lists', async () => {
+    const show = { by: 'Admin', reason: 'r', expiry: 'infinity' };
+    const c = { ...show, id: 3, user: 'C', timestamp: '2024-01-01T03:00:00Z' };
+    const a = { ...show, id: 2, user: 'A', timestamp: '2024-01-01T02:00:00Z', expiry: '2024-01-03T00:00:00Z' };
+    const props = { list: 'blocks', bkprop: 'id|user|by|timestamp|expiry|reason', bklimit: '2' };
+    // The first page of two (C and A; the row after them, B, blocked at 01:00 with id 1), recorded on the 2nd; another answer on the 5th, after A expired.
+    const page = recorded(props, { continue: { bkcontinue: '20240101010000|1', continue: '-||' }, query: { blocks: [c, a] } });
+    const later = recorded({ list: 'logevents', leprop: 'ids|timestamp|type', lelimit: '1' }, { query: { logevents: [] } });
+    const dir = await cassetteFiles('1.39.17', { walk: { recordedAt: '2024-01-02T00:00:00Z', interactions: [page] }, later: { recordedAt: '2024-01-05T00:00:00Z', interactions: [later] } });
+    const one = await ask(dir, { list: 'blocks', bkprop: 'id|user|expiry', bklimit: '1' }, { onMiss: 'error' });
+    expect({ source: one.source, unknown: one.unknown }).toEqual({ source: 'synthesized', unknown: undefined });
+    expect(one.body.query?.['blocks']).toEqual([{ id: 3, user: 'C', expiry: 'infinity' }]);
+    expect(one.body.continue).toEqual({ bkcontinue: '20240101020000|2', continue: '-||' });
+    // The page the recording did not reach: refused.
+    const two = await ask(dir, { list: 'blocks', bkprop: 'id|user', bklimit: '2' }, { onMiss: 'error' });
+    expect({ source: two.source, unknown: two.unknown }).toEqual({ source: 'miss', unknown: 'blocks.entries' });
+  });
+});

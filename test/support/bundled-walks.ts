@@ -56,33 +56,39 @@ export function bundledWalks(prefix: string) {
     meta = (parseKeepingKeyOrder(await readFile(BUNDLED, 'utf8')) as Cassette).meta;
   });
 
+  /** A folder with one cassette: the oracle's answers to walks of `queries`, each followed for up to `pages` pages, stored as record mode stores them. */
+  async function recorded(queries: readonly string[], pages: number): Promise<string> {
+    const interactions: Interaction[] = [];
+    for (const query of queries) {
+      let cont: Record<string, string> = {};
+      for (let n = 0; n < pages; n++) {
+        const asked = new URLSearchParams(`${query}&${new URLSearchParams(cont)}`);
+        const answer = await ask(oracle, asked.toString());
+        expect(['synthesized', 'cassette'], query).toContain(answer.source);
+        const req = Object.fromEntries(canonicalParams(new Map(asked), KEY_RULES));
+        interactions.push({ key: canonicalKey(new Map(asked), KEY_RULES), request: req, status: 200, headers: { 'cache-control': 'private, must-revalidate, max-age=0' }, body: answer.body, recordedAt: meta.recordedAt });
+        const next = answer.body['continue'] as Record<string, string> | undefined;
+        if (!next) break;
+        cont = next;
+      }
+    }
+    const entities = emptyHarvest(ENTITY_KINDS);
+    for (const i of interactions) harvest(entities, i.body, i.request);
+    const dir = await temp();
+    const cassette: Cassette = { meta, interactions: interactions.sort((a, b) => (a.key < b.key ? -1 : 1)), entities };
+    await writeFile(join(dir, 'walk.json'), JSON.stringify(cassette, null, 2));
+    return dir;
+  }
+
   return {
     /** Asks the oracle. */
     askOracle: (query: string) => ask(oracle, query),
 
     /** A folder with one cassette: the oracle's answers to walks of `queries`, each from its first page to its last, stored as record mode stores them. */
-    async recordedWalk(...queries: string[]): Promise<string> {
-      const interactions: Interaction[] = [];
-      for (const query of queries) {
-        let cont: Record<string, string> = {};
-        for (let n = 0; n < 100; n++) {
-          const asked = new URLSearchParams(`${query}&${new URLSearchParams(cont)}`);
-          const answer = await ask(oracle, asked.toString());
-          expect(answer.source, query).toBe('synthesized');
-          const req = Object.fromEntries(canonicalParams(new Map(asked), KEY_RULES));
-          interactions.push({ key: canonicalKey(new Map(asked), KEY_RULES), request: req, status: 200, headers: { 'cache-control': 'private, must-revalidate, max-age=0' }, body: answer.body, recordedAt: meta.recordedAt });
-          const next = answer.body['continue'] as Record<string, string> | undefined;
-          if (!next) break;
-          cont = next;
-        }
-      }
-      const entities = emptyHarvest(ENTITY_KINDS);
-      for (const i of interactions) harvest(entities, i.body, i.request);
-      const dir = await temp();
-      const cassette: Cassette = { meta, interactions: interactions.sort((a, b) => (a.key < b.key ? -1 : 1)), entities };
-      await writeFile(join(dir, 'walk.json'), JSON.stringify(cassette, null, 2));
-      return dir;
-    },
+    recordedWalk: (...queries: string[]): Promise<string> => recorded(queries, 100),
+
+    /** The same with each walk's first `pages` pages alone (a bot that read no further). */
+    recordedFirstPages: (pages: number, ...queries: string[]): Promise<string> => recorded(queries, pages),
 
     /** Asks replay over `dir` and the oracle each question: each answer of replay is the oracle's, computed (synthesized) and unflagged. */
     async expectAnswered(dir: string, questions: readonly string[]): Promise<WalkAnswer[]> {

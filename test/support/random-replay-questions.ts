@@ -390,3 +390,43 @@ async function fromContinuation(rng: Rng, ask: AskJson, p: P, prefix: string): P
   if (rng.chance(0.5)) out[`${prefix}limit`] = step;
   return out;
 }
+
+/**
+ * `n` questions within the first pages of a list's walk recorded without its last (`pages` of
+ * them): the list near the walk (props among its own, now and then a filter drawn at random) at a
+ * limit that keeps the page and the row after it among the rows those pages showed, from the
+ * list's start or from a continuation point of the live wiki's own inside them. What replay must
+ * answer from those pages (docs/decisions/0026-first-pages-of-a-walk.md), or flag where a filter
+ * reaches past them.
+ */
+export async function withinFirstPages(rng: Rng, facts: LiveFacts, w: P, pages: number, n: number, ask: AskJson): Promise<ReadQuestion[]> {
+  const list = w['list'];
+  const prefix = list === undefined ? undefined : LIST_PREFIX[list];
+  const gen = list === undefined ? undefined : GENERATORS[list];
+  if (prefix === undefined || gen === undefined) return [];
+  const asked = w[`${prefix}limit`];
+  const shown = pages * (asked === undefined ? 10 : asked === 'max' ? 500 : Number(asked));
+  const qs: ReadQuestion[] = [];
+  for (let i = 0; i < n; i++) {
+    let p: P = { action: 'query', format: 'json', ...nearWalk(rng, facts, w, gen(rng, facts)) };
+    let room = Math.min(shown, 60);
+    if (rng.chance(0.4) && room > 3) {
+      // A continuation point a page of `step` rows or a few in: the wiki's own token.
+      const step = rng.int(1, Math.max(1, Math.floor(room / 4)));
+      let cont: P = {};
+      let skipped = 0;
+      for (let k = rng.int(1, 3); k > 0 && skipped + step < room - 1; k--) {
+        const body = await ask({ ...p, formatversion: '2', [`${prefix}limit`]: String(step), ...cont });
+        if (!body['continue']) break;
+        cont = body['continue'] as P;
+        skipped += step;
+      }
+      p = { ...p, ...cont };
+      room -= skipped;
+    }
+    p[`${prefix}limit`] = String(rng.int(1, Math.max(1, room - 1)));
+    p = { ...p, ...mainParams(rng) };
+    qs.push(new URLSearchParams(p).toString());
+  }
+  return qs;
+}

@@ -26,12 +26,22 @@ describe('the coverage rule', () => {
     const once = (function* () {
       yield* walk;
     })();
-    expect(completeWalks(once, LISTS)).toEqual({ walks: new Map([['logevents', new Set([''])]]), walkTimes: new Map([['logevents', new Map([['', '2024-01-01T00:00:00Z']])]]) });
+    expect(completeWalks(once, LISTS)).toEqual({ walks: new Map([['logevents', new Set([''])]]), walkTimes: new Map([['logevents', new Map([['', '2024-01-01T00:00:00Z']])]]), walkPrefixes: new Map() });
   });
 
   it('does not cover a list whose walk has a gap or stops early', () => {
     expect(computeCoverage([walk[0]!, walk[2]!], LISTS).size).toBe(0);
     expect(computeCoverage([walk[0]!, walk[1]!], LISTS).size).toBe(0);
+  });
+
+  it('keeps the first pages of a walk that stops early: where the stretch they show ends', () => {
+    const prefix = (pages: Interaction[]) => completeWalks(pages, LISTS).walkPrefixes.get('logevents');
+    expect(prefix([walk[0]!, walk[1]!])).toEqual([{ scope: '', dir: 'older', until: 'B|1', recordedAt: '2024-01-01T00:00:00Z' }]);
+    // (up to the gap: the page after it starts nowhere the walk reached)
+    expect(prefix([walk[0]!, walk[2]!])).toEqual([{ scope: '', dir: 'older', until: 'A|2', recordedAt: '2024-01-01T00:00:00Z' }]);
+    // Pages without the first prove no stretch from the list's first entry; a walk without ids names no entry.
+    expect(prefix([walk[1]!])).toBeUndefined();
+    expect(prefix([page({ ...base, leprop: 'title|type' }, 'A|2')])).toBeUndefined();
   });
 
   it('takes a filtered walk for its part of the list and every narrower one, never for the whole list or another part', () => {
