@@ -9,7 +9,7 @@ import { PAGES, PAGE_INDEXES, PAGE_SHAPE, mergePage, pageDbKey, tableOf, type Pa
 import { readFixturePage } from '../wiki/fixtures.js';
 import { atLeast, type WikiProfile } from '../wiki/profile.js';
 import { makeTitleSafe } from '../wiki/title.js';
-import { badContinue, needCompleteList, needWalkedWindow, showRows, takePage } from './list-support.js';
+import { badContinue, compareKeys, needCompleteList, needWalkedWindow, showRows, takePage } from './list-support.js';
 
 /** RestrictionStore::listAllRestrictionTypes( true ) of a default install, and $wgRestrictionLevels. */
 const PR_TYPES = ['edit', 'move', 'upload'];
@@ -140,7 +140,10 @@ export const allpages: ListModule<Page> = {
     if (filterredir === 'all' && min === null && max === null && !protection && langlinks === 'all') {
       // No filter reads what only some pages say: the first limit + 1 rows are the answer's.
       rows = firstOf(read, inPrefix, limit + 1);
-      needWalkedWindow(ctx, this, rows, limit, pv.str(v['dir']), `${ns}`);
+      // (the window ends at `to` and past the titles `prefix` starts, in the reading direction)
+      const past = (k: string) => (desc ? lo !== null && compareKeys([k], [lo]) < 0 : hi !== null && compareKeys([k], [hi]) > 0);
+      const pastPrefix = (k: string) => prefix !== null && (desc ? compareKeys([k], [prefix]) < 0 : !k.startsWith(prefix) && compareKeys([k], [prefix]) > 0);
+      needWalkedWindow(ctx, this, rows, limit, pv.str(v['dir']), `${ns}`, ([k]) => past(String(k)) || pastPrefix(String(k)));
     } else {
       // Filters that flag what they cannot know read every page of the window (as before).
       rows = byRedirect(ctx, this, ns, filterredir, firstOf(read, inPrefix, Infinity));

@@ -279,9 +279,10 @@ const backwards = (dir: string | null) => dir === 'older' || dir === 'descending
  * is known when the first pages of a walk of it (WalkPrefix: recorded from the list's first entry,
  * in the same direction, not to the end) show its every row and the row after: every entry from
  * the list's first up to the row their last `continue` names is in the model, so the rows read
- * are the wiki's when the row after the page lies before that one. A page that reaches past it,
- * or ends before `limit` + 1 rows (the list's end, or the question's own end, which nothing
- * recorded shows), stays flagged.
+ * are the wiki's when the row after the page lies before that one. A page that ends before
+ * `limit` + 1 rows is known when its window's end (`pastEnd`: whether a key lies past it, in the
+ * reading direction; `leend`, `apto`, `apprefix`) comes before that row; at the list's end, or past
+ * that row, it stays flagged.
  */
 export function needWalkedWindow<E extends object>(
   ctx: ApiContext,
@@ -290,25 +291,35 @@ export function needWalkedWindow<E extends object>(
   limit: number,
   dir: string | null,
   scope = '',
+  pastEnd: (key: SortKey) => boolean = () => false,
 ): void {
   const k = ctx.knows;
   if (!k) return;
   const walked = k.walks.get(list.name);
   if (walked && partsCovering(list, walked, scope).length > 0) return;
+  const types = list.order.continueTypes;
   const after = rows[limit];
-  if (after !== undefined) {
-    const types = list.order.continueTypes;
-    const key = list.order.key(after);
-    const tail = key.slice(key.length - types.length);
-    for (const p of k.walkPrefixes.get(list.name) ?? []) {
-      if (backwards(p.dir) !== backwards(dir) || partsCovering(list, [p.scope], scope).length === 0) continue;
-      const until = continuePoint(p.until, types);
-      if (until === null) continue;
-      const c = compareKeys(tail, until);
-      if (backwards(dir) ? c > 0 : c < 0) return;
-    }
+  const key = after === undefined ? null : list.order.key(after);
+  const tail = key === null ? null : key.slice(key.length - types.length);
+  for (const p of k.walkPrefixes.get(list.name) ?? []) {
+    if (backwards(p.dir) !== backwards(dir) || partsCovering(list, [p.scope], scope).length === 0) continue;
+    const until = continuePoint(p.until, types);
+    if (until === null) continue;
+    if (tail === null ? pastEnd(until) : backwards(dir) ? compareKeys(tail, until) > 0 : compareKeys(tail, until) < 0) return;
   }
   ctx.unknown(`${list.name}.entries`);
+}
+
+/**
+ * For needWalkedWindow: whether a key (the last parts of a timestamp-ordered list's key, as its
+ * continuation names them) lies past the end of a window windowRange made, read in `dir`'s
+ * direction: outside the `end` bound (each bound compared over its own parts). No `end`: never.
+ */
+export function pastWindowEnd(window: { from: IndexKey[]; to: IndexKey[] }, dir: string | null): (key: SortKey) => boolean {
+  const newer = dir === 'newer';
+  // (the end bound is on the side the reading goes to; the continuation's is on the side it starts from)
+  const ends = newer ? window.to : window.from;
+  return (key) => ends.some((b) => (newer ? compareKeys(key.slice(0, b.length), b) > 0 : compareKeys(key.slice(0, b.length), b) < 0));
 }
 
 /** A recorded `continue` value as the last parts of its list's sort key (as the list's continueValue wrote it), or null when it is not one. */

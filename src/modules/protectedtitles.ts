@@ -4,7 +4,7 @@ import { mergeKnown, type ListModule } from '../api/list-module.js';
 import type { JsonObject } from '../api/result.js';
 import { entityKind, tableOf } from '../wiki/model.js';
 import { fieldColumn } from '../wiki/entity-table.js';
-import { compareKeys, deriveUserId, fixtureEntry, ipUserId, type FixtureFields, takePage, windowRange, memoKey, needWalkedWindow, needProps, needPropsOfAll, putField, showRows } from './list-support.js';
+import { compareKeys, deriveUserId, fixtureEntry, ipUserId, type FixtureFields, takePage, windowRange, memoKey, needWalkedWindow, needProps, pastWindowEnd, needPropsOfAll, putField, showRows } from './list-support.js';
 import { entityMw } from '../util/timestamp.js';
 import { apiClass, fetchedRows, genderCacheLookup, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
 import { atLeast } from '../wiki/profile.js';
@@ -111,7 +111,7 @@ export const protectedtitles: ListModule<ProtectedTitle> = {
     const newer = v['dir'] === 'newer';
     rows.sort((a, b) => compareKeys(key(a), key(b)) * (newer ? 1 : -1));
     const limit = pv.num(v['limit']) ?? 10;
-    needWalkedWindow(ctx, this, rows, limit, pv.str(v['dir']));
+    needWalkedWindow(ctx, this, rows, limit, pv.str(v['dir']), '', pastWindowEnd(windowRange(ctx, v, this.order.continueTypes), pv.str(v['dir'])));
     const { page, next } = takePage(rows, limit);
     const props = new Set(pv.list(v['prop']));
     // B/C: userid comes with user too.

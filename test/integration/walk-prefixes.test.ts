@@ -48,6 +48,21 @@ describe('the first pages of a walk', () => {
     await expectRefused(titles, ['action=query&list=protectedtitles&ptlimit=5&ptprop=level'], 'protectedtitles.entries');
   });
 
+  it('answer a page that ends early within them: at the end of its window (leend, apto, apprefix)', async () => {
+    const dir = await recordedFirstPages(2, 'action=query&list=logevents&lelimit=10');
+    const top = (await askOracle('action=query&list=logevents&lelimit=21&leprop=timestamp')).body['query'] as { logevents: { timestamp: string }[] };
+    // The row the pages' last continuation names, and the oldest second wholly before it.
+    const until = top.logevents[20]!.timestamp;
+    const end = top.logevents.filter((e) => e.timestamp > until).at(-1)!.timestamp;
+    await expectAnswered(dir, [`action=query&list=logevents&lelimit=50&leend=${end}`, `action=query&list=logevents&lelimit=50&leend=${end}&letype=protect&leprop=ids|title`]);
+    // (a window that takes in the second of that row: the rows of that second nobody recorded)
+    await expectRefused(dir, [`action=query&list=logevents&lelimit=50&leend=${until}`], 'logevents.entries');
+    // Five pages of the main namespace, the row after them Theta.
+    const pages = await recordedFirstPages(1, 'action=query&list=allpages&aplimit=5');
+    await expectAnswered(pages, ['action=query&list=allpages&aplimit=10&apprefix=D', 'action=query&list=allpages&aplimit=10&apto=Epsilon', 'action=query&list=allpages&aplimit=10&apfrom=Beta&apto=Gamma']);
+    await expectRefused(pages, ['action=query&list=allpages&aplimit=10&apprefix=T', 'action=query&list=allpages&aplimit=10&apto=Theta'], 'allpages.entries');
+  });
+
   it('of a filtered walk answer within that filter alone', async () => {
     const dir = await recordedFirstPages(1, 'action=query&list=logevents&lelimit=5&letype=protect');
     await expectAnswered(dir, ['action=query&list=logevents&lelimit=2&letype=protect']);
