@@ -8,9 +8,13 @@ import { type ApiResult, type Json, type JsonObject, isObject } from './result.j
 export const ERROR_FORMATS = ['bc', 'plaintext', 'wikitext', 'html', 'raw', 'none'] as const;
 export type ErrorFormat = (typeof ERROR_FORMATS)[number];
 
+/**
+ * An API message's parameter as the message formatter takes it: a plaintext one (a value the
+ * client sent) stays plaintext, inserted after the transform, so the parser never sees it (no
+ * link, no French space before `»`, no template filled in), HTML-escaped in `errorformat=html`.
+ */
 function toTextParam(p: MessageParam): TextParam {
-  if (typeof p === 'object' && 'plaintext' in p) return p.plaintext;
-  if (typeof p === 'object' && 'list' in p) return { list: p.list, ...(p.type ? { type: p.type } : {}) };
+  if (typeof p === 'object' && 'list' in p) return { list: p.list, ...(p.type ? { type: p.type } : {}), ...(p.plaintextItems ? { plaintext: true } : {}) };
   // numParam(null ?? ''): the bound a range lacks, which formats as nothing
   if (typeof p === 'object' && 'num' in p && p.num === '') return '';
   return p as TextParam;

@@ -12,7 +12,9 @@ export { stripMarkup } from './strip-markup.js';
  * - a string: wikitext, substituted before PLURAL is resolved (and parsed by messageHtml);
  * - a number: inserted as PHP prints it (`(string)$n`), unformatted;
  * - `{ num }`: Message::numParam, formatted with formatNum in the message language;
- * - `{ list, type? }`: Message::listParam, "a, b and c" (`text`, the default) or "a, b" (`comma`);
+ * - `{ list, type?, plaintext? }`: Message::listParam, "a, b and c" (`text`, the default) or "a, b"
+ *   (`comma`); `plaintext`: each item a plaintextParam, so the list is inserted after the transform
+ *   (each item HTML-escaped by messageHtml: Message::formatListParam of items all 'after');
  * - `{ plaintext }`: Message::plaintextParam, inserted after the transform (so PLURAL and the
  *   parser never see it) and HTML-escaped by messageHtml;
  * - `{ raw }`: Message::rawParam, inserted after the transform as it is (HTML in a parsed message).
@@ -21,7 +23,7 @@ export type MessageParam =
   | string
   | number
   | { num: number }
-  | { list: readonly string[]; type?: 'comma' | 'text' }
+  | { list: readonly string[]; type?: 'comma' | 'text'; plaintext?: boolean }
   | { plaintext: string }
   | { raw: string };
 
@@ -72,9 +74,13 @@ function extractParam(lang: Language, p: MessageParam, format: Format): ['before
   if (typeof p === 'string') return ['before', p];
   if (typeof p === 'number') return ['before', phpNumberString(p)];
   if ('num' in p) return ['before', formatNum(lang, p.num)];
-  if ('plaintext' in p) return ['after', format === 'text' ? p.plaintext : escapeHtml(p.plaintext).replace(/\u0338/g, '&#x338;')];
   if ('raw' in p) return ['after', p.raw];
-  return ['before', p.type === 'comma' ? commaList(lang, p.list) : listToText(lang, p.list)];
+  const plain = (x: string) => (format === 'text' ? x : escapeHtml(x).replace(/\u0338/g, '&#x338;'));
+  if (!('list' in p)) return ['after', plain(p.plaintext)];
+  const join = (items: readonly string[]) => (p.type === 'comma' ? commaList(lang, items) : listToText(lang, items));
+  // (an empty list is 'before' either way: Message::formatListParam)
+  if (p.plaintext && p.list.length > 0) return ['after', join(p.list.map(plain))];
+  return ['before', join(p.list)];
 }
 
 /** strtr($text, ['$1' => …, '$2' => …]): the longest parameter number that exists wins; others stay. */

@@ -158,6 +158,18 @@ describe('other error formats and languages', () => {
     expect((errorlang['errors'] as Record<string, unknown>[])[0]!['text']).toBe('Unrecognized value for parameter "ledir": up.');
   });
 
+  it('html: a value the client sent is escaped, never parsed (no link, no French space, no template)', async () => {
+    // (as MediaWiki 1.39.17 and 1.43 answer: the values are plaintext parameters, inserted after the
+    // parser ran; replay once made `[[Foo]]` a red link and the space before `»` a no-break space)
+    const errors = async (p: Record<string, string>) => data(await api({ action: 'query', errorformat: 'html', formatversion: '2', ...p }));
+    const html = async (p: Record<string, string>) => ((await errors(p))['errors'] as { html: string }[])[0]!.html;
+    expect(await html({ list: 'logevents', leuser: 'a&amp;b[[Foo]]' })).toBe('Некорректное значение «a&amp;amp;b[[Foo]]» параметра участника <var>leuser</var>.');
+    expect(await html({ list: 'logevents', leuser: '2001:DB8:0:0:0:0:0:0/64 ' })).toBe('Некорректное значение «2001:DB8:0:0:0:0:0:0/64 » параметра участника <var>leuser</var>.');
+    // A list of them (the values not recognized): each item escaped, none parsed.
+    const warned = await errors({ meta: 'siteinfo', siprop: 'general|[[x]]|a :|{{SITENAME}}' });
+    expect((warned['warnings'] as { html: string }[])[0]!.html).toBe('Нераспознанные значения параметра «siprop»: [[x]], a :, {{SITENAME}}');
+  });
+
   it('gives key and params in raw, nothing in none', async () => {
     const raw = data(await api({ action: 'query', list: 'logevents', ledir: 'up', errorformat: 'raw', formatversion: '2' }));
     expect((raw['errors'] as unknown[])[0]).toEqual({
