@@ -5,18 +5,18 @@ import { describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server.js';
 import { asQuestions, countAnswers, flagReasons, othersWalks, Session, sessionQuestion, type Counts, type Identity } from '../support/identity-hunt.js';
 import { LIVE_VERSIONS, liveWiki } from '../support/live-wiki.js';
-import { liveFacts, randomQuestions, recordedWalks, Rng, type LiveFacts } from '../support/random-replay-questions.js';
+import { liveFacts, randomQuestions, recordedWalks, Rng, withinFirstPages, type LiveFacts } from '../support/random-replay-questions.js';
 import type { ReadQuestion } from '../support/read-questions.js';
 
 /**
  * The logged-in hunt of replay against both live wikis: bots log in through `wikitape record` as
  * the live wiki's bot passwords (`Admin@wikitape`: basic and high-volume grants; `Admin@wikitape-admin`:
- * also blocks, so `hideuser` shows it hidden blocks) and walk lists at random, an anonymous client
- * too; then each identity, and nobody, logs in to replay through replay's own login (any password:
+ * also blocks, so `hideuser` shows it hidden blocks) and walk lists at random (some only their
+ * first pages), an anonymous client too; then each identity, and nobody, logs in to replay through replay's own login (any password:
  * replay cannot check one) and asks random questions (test/support/random-replay-questions.ts,
  * near the walks of every identity and far from them), questions whose answer depends on who asks
- * (userinfo, tokens, `assert`, `assertuser`, limits between the two maxima), the first pages of the
- * other identities' walks, and the same after logging out (and with the cookies kept past the
+ * (userinfo, tokens, `assert`, `assertuser`, limits between the two maxima), questions within its
+ * own walks stopped early, the first pages of the other identities' walks, and the same after logging out (and with the cookies kept past the
  * logout); the live wiki is asked the same in a
  * session of the same identity. A login replay has no recordings of (`Admin@wikitape-editor`) must
  * be refused or flagged. Each answer is equal, flagged or silently wrong; none may be silently wrong.
@@ -47,19 +47,29 @@ describe.each(LIVE_VERSIONS)('a logged-in random hunt of replay against MediaWik
 
     // 1. Each identity walks some lists through the recorder, logged in as a bot logs in.
     const walksBy = new Map<string, P[]>();
+    // Some walks of lists stop after their first pages, as a bot that reads the newest entries does
+    // (drawn apart, so that a seed's walks and questions stay those it drew before).
+    const stops = new Rng(SEED + 1);
+    const firstPagesBy = new Map<string, Map<P, number>>();
     const recorder = await startServer({ mode: 'record', upstream: live.apiUrl, cassettes: dir, cassette: 'walks' });
     try {
       for (const who of identities) {
         const bot = new Session(recorder.url);
         expect((await bot.login(who)).result, who.label).toBe(who.credentials ? 'Success' : 'anonymous');
         const walks = recordedWalks(rng, facts).filter(() => rng.chance(0.6));
-        for (const w of walks) await bot.crawl(w);
+        const stopped = new Map<P, number>();
+        for (const w of walks) {
+          const pages = w['list'] !== undefined && stops.chance(0.35) ? stops.int(1, 3) : undefined;
+          if (pages !== undefined) stopped.set(w, pages);
+          await bot.crawl(w, pages);
+        }
         walksBy.set(who.label, walks);
+        firstPagesBy.set(who.label, stopped);
       }
     } finally {
       await recorder.close();
     }
-    for (const [who, walks] of walksBy) console.log(`MediaWiki ${version}, seed ${SEED}: ${who} recorded ${walks.length} walks:\n${walks.map((w) => new URLSearchParams(w).toString()).join('\n')}`);
+    for (const [who, walks] of walksBy) console.log(`MediaWiki ${version}, seed ${SEED}: ${who} recorded ${walks.length} walks:\n${walks.map((w) => `${new URLSearchParams(w).toString()}${firstPagesBy.get(who)?.has(w) ? ` (its first ${firstPagesBy.get(who)!.get(w)} pages)` : ''}`).join('\n')}`);
     const allWalks = [...walksBy.values()].flat();
 
     const replay = await startServer({ cassettes: dir });
@@ -82,6 +92,10 @@ describe.each(LIVE_VERSIONS)('a logged-in random hunt of replay against MediaWik
         areas['session'] = asQuestions(rng, Array.from({ length: PER_AREA * 2 }, () => sessionQuestion(rng, facts)));
         const others = [...walksBy].filter(([w]) => w !== who.label).flatMap(([, ws]) => ws);
         areas["others' walks"] = asQuestions(rng, othersWalks(rng, others, PER_AREA));
+        // Questions within its own walks stopped early: what their first pages answer.
+        const within: ReadQuestion[] = [];
+        for (const [w, pages] of firstPagesBy.get(who.label) ?? []) within.push(...(await withinFirstPages(stops, facts, w, pages, Math.ceil(PER_AREA / 4), (p) => liveSide.json(p))));
+        if (within.length > 0) areas['first pages'] = within;
         for (const [area, questions] of Object.entries(areas)) await count(`${who.label}, ${area}`, liveSide, ours, questions);
         // 3. The session logs out on both sides: what it asks then is anonymous (`assert=user` fails).
         // A bot that kept its cookies past the logout (the session they name is over): anonymous too.

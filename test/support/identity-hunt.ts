@@ -57,10 +57,10 @@ export class Session {
   async json(p: P): Promise<Record<string, any>> {
     return (await this.client.call(p, 'GET')).body;
   }
-  /** Walks `p` to its end through its continuation, in the session (formatversion=2), as a crawling bot does. */
-  async crawl(p: P): Promise<void> {
+  /** Walks `p` to its end through its continuation, in the session (formatversion=2), as a crawling bot does (at most `most` pages: a bot that reads no further). */
+  async crawl(p: P, most = 200): Promise<void> {
     let cont: P = {};
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < most; i++) {
       const body = await this.json({ ...p, ...cont });
       if (!body['continue']) return;
       cont = body['continue'] as P;
