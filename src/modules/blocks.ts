@@ -186,7 +186,7 @@ export const blocks: ListModule<Block> = {
     const tests = blockTests(ctx, v);
     const rows: Block[] = [];
     for (const b of inOrder) if (tests.every((t) => t(b)) && rows.push(b) > limit) break;
-    needWalkedWindow(ctx, this, rows, limit, pv.str(v['dir']), '', pastWindowEnd(windowRange(ctx, v, this.order.continueTypes), pv.str(v['dir'])));
+    needWalkedWindow(ctx, this, rows, limit, pv.str(v['dir']), '', pastWindowEnd(() => windowRange(ctx, v, this.order.continueTypes), pv.str(v['dir'])));
     const { page, next } = takePage(rows, limit);
     const props = new Set(pv.list(v['prop']));
     for (const b of page) needProps(ctx, 'blocks', b, props);

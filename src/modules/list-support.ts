@@ -312,14 +312,18 @@ export function needWalkedWindow<E extends object>(
 
 /**
  * For needWalkedWindow: whether a key (the last parts of a timestamp-ordered list's key, as its
- * continuation names them) lies past the end of a window windowRange made, read in `dir`'s
- * direction: outside the `end` bound (each bound compared over its own parts). No `end`: never.
+ * continuation names them) lies past the end of the question's window (windowRange's, worked out
+ * only when asked: most pages never need it), read in `dir`'s direction: outside the `end` bound
+ * (each bound compared over its own parts). No `end`: never.
  */
-export function pastWindowEnd(window: { from: IndexKey[]; to: IndexKey[] }, dir: string | null): (key: SortKey) => boolean {
+export function pastWindowEnd(window: () => { from: IndexKey[]; to: IndexKey[] }, dir: string | null): (key: SortKey) => boolean {
   const newer = dir === 'newer';
-  // (the end bound is on the side the reading goes to; the continuation's is on the side it starts from)
-  const ends = newer ? window.to : window.from;
-  return (key) => ends.some((b) => (newer ? compareKeys(key.slice(0, b.length), b) > 0 : compareKeys(key.slice(0, b.length), b) < 0));
+  let ends: IndexKey[] | null = null;
+  return (key) => {
+    // (the end bound is on the side the reading goes to; the continuation's is on the side it starts from)
+    ends ??= newer ? window().to : window().from;
+    return ends.some((b) => (newer ? compareKeys(key.slice(0, b.length), b) > 0 : compareKeys(key.slice(0, b.length), b) < 0));
+  };
 }
 
 /** A recorded `continue` value as the last parts of its list's sort key (as the list's continueValue wrote it), or null when it is not one. */
