@@ -6,7 +6,7 @@ import { startServer } from '../../src/server.js';
 import { crawl } from '../support/crawl.js';
 import { silentlyWrongByArea } from '../support/differential.js';
 import { LIVE_VERSIONS, liveWiki } from '../support/live-wiki.js';
-import { liveFacts, randomQuestions, recordedWalks, Rng, withinFirstPages } from '../support/random-replay-questions.js';
+import { askWiki, liveFacts, randomQuestions, recordedWalks, Rng, withinFirstPages } from '../support/random-replay-questions.js';
 
 /**
  * A seeded random hunt of replay against both live wikis (test/support/random-replay-questions.ts):
@@ -19,11 +19,6 @@ import { liveFacts, randomQuestions, recordedWalks, Rng, withinFirstPages } from
  * may be silently wrong. `WIKITAPE_HUNT_SEED` and `WIKITAPE_HUNT_N` (questions per area) draw
  * another hunt; the counts are printed per area.
  */
-/** Asks the live wiki one question (formatversion=2 JSON unless `p` says otherwise). */
-async function askLive(apiUrl: string, p: Record<string, string>): Promise<Record<string, any>> {
-  return (await (await fetch(`${apiUrl}?${new URLSearchParams({ format: 'json', formatversion: '2', ...p })}`)).json()) as Record<string, any>;
-}
-
 const SEED = Number(process.env['WIKITAPE_HUNT_SEED'] ?? 20261127);
 const PER_AREA = Number(process.env['WIKITAPE_HUNT_N'] ?? 40);
 /** The least share of equal answers: the default seed's were 0.57 on 1.39 (159 of 280) when this was set. */
@@ -51,7 +46,7 @@ describe.each(LIVE_VERSIONS)('a random hunt of replay against MediaWiki %s', (ve
     const within: Awaited<ReturnType<typeof withinFirstPages>> = [];
     for (const [n, w] of walks.entries()) {
       const pages = firstPages[n];
-      if (pages !== undefined) within.push(...(await withinFirstPages(stops, facts, w, pages, Math.ceil(PER_AREA / 4), (p) => askLive(live.apiUrl, p))));
+      if (pages !== undefined) within.push(...(await withinFirstPages(stops, facts, w, pages, Math.ceil(PER_AREA / 4), (p) => askWiki(live.apiUrl, p))));
     }
     if (within.length > 0) areas['first pages'] = within;
     const replay = await startServer({ cassettes: dir });

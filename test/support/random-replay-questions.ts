@@ -58,7 +58,8 @@ export interface LiveFacts {
 /** Asks a wiki one question (formatversion=2 JSON unless `p` says otherwise) and gives the parsed answer. */
 export type AskJson = (p: P) => Promise<Record<string, any>>;
 
-async function get(apiUrl: string, p: P): Promise<Record<string, any>> {
+/** AskJson of the wiki at `apiUrl`, anonymously. */
+export async function askWiki(apiUrl: string, p: P): Promise<Record<string, any>> {
   return (await (await fetch(`${apiUrl}?${new URLSearchParams({ format: 'json', formatversion: '2', ...p })}`)).json()) as Record<string, any>;
 }
 
@@ -66,10 +67,10 @@ const MODULES = ['logevents', 'blocks', 'protectedtitles', 'allpages', 'extlinks
 
 /** Reads paraminfo and the lists' contents from the live wiki (read only). */
 export async function liveFacts(apiUrl: string): Promise<LiveFacts> {
-  const info = await get(apiUrl, { action: 'paraminfo', modules: MODULES.map((m) => `query+${m}`).join('|') });
+  const info = await askWiki(apiUrl, { action: 'paraminfo', modules: MODULES.map((m) => `query+${m}`).join('|') });
   const params: Record<string, Param[]> = {};
   for (const m of info['paraminfo']['modules'] as { name: string; parameters: Param[] }[]) params[m.name] = m.parameters;
-  const q = async (p: P) => (await get(apiUrl, { action: 'query', ...p }))['query'] as Record<string, any>;
+  const q = async (p: P) => (await askWiki(apiUrl, { action: 'query', ...p }))['query'] as Record<string, any>;
   const events = (await q({ list: 'logevents', lelimit: 'max', leprop: 'ids|title|type|user|timestamp|tags' }))['logevents'];
   const blocks = (await q({ list: 'blocks', bklimit: 'max', bkprop: 'id|user|timestamp' }))['blocks'];
   const protectedTitles = (await q({ list: 'protectedtitles', ptlimit: 'max', ptprop: 'timestamp' }))['protectedtitles'];
@@ -331,7 +332,7 @@ const GENERATORS: Record<string, (rng: Rng, facts: LiveFacts) => P> = {
  * page) in about a third of the cases. Asks the live wiki for those continuation points (`ask`: as
  * a logged-in bot, in its session; else anonymously).
  */
-export async function randomQuestions(rng: Rng, facts: LiveFacts, apiUrl: string, walks: readonly P[], n: number, ask: AskJson = (p) => get(apiUrl, p)): Promise<Record<string, ReadQuestion[]>> {
+export async function randomQuestions(rng: Rng, facts: LiveFacts, apiUrl: string, walks: readonly P[], n: number, ask: AskJson = (p) => askWiki(apiUrl, p)): Promise<Record<string, ReadQuestion[]>> {
   const out: Record<string, ReadQuestion[]> = {};
   for (const [area, gen] of Object.entries(GENERATORS)) {
     const qs: ReadQuestion[] = [];
