@@ -207,6 +207,8 @@ interface ListOrder<E extends object> {
   continueValue(e: E): string;
   /** The types of the continuation's parts: it parses to the last parts of `key` (the scope fixes the others). */
   readonly continueTypes: readonly ContinueType[];
+  /** The value of the list's direction parameter that reads this order from its last entry back (`older`, `descending`). */
+  readonly backwards: string;
 }
 
 /** Merges an entity seen again (ListEntity.merge): its fields over the held one's, `known` the union of both. */

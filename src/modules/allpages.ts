@@ -113,6 +113,7 @@ export const allpages: ListModule<Page> = {
     key: (p) => [p.ns, dbkey(p)],
     continueValue: dbkey,
     continueTypes: ['string'],
+    backwards: 'descending',
   },
   // ApiQueryAllPages hands the page set its rows (processDbRow) by page_title, in `dir`'s direction.
   generatorOrder: (a, b, params) => (params.get('gapdir') === 'descending' ? -1 : 1) * Buffer.compare(Buffer.from(answerDbKey(a)), Buffer.from(answerDbKey(b))),

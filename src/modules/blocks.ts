@@ -165,6 +165,7 @@ export const blocks: ListModule<Block> = {
     key: (b) => key(b),
     continueValue: (b) => `${entityMw(b.timestamp)}|${b.id}`,
     continueTypes: ['timestamp', 'int'],
+    backwards: 'older',
   },
   params: (profile) => ({
     start: { type: 'timestamp' },

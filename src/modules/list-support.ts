@@ -270,9 +270,6 @@ export function needCompleteList(ctx: ApiContext, list: Pick<ListModule, 'name' 
   if (!walked || partsCovering(list, walked, scope).length === 0) ctx.unknown(`${list.name}.entries`);
 }
 
-/** Whether a list's `dir` value reads its order from its last entry back (`older`, `descending`); absent: the list's first direction (allpages' `ascending`: the others' key fills theirs in). */
-const backwards = (dir: string | null) => dir === 'older' || dir === 'descending';
-
 /**
  * needCompleteList for a page of a list, once its rows are read (up to `limit` + 1, in the
  * question's order, as MediaWiki reads them): without a complete walk of the part asked, the page
@@ -297,6 +294,8 @@ export function needWalkedWindow<E extends object>(
   if (!k) return;
   const walked = k.walks.get(list.name);
   if (walked && partsCovering(list, walked, scope).length > 0) return;
+  // (a `dir` left out is the list's first direction: allpages' `ascending`; the others' key fills theirs in)
+  const backwards = (d: string | null) => d === list.order.backwards;
   const types = list.order.continueTypes;
   const after = rows[limit];
   const key = after === undefined ? null : list.order.key(after);

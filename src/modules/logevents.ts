@@ -253,6 +253,7 @@ export const logevents: ListModule<LogEvent> = {
     key: (e) => key(e),
     continueValue: (e) => `${entityMw(e.timestamp)}|${e.logid}`,
     continueTypes: ['timestamp', 'int'],
+    backwards: 'older',
   },
   params: (profile) => ({
     prop: { type: 'enum', multi: true, values: PROPS, default: 'ids|title|type|user|timestamp|comment|details' },

@@ -95,6 +95,7 @@ export const protectedtitles: ListModule<ProtectedTitle> = {
     key: (p) => key(p),
     continueValue: (p) => key(p).join('|'),
     continueTypes: ['timestamp', 'int', 'string'],
+    backwards: 'older',
   },
   params: {
     namespace: { type: 'namespace', multi: true },
