@@ -56,9 +56,10 @@ const answerDbKey = (p: JsonObject): string => pageDbKey({ ns: Number(p['ns']), 
 /**
  * list=allpages (ApiQueryAllPages) over the wiki's pages. Which pages exist in a namespace is
  * known from a complete walk of it (its scope: the namespace, and `redirects` for a walk of
- * `apfilterredir=redirects`); page length, protections and language links only from fixtures
- * (no answer wikitape records shows them), else flagged (`pages.length`, `pages.protection`,
- * `pages.langlinks`).
+ * `apfilterredir=redirects`); page length, protections and language links from fixtures, or
+ * from recorded `prop=info&inprop=protection` and `prop=langlinks` answers (record/harvest.ts:
+ * `wikitape snapshot` asks them of every page), else flagged (`pages.length`,
+ * `pages.protection`, `pages.langlinks`).
  */
 export const allpages: ListModule<Page> = {
   name: 'allpages',
@@ -202,7 +203,7 @@ function byRedirect(ctx: ApiContext, list: ListModule<Page>, ns: number, filter:
   return rows.filter((p) => redirectOf(ctx, p) === want);
 }
 
-/** `minsize`/`maxsize` over page_len, which only fixtures give (a page without it is flagged, never sized). */
+/** `minsize`/`maxsize` over page_len, which fixtures and prop=info give (a page without it is flagged, never sized). */
 function bySize(ctx: ApiContext, rows: Page[], min: number | null, max: number | null): Page[] {
   if (min === null && max === null) return rows;
   return rows.filter((p) => {
@@ -245,7 +246,7 @@ function protectionFilter(ctx: ApiContext, v: ParamValues): ((r: NonNullable<Pag
   };
 }
 
-/** `filterlanglinks`: pages with (or without) language links, which only fixtures give (flagged otherwise). */
+/** `filterlanglinks`: pages with (or without) language links, which fixtures and whole prop=langlinks answers give (flagged otherwise). */
 function byLanglinks(ctx: ApiContext, rows: Page[], filter: string): Page[] {
   if (filter === 'all') return rows;
   return rows.filter((p) => {

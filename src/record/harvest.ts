@@ -58,13 +58,16 @@ export function harvestInto(target: HarvestTarget, body: JsonObject, request: Re
   const lists = MODULES.query.list;
   // The lists' own kinds first, the pages the page set names, then the pages lists show.
   for (const list of lists) if (list.entity.kind !== PAGES) harvestList(target, list, q[list.name], request);
-  harvestPages(target, asObjects(q['pages']));
+  harvestPages(target, asObjects(q['pages']), langlinksComplete(body, request));
   harvestRedirects(target, q, request);
   for (const list of lists) if (list.entity.kind === PAGES) harvestList(target, list, q[list.name], request);
 }
 
-/** Pages and their external links, in the order shown (ids come from continuation tokens: cassette/link-ids.ts). */
-function harvestPages(target: HarvestTarget, pages: JsonObject[]): void {
+/**
+ * Pages and their external links, in the order shown (ids come from continuation tokens:
+ * cassette/link-ids.ts), with what `prop=info` and `prop=langlinks` showed of them (pageFacts).
+ */
+function harvestPages(target: HarvestTarget, pages: JsonObject[], langlinks: boolean): void {
   for (const p of pages) {
     if (typeof p['pageid'] === 'number' && p['missing'] !== true) {
       const links = asObjects(p['extlinks']).map((l) => String(l['url']));
@@ -77,19 +80,52 @@ function harvestPages(target: HarvestTarget, pages: JsonObject[]): void {
       }
       const urls = new Set(page.extlinks.map((l) => l.url));
       const added = links.filter((url) => !urls.has(url) && urls.add(url));
-      // Its content model where prop=info (or rvprop=contentmodel's page) showed it: a `.css` page
-      // renamed, or a page changed to JSON, is not of its title's default model.
-      const model = typeof p['contentmodel'] === 'string' && p['contentmodel'] !== page.contentmodel ? p['contentmodel'] : undefined;
+      const facts = pageFacts(p, page, langlinks);
       // A page is changed by a new object, never in place (a database cassette's writer stores the
       // places it is told alone: cassette/changes.ts).
-      if (added.length > 0 || model !== undefined) {
-        target.put(PAGES, place!, { ...page, ...(added.length > 0 ? { extlinks: [...page.extlinks, ...added.map((url) => ({ id: 0, url }))] } : {}), ...(model !== undefined ? { contentmodel: model } : {}) });
+      if (added.length > 0 || Object.keys(facts).length > 0) {
+        target.put(PAGES, place!, { ...page, ...(added.length > 0 ? { extlinks: [...page.extlinks, ...added.map((url) => ({ id: 0, url }))] } : {}), ...facts });
       }
     } else if (p['missing'] === true && typeof p['title'] === 'string') {
       const m = { ns: Number(p['ns']), title: p['title'] };
       if (!target.find(MISSING_TITLES, MISSING_ID, entityId(MISSING_ID, m))) target.add(MISSING_TITLES, MISSING_ID, m);
     }
   }
+}
+
+/**
+ * What an answer showed of a page that list=allpages filters on and the page held differs in:
+ * its content model (`prop=info`, or rvprop=contentmodel's page: a `.css` page renamed, or a page
+ * changed to JSON, is not of its title's default model), its length (`prop=info`: page_len), its
+ * own protections (`inprop=protection`: its page_restrictions rows, expired ones too, as
+ * ApiQueryInfo reads them; not those it has by cascade from another page, which name their
+ * `source`), and its language links where the answer shows all of them (`langlinks`).
+ */
+function pageFacts(p: JsonObject, page: Page, langlinks: boolean): Partial<Page> {
+  const out: Partial<Page> = {};
+  if (typeof p['contentmodel'] === 'string' && p['contentmodel'] !== page.contentmodel) out.contentmodel = p['contentmodel'];
+  if (typeof p['length'] === 'number' && p['length'] !== page.length) out.length = p['length'];
+  if (Array.isArray(p['protection'])) {
+    const own = asObjects(p['protection'])
+      .filter((r) => r['source'] === undefined)
+      .map((r) => ({ type: String(r['type']), level: String(r['level']), expiry: String(r['expiry']), ...(r['cascade'] === true ? { cascade: true } : {}) }));
+    if (JSON.stringify(own) !== JSON.stringify(page.protection)) out.protection = own;
+  }
+  if (langlinks) {
+    const shown = asObjects(p['langlinks']).map((l) => ({ lang: String(l['lang']), title: String(l['title']) }));
+    if (JSON.stringify(shown) !== JSON.stringify(page.langlinks)) out.langlinks = shown;
+  }
+  return out;
+}
+
+/**
+ * Whether an answer shows every language link of each page it shows (a page without any then has
+ * none): `prop=langlinks` asked of the first page (no `llcontinue`: the pages before its point
+ * showed theirs on earlier pages), unfiltered (no `lllang`, `lltitle`), and nothing left to
+ * continue (`continue`, or `query-continue` for rawcontinue).
+ */
+function langlinksComplete(body: JsonObject, request: Readonly<Record<string, string>>): boolean {
+  return splitMulti(request['prop'] ?? '').includes('langlinks') && request['llcontinue'] === undefined && request['lllang'] === undefined && request['lltitle'] === undefined && body['continue'] === undefined && body['query-continue'] === undefined;
 }
 
 const PAGE_ID = ['pageid'] as const;

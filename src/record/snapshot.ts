@@ -47,16 +47,25 @@ async function askTargets(ask: (p: Record<string, string>) => Promise<JsonObject
 }
 
 /**
- * Every page's content model (`prop=info`, fifty titles a question): what Title::getContentModel
- * reads (action=parse of a title without `contentmodel`), which a page's title alone does not
- * tell once it was changed; the answers' pages are harvested with it (record/harvest.ts). A wiki
- * that does not answer it (a wikitape server over fixtures, which has no prop=info: its fixtures
- * tell the models) ends the step; replay then takes each page to have its title's default model.
+ * What `prop=info` and `prop=langlinks` show of every page, fifty titles a question: its content
+ * model, what Title::getContentModel reads (action=parse of a title without `contentmodel`), which
+ * a page's title alone does not tell once it was changed; its length, protections and language
+ * links, what list=allpages filters on (`apminsize`, `apprtype`, `apfilterlanglinks`). The answers'
+ * pages are harvested with them (record/harvest.ts). Where the language links of fifty pages
+ * continue past one answer (more than `lllimit=max`), the titles are asked again in halves, so
+ * that each answer shows its pages' links whole. A wiki that does not answer it (a wikitape server
+ * over fixtures, which has no prop=info: its fixtures tell all that) ends the step; replay then
+ * takes each page to have its title's default model, and flags the filters.
  */
-async function askModels(answer: (p: Record<string, string>) => Promise<{ wrong: string | null }>, titles: readonly string[]): Promise<void> {
-  for (let i = 0; i < titles.length; i += 50) {
-    if ((await answer({ action: 'query', prop: 'info', titles: titles.slice(i, i + 50).join('|') })).wrong !== null) return;
-  }
+async function askPageFacts(answer: (p: Record<string, string>) => Promise<{ body: JsonObject; wrong: string | null }>, titles: readonly string[]): Promise<void> {
+  const ask = async (some: readonly string[]): Promise<boolean> => {
+    const { body, wrong } = await answer({ action: 'query', prop: 'info|langlinks', inprop: 'protection', lllimit: 'max', titles: some.join('|') });
+    if (wrong !== null) return false;
+    if (body['continue'] === undefined || some.length === 1) return true;
+    const half = Math.ceil(some.length / 2);
+    return (await ask(some.slice(0, half))) && ask(some.slice(half));
+  };
+  for (let i = 0; i < titles.length; i += 50) if (!(await ask(titles.slice(i, i + 50)))) return;
 }
 
 /**
@@ -121,9 +130,10 @@ async function recordedAnswers(store: FileCassetteStore, name: string, upstream:
  * `wikitape snapshot`: a complete cassette of a wiki. Every list is walked to its end as its
  * module says (ListModule.snapshot: the maximum limit, every prop; list=allpages for every
  * namespace, and its redirects), so replay can synthesize any page of it; then where each
- * redirect leads, the external links and content model of every page the lists showed. Each question is asked
- * and stored by a recorder in this process; one already in the cassette is answered from it, so
- * an interrupted snapshot resumes where it stopped.
+ * redirect leads, the external links, content model, length, protections and language links of
+ * every page the lists showed. Each question is asked and stored by a recorder in this process;
+ * one already in the cassette is answered from it, so an interrupted snapshot resumes where it
+ * stopped.
  */
 export async function snapshot(options: SnapshotOptions): Promise<SnapshotProgress> {
   const cassettes = options.cassettes ?? './cassettes';
@@ -198,8 +208,8 @@ export async function snapshot(options: SnapshotOptions): Promise<SnapshotProgre
     const linked = await listLinks(walk, [...titles]);
     progress.step = 'extlinks ids';
     progress.unknownLinkIds = await recordLinkIds((p) => ask(p), linked);
-    progress.step = 'content models';
-    await askModels(answer, [...titles]);
+    progress.step = 'page info and language links';
+    await askPageFacts(answer, [...titles]);
     progress.step = 'siteinfo and userinfo';
     await ask({ action: 'query', meta: 'siteinfo', siprop: SITEINFO_PROPS });
     await ask({ action: 'query', meta: 'userinfo', uiprop: USERINFO_PROPS });

@@ -32,6 +32,10 @@ describe.each(LIVE_VERSIONS)('wikitape snapshot of MediaWiki %s', (version) => {
       // continuation points nobody recorded: they name el_ids, which the snapshot learned
       'action=query&prop=extlinks&titles=Список ссылок|Beta|Alpha&ellimit=3&format=json&formatversion=2',
       'action=query&prop=extlinks&titles=Список ссылок&ellimit=4&elprotocol=https&format=json',
+      // what list=allpages filters on beyond titles: the snapshot asked prop=info and prop=langlinks of every page
+      'action=query&list=allpages&apminsize=300&aplimit=3&format=json',
+      'action=query&list=allpages&apnamespace=0&apprtype=edit|move&apprlevel=sysop&format=json&formatversion=2',
+      'action=query&list=allpages&apfilterlanglinks=withlanglinks&apmaxsize=400&format=json',
     ]) {
       const ours = await fetch(`${replay.url}?${q}`);
       expect(ours.headers.get('x-wikitape-source')).toBe('synthesized');

@@ -1,0 +1,119 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app.js';
+import { emptyHarvest } from '../../src/cassette/format.js';
+import { ENTITY_KINDS } from '../../src/modules/index.js';
+import { harvest } from '../../src/record/harvest.js';
+import type { JsonObject } from '../../src/api/result.js';
+
+/**
+ * What list=allpages filters on beyond titles (`apminsize`/`apmaxsize`: page_len; `apprtype`,
+ * `apprlevel`, `apprexpiry`: page_restrictions; `apfilterlanglinks`: langlinks) is known from
+ * recorded `prop=info&inprop=protection` and `prop=langlinks` answers, which `wikitape snapshot`
+ * asks of every page. The cassette holds MediaWiki 1.43's answers, recorded through `wikitape
+ * record`: the complete walk of the main namespace, what `prop=info|langlinks` showed of all its
+ * pages in one answer, and Омск's language links two at a time (an answer that continues). The
+ * expected pages are the live wiki's answers to the same questions.
+ */
+const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'page-facts-1.43.json');
+const CLOCK = '2026-11-28T09:30:00Z';
+const WHOLE_INFO = 'prop=info%7Clanglinks';
+
+/** A folder holding the fixture's interactions that `keep` lets through. */
+async function cassettes(keep: (key: string) => boolean = () => true): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'wikitape-page-facts-'));
+  const c = JSON.parse(await readFile(FIXTURE, 'utf8')) as { interactions: { key: string; request: Record<string, string>; body: JsonObject }[]; entities: unknown };
+  c.interactions = c.interactions.filter((i) => keep(i.key));
+  // The entities of the answers kept, as the recorder harvests them.
+  const entities = emptyHarvest(ENTITY_KINDS);
+  for (const i of c.interactions) harvest(entities, i.body, i.request);
+  c.entities = entities;
+  await writeFile(join(dir, 'recorded.json'), JSON.stringify(c));
+  return dir;
+}
+
+async function ask(dir: string, params: Record<string, string>) {
+  const res = await request(createApp({ cassettes: dir, clock: CLOCK })).get('/wiki/api.php').query({ action: 'query', list: 'allpages', apnamespace: '0', format: 'json', formatversion: '2', ...params });
+  const body = JSON.parse(res.text) as Record<string, unknown>;
+  delete body['debuginfo'];
+  return { body, source: res.headers['x-wikitape-source'] as string, unknown: res.headers['x-wikitape-unknown'] as string | undefined };
+}
+
+const page = (pageid: number, title: string) => ({ pageid, ns: 0, title });
+const pages = (...list: ReturnType<typeof page>[]) => ({ batchcomplete: true, query: { allpages: list } });
+
+describe('list=allpages filters from recorded prop=info and prop=langlinks (MediaWiki 1.43)', () => {
+  it.each([
+    [{ apminsize: '400' }, pages(page(5, 'Екатеринбург'), page(1, 'Заглавная страница'), page(6, 'Казань'), page(35, 'Омск'), page(21, 'Список ссылок'))],
+    [
+      { apmaxsize: '150', aplimit: '3' },
+      { ...pages(page(12, 'Epsilon'), page(40, 'Hunt-writes 1.43 1795851699838-1'), page(39, 'Hunt-writes 1.43 1795851699838-1-2')), continue: { apcontinue: 'Hunt-writes_1.43_1795853742079-1', continue: '-||' } },
+    ],
+    [{ apprtype: 'edit' }, pages(page(2, 'Москва'))],
+    [{ apprtype: 'move', apprlevel: 'sysop' }, pages(page(2, 'Москва'))],
+    [{ apprtype: 'edit', apprlevel: 'sysop' }, pages()],
+    [{ apprtype: 'edit|move', apprexpiry: 'definite' }, pages()],
+    [{ apfilterlanglinks: 'withlanglinks' }, pages(page(38, 'Ёлкино'), page(37, 'Лондон'), page(35, 'Омск'), page(36, 'Томск'))],
+    [{ apfilterlanglinks: 'withoutlanglinks', aplimit: '4' }, { ...pages(page(8, 'Alpha'), page(9, 'Beta'), page(11, 'Delta'), page(12, 'Epsilon')), continue: { apcontinue: 'Gamma', continue: '-||' } }],
+    [{ apminsize: '300', apmaxsize: '400', apfilterlanglinks: 'withlanglinks' }, pages(page(37, 'Лондон'), page(36, 'Томск'))],
+  ])('%j is computed as the wiki answers it', async (params, expected) => {
+    const { body, source, unknown } = await ask(await cassettes(), params);
+    expect(unknown).toBeUndefined();
+    expect(source).toBe('synthesized');
+    expect(body).toEqual(expected);
+  });
+
+  it('without the whole prop=info answer, sizes, protections and language links stay unknown', async () => {
+    // Left: the walk, and Омск's language links two at a time (they continue: not its whole list).
+    const dir = await cassettes((key) => !key.includes(WHOLE_INFO));
+    expect((await ask(dir, { apminsize: '400' })).unknown).toContain('pages.length');
+    expect((await ask(dir, { apprtype: 'edit' })).unknown).toContain('pages.protection');
+    expect((await ask(dir, { apfilterlanglinks: 'withlanglinks' })).unknown).toContain('pages.langlinks');
+    // What the walk alone answers still is.
+    expect((await ask(dir, { aplimit: '2' })).unknown).toBeUndefined();
+  });
+
+  it('keeps a page\'s own protections, not those it has by cascade from another page', () => {
+    const into = emptyHarvest(ENTITY_KINDS);
+    // ApiQueryInfo::getProtectionInfo: page_restrictions rows (`cascade` set on a cascading one),
+    // then the protections a cascading page passes on, each naming its `source`.
+    const protection: JsonObject[] = [
+      { type: 'edit', level: 'sysop', expiry: 'infinity', cascade: true },
+      { type: 'move', level: 'sysop', expiry: '2026-12-01T00:00:00Z' },
+      { type: 'edit', level: 'sysop', expiry: 'infinity', source: 'Заглавная страница' },
+    ];
+    harvest(into, { query: { pages: [{ pageid: 7, ns: 0, title: 'Москва', contentmodel: 'wikitext', length: 167, protection }] } }, { prop: 'info', inprop: 'protection' });
+    expect(into['pages']).toEqual([
+      {
+        pageid: 7,
+        ns: 0,
+        title: 'Москва',
+        extlinks: [],
+        contentmodel: 'wikitext',
+        length: 167,
+        protection: [
+          { type: 'edit', level: 'sysop', expiry: 'infinity', cascade: true },
+          { type: 'move', level: 'sysop', expiry: '2026-12-01T00:00:00Z' },
+        ],
+      },
+    ]);
+  });
+
+  it('takes a page\'s language links only from an answer that shows all of them', () => {
+    const shown: JsonObject = { query: { pages: [{ pageid: 35, ns: 0, title: 'Омск', langlinks: [{ lang: 'de', title: 'Omsk' }] }, { pageid: 36, ns: 0, title: 'Томск' }] } };
+    const langlinksOf = (body: JsonObject, req: Record<string, string>) => {
+      const into = emptyHarvest(ENTITY_KINDS);
+      harvest(into, body, req);
+      return (into['pages'] as { langlinks?: unknown }[]).map((p) => p.langlinks);
+    };
+    expect(langlinksOf(shown, { prop: 'langlinks' })).toEqual([[{ lang: 'de', title: 'Omsk' }], []]);
+    expect(langlinksOf({ ...shown, continue: { llcontinue: '35|en', continue: '||' } }, { prop: 'langlinks' })).toEqual([undefined, undefined]);
+    expect(langlinksOf(shown, { prop: 'langlinks', llcontinue: '35|de' })).toEqual([undefined, undefined]);
+    expect(langlinksOf(shown, { prop: 'langlinks', lllang: 'de' })).toEqual([undefined, undefined]);
+    expect(langlinksOf(shown, { prop: 'info' })).toEqual([undefined, undefined]);
+  });
+});
