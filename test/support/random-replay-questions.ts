@@ -168,6 +168,14 @@ export function recordedWalks(rng: Rng, facts: LiveFacts): P[] {
     walks.push(withLimit({ list: 'allpages', apnamespace: String(ns) }, 'aplimit'));
     if (rng.chance(0.3)) walks.push({ list: 'allpages', apnamespace: String(ns), apfilterredir: rng.pick(['redirects', 'nonredirects']), aplimit: 'max' });
   }
+  // What prop=info and prop=langlinks show of a namespace's pages (list=allpages' size, protection
+  // and language-link filters read it): whole, or without protections, or with language links that
+  // continue (not each page's whole list).
+  for (const ns of rng.subset([0, 2, 4, 6, 10, 14], 0.3)) {
+    const titles = facts.pages.filter((x) => x.ns === ns).map((x) => x.title);
+    const q: P = { prop: rng.pick(['info|langlinks', 'info|langlinks', 'info', 'langlinks']), ...(rng.chance(0.8) ? { inprop: 'protection' } : {}), lllimit: rng.pick(['max', 'max', '2']) };
+    for (let i = 0; i < titles.length; i += 50) walks.push({ ...q, titles: titles.slice(i, i + 50).join('|') });
+  }
   for (const p of rng.subset(facts.pages.filter((x) => x.ns === 0), 0.4)) walks.push(withLimit({ prop: 'extlinks', titles: p.title }, 'ellimit'));
   walks.push({ prop: 'extlinks', titles: 'Список ссылок', ellimit: rng.pick(['max', '3', '10']) });
   const siprops = values(facts, 'siteinfo', 'prop').filter((p) => !['dbrepllag', 'libraries', 'extensions', 'showhooks'].includes(p));
