@@ -123,23 +123,28 @@ export async function silentlyWrongByArea(label: string, liveUrl: string, oursUr
     // wikitape's own failure (`wikitape.internal`) is flagged for users, but a bug to these hunts.
     const unknown = r.headers.get('x-wikitape-unknown');
     const flagged = r.headers.get('x-wikitape-source') === 'miss' || (unknown !== null && !unknown.split(', ').includes('wikitape.internal'));
-    return { status: r.status, text: await r.text(), headers: r.headers, flagged };
+    return { status: r.status, text: await r.text(), headers: r.headers, flagged, unknown };
   };
   const silent: string[] = [];
   for (const [area, questions] of Object.entries(areas)) {
     const counts = { equal: 0, flagged: 0, silent: 0 };
+    // What the flagged answers named (a miss without a name counts as `miss`): where replay refuses most.
+    const why = new Map<string, number>();
     for (const q of questions) {
       const [a, b] = await Promise.all([ask(liveUrl, q), ask(oursUrl, q)]);
       const differs = answerDifferences(a, b);
       if (a.status !== b.status) differs.unshift(`status: live ${a.status} / ours ${b.status}`);
       if (differs.length === 0) counts.equal++;
-      else if (b.flagged) counts.flagged++;
-      else {
+      else if (b.flagged) {
+        counts.flagged++;
+        for (const name of b.unknown?.split(', ') ?? ['miss']) why.set(name, (why.get(name) ?? 0) + 1);
+      } else {
         counts.silent++;
         silent.push(`${typeof q === 'string' ? q : JSON.stringify(q)}\n  ${differs.join('\n  ')}`);
       }
     }
-    console.log(`${label}, ${area}: ${counts.equal} equal, ${counts.flagged} flagged, ${counts.silent} silently wrong (of ${questions.length})`);
+    const named = [...why].sort((x, y) => y[1] - x[1]).map(([name, n]) => `${name} ${n}`);
+    console.log(`${label}, ${area}: ${counts.equal} equal, ${counts.flagged} flagged, ${counts.silent} silently wrong (of ${questions.length})${named.length > 0 ? `; flagged for ${named.join(', ')}` : ''}`);
     counted?.set(area, counts);
   }
   if (silent.length > 0) console.log(`silently wrong:\n${silent.join('\n')}`);
