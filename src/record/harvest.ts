@@ -94,17 +94,23 @@ function harvestPages(target: HarvestTarget, pages: JsonObject[], langlinks: boo
 }
 
 /**
- * What an answer showed of a page that list=allpages filters on and the page held differs in:
- * its content model (`prop=info`, or rvprop=contentmodel's page: a `.css` page renamed, or a page
- * changed to JSON, is not of its title's default model), its length (`prop=info`: page_len), its
- * own protections (`inprop=protection`: its page_restrictions rows, expired ones too, as
- * ApiQueryInfo reads them; not those it has by cascade from another page, which name their
- * `source`), and its language links where the answer shows all of them (`langlinks`).
+ * What an answer showed of a page that replay reads and the page held differs in: its content
+ * model (`prop=info`, or rvprop=contentmodel's page: a `.css` page renamed, or a page changed to
+ * JSON, is not of its title's default model), its length and whether it is a redirect
+ * (`prop=info`: page_len, page_is_redirect), its own protections (`inprop=protection`: its
+ * page_restrictions rows, expired ones too, as ApiQueryInfo reads them; not those it has by
+ * cascade from another page, which name their `source`), and its language links where the answer
+ * shows all of them (`langlinks`).
  */
 function pageFacts(p: JsonObject, page: Page, langlinks: boolean): Partial<Page> {
   const out: Partial<Page> = {};
   if (typeof p['contentmodel'] === 'string' && p['contentmodel'] !== page.contentmodel) out.contentmodel = p['contentmodel'];
-  if (typeof p['length'] === 'number' && p['length'] !== page.length) out.length = p['length'];
+  if (typeof p['length'] === 'number') {
+    if (p['length'] !== page.length) out.length = p['length'];
+    // prop=info says of every page whether it is a redirect (`redirect` only when it is one).
+    const redirect = p['redirect'] === true;
+    if (redirect !== page.redirect) out.redirect = redirect;
+  }
   if (Array.isArray(p['protection'])) {
     const own = asObjects(p['protection'])
       .filter((r) => r['source'] === undefined)

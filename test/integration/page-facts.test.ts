@@ -14,7 +14,8 @@ import type { JsonObject } from '../../src/api/result.js';
  * What list=allpages filters on beyond titles (`apminsize`/`apmaxsize`: page_len; `apprtype`,
  * `apprlevel`, `apprexpiry`: page_restrictions; `apfilterlanglinks`: langlinks) is known from
  * recorded `prop=info&inprop=protection` and `prop=langlinks` answers, which `wikitape snapshot`
- * asks of every page. The cassette holds MediaWiki 1.43's answers, recorded through `wikitape
+ * asks of every page; prop=info also says which pages are redirects (`apfilterredir`, a summary
+ * link's `mw-redirect`). The cassette holds MediaWiki 1.43's answers, recorded through `wikitape
  * record`: the complete walk of the main namespace, what `prop=info|langlinks` showed of all its
  * pages in one answer, and Омск's language links two at a time (an answer that continues). The
  * expected pages are the live wiki's answers to the same questions.
@@ -60,6 +61,16 @@ describe('list=allpages filters from recorded prop=info and prop=langlinks (Medi
     [{ apfilterlanglinks: 'withlanglinks' }, pages(page(38, 'Ёлкино'), page(37, 'Лондон'), page(35, 'Омск'), page(36, 'Томск'))],
     [{ apfilterlanglinks: 'withoutlanglinks', aplimit: '4' }, { ...pages(page(8, 'Alpha'), page(9, 'Beta'), page(11, 'Delta'), page(12, 'Epsilon')), continue: { apcontinue: 'Gamma', continue: '-||' } }],
     [{ apminsize: '300', apmaxsize: '400', apfilterlanglinks: 'withlanglinks' }, pages(page(37, 'Лондон'), page(36, 'Томск'))],
+    // prop=info says which pages are redirects: no walk of the redirects needed.
+    [
+      { apfilterredir: 'redirects' },
+      pages(page(40, 'Hunt-writes 1.43 1795851699838-1'), page(43, 'Hunt-writes 1.43 1795853742079-1'), page(45, 'Hunt-writes 1.43 1795855899510-1'), page(47, 'Hunt-writes 1.43 1795857759536-1'), page(28, 'Zeta')),
+    ],
+    [
+      { apfilterredir: 'nonredirects', aplimit: '5' },
+      { ...pages(page(8, 'Alpha'), page(9, 'Beta'), page(11, 'Delta'), page(12, 'Epsilon'), page(10, 'Gamma')), continue: { apcontinue: 'Hunt-writes_1.43_1795851699838-1-2', continue: '-||' } },
+    ],
+    [{ apfilterredir: 'redirects', apmaxsize: '60' }, pages(page(28, 'Zeta'))],
   ])('%j is computed as the wiki answers it', async (params, expected) => {
     const { body, source, unknown } = await ask(await cassettes(), params);
     expect(unknown).toBeUndefined();
@@ -73,8 +84,21 @@ describe('list=allpages filters from recorded prop=info and prop=langlinks (Medi
     expect((await ask(dir, { apminsize: '400' })).unknown).toContain('pages.length');
     expect((await ask(dir, { apprtype: 'edit' })).unknown).toContain('pages.protection');
     expect((await ask(dir, { apfilterlanglinks: 'withlanglinks' })).unknown).toContain('pages.langlinks');
+    expect((await ask(dir, { apfilterredir: 'nonredirects' })).unknown).toContain('pages.redirect');
     // What the walk alone answers still is.
     expect((await ask(dir, { aplimit: '2' })).unknown).toBeUndefined();
+  });
+
+  it('a summary\'s link to a redirect has the class the wiki gives it', async () => {
+    const res = await request(createApp({ cassettes: await cassettes(), clock: CLOCK }))
+      .get('/wiki/api.php')
+      .query({ action: 'parse', summary: '[[Zeta]] [[Alpha]]', prop: '', format: 'json', formatversion: '2' });
+    expect(res.headers['x-wikitape-unknown']).toBeUndefined();
+    expect(JSON.parse(res.text)['parse']).toEqual({
+      title: 'API',
+      pageid: 0,
+      parsedsummary: '<a href="/wiki/index.php/Zeta" class="mw-redirect" title="Zeta">Zeta</a> <a href="/wiki/index.php/Alpha" title="Alpha">Alpha</a>',
+    });
   });
 
   it('keeps a page\'s own protections, not those it has by cascade from another page', () => {
@@ -95,6 +119,7 @@ describe('list=allpages filters from recorded prop=info and prop=langlinks (Medi
         extlinks: [],
         contentmodel: 'wikitext',
         length: 167,
+        redirect: false,
         protection: [
           { type: 'edit', level: 'sysop', expiry: 'infinity', cascade: true },
           { type: 'move', level: 'sysop', expiry: '2026-12-01T00:00:00Z' },
