@@ -48,7 +48,7 @@ export interface ListModule<E extends object = object> extends QueryModule {
   readonly key: Required<Pick<KeyFacts, 'defaults' | 'sets'>> & KeyFacts;
   /** Its parameters by role (unprefixed names). */
   readonly roles: ListRoles;
-  /** Parameters (unprefixed) that change which entries a question sees: a complete walk has none. */
+  /** Parameters (unprefixed) that change which entries a question sees, besides its time window (roles.start, end): a complete walk has none. */
   readonly filters: readonly string[];
   /** What a walk of the list (its first page to its last, following continuation) proves. */
   readonly walk: ListWalk;
@@ -91,6 +91,12 @@ interface ListRoles {
   readonly dir: string | null;
   /** Its prop parameter, or null (a list without props). */
   readonly prop: string | null;
+  /**
+   * The parameters bounding its time window (`start`, `end`: the timestamp lists, read `newer`
+   * from `start` to `end`, `older` from `start` back to `end`), or null for a list without one.
+   */
+  readonly start: string | null;
+  readonly end: string | null;
 }
 
 /** What a walk of a list proves (cassette/coverage.ts finds the walks, replay/knowledge.ts keeps what they prove). */

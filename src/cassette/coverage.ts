@@ -3,6 +3,7 @@ import { partsCovering, type ListModule } from '../api/list-module.js';
 import { RENDERING_PARAMS, splitMulti } from '../request/canonical.js';
 import type { ParamMap } from '../request/params.js';
 import type { WalkPrefix } from '../wiki/model.js';
+import { parseTimestamp, toMw } from '../util/timestamp.js';
 
 /**
  * The coverage rule: which questions the recordings answer exactly though nobody asked them.
@@ -78,23 +79,63 @@ function pagingOf(list: ListModule): string[] {
   return [limit, cont, dir, prop].filter((r): r is string => r !== null).map((r) => list.prefix + r);
 }
 
+/** A list's time window parameters (`start`, `end`), prefixed. */
+function windowOf(list: ListModule): string[] {
+  const { start, end } = list.roles;
+  return [start, end].filter((r): r is string => r !== null).map((r) => list.prefix + r);
+}
+
 /** The parameters a page of a walk of a list may have, made once per list (a walk of 1M log events has 2,000 pages). */
 const WALK_PARAMS = new WeakMap<ListModule, ReadonlySet<string>>();
 function walkParams(list: ListModule): ReadonlySet<string> {
   let allowed = WALK_PARAMS.get(list);
-  if (!allowed) WALK_PARAMS.set(list, (allowed = new Set([...NEUTRAL, ...CLIENT_ADDED, ...pagingOf(list), ...list.walk.scopeParams.map((p) => list.prefix + p)])));
+  if (!allowed) WALK_PARAMS.set(list, (allowed = new Set([...NEUTRAL, ...CLIENT_ADDED, ...pagingOf(list), ...windowOf(list), ...list.walk.scopeParams.map((p) => list.prefix + p)])));
   return allowed;
 }
 
-/** The list and part an interaction can be a page of a complete walk of (unfiltered, successful), or null. */
-function walkOf(i: Interaction, lists: readonly ListModule[]): { list: ListModule; scope: string } | null {
+/**
+ * The list and part an interaction can be a page of a walk of (unfiltered, successful), or null;
+ * `window`: its time window's bounds as asked (`start`, `end`), if it has one (such a walk is never
+ * complete: windowPrefix says what it proves).
+ */
+function walkOf(i: Interaction, lists: readonly ListModule[]): { list: ListModule; scope: string; window: string } | null {
   const list = soleList(i.request, lists, 'beside');
   if (!list || i.status !== 200 || i.headers['mediawiki-api-error']) return null;
   const allowed = walkParams(list);
   const meta = besideWalk(i.request) ?? [];
   for (const k in i.request) if (!allowed.has(k) && k !== 'meta' && !meta.some((p) => k.startsWith(p))) return null;
   const scope = list.walk.scope(i.request);
-  return scope === null ? null : { list, scope };
+  const window = windowOf(list)
+    .map((p) => i.request[p])
+    .map((v) => v ?? '')
+    .join('|');
+  return scope === null ? null : { list, scope, window: window === '|' ? '' : window };
+}
+
+/**
+ * What a walk of a timestamp list within a time window proves, read to its end (`complete`) or
+ * not (its last `continue`: `next`), as the first pages of a walk of the list read `older` (a
+ * WalkPrefix's direction and the continuation point its stretch ends at), or null. Read `newer`
+ * from `start` to the list's end, or `older` from its newest entry back to `end`, it holds every
+ * entry from `start` (or `end`) on: the list's first entries read `older`, down to a point below
+ * every entry of that second (the timestamp, then the lowest value of each other part). Read
+ * `older` towards `end` and stopped before it, it holds the list's first entries down to its last
+ * `continue`, as a walk without a window would. Other windows prove no stretch from the list's
+ * first entry.
+ */
+function windowPrefix(list: ListModule, request: Readonly<Record<string, string>>, dir: string | null, complete: boolean, next: string | undefined, recordedAt: string): { dir: string; until: string } | null {
+  const { start, end } = list.roles;
+  if (start === null || end === null) return null;
+  const from = request[list.prefix + start];
+  const to = request[list.prefix + end];
+  const older = list.order.backwards;
+  const bound = dir === older ? (from === undefined ? to : undefined) : to === undefined ? from : undefined;
+  if (bound === undefined) return null;
+  if (!complete) return dir === older && next !== undefined ? { dir: older, until: next } : null;
+  const ms = parseTimestamp(bound, Date.parse(recordedAt));
+  if (ms === null) return null;
+  const lowest = list.order.continueTypes.slice(1).map((t) => (t === 'int' ? '-1' : ''));
+  return { dir: older, until: [toMw(ms), ...lowest].join('|') };
 }
 
 /** The list an interaction can be a page of a complete walk of (unfiltered, successful), or null. */
@@ -109,21 +150,21 @@ export function computeCoverage(interactions: Iterable<Interaction>, lists: read
 
 /** The recorded walks: the complete ones (computeCoverage), and the first pages of the others (WalkPrefix), by list module. */
 function walksIn(interactions: Iterable<Interaction>, lists: readonly ListModule[]): { covered: Map<string, Map<string, ListCoverage>>; prefixes: Map<string, WalkPrefix[]> } {
-  const byGroup = new Map<string, { list: ListModule; scope: string; pages: Interaction[] }>();
+  const byGroup = new Map<string, { list: ListModule; scope: string; window: string; pages: Interaction[] }>();
   for (const i of interactions) {
     const w = walkOf(i, lists);
     if (!w) continue;
-    const { list, scope } = w;
-    // One walk: same list and part, limit, direction and props.
+    const { list, scope, window } = w;
+    // One walk: same list and part, time window, limit, direction and props.
     const r = i.request;
-    const group = JSON.stringify([list.name, scope, r[list.prefix + list.roles.limit], list.roles.dir && r[list.prefix + list.roles.dir], list.roles.prop && r[list.prefix + list.roles.prop]]);
-    const g = byGroup.get(group) ?? { list, scope, pages: [] };
+    const group = JSON.stringify([list.name, scope, window, r[list.prefix + list.roles.limit], list.roles.dir && r[list.prefix + list.roles.dir], list.roles.prop && r[list.prefix + list.roles.prop]]);
+    const g = byGroup.get(group) ?? { list, scope, window, pages: [] };
     g.pages.push(i);
     byGroup.set(group, g);
   }
   const covered = new Map<string, Map<string, ListCoverage>>();
   const prefixes = new Map<string, WalkPrefix[]>();
-  for (const { list, scope, pages } of byGroup.values()) {
+  for (const { list, scope, window, pages } of byGroup.values()) {
     const contKey = list.prefix + list.roles.continue;
     const byCont = new Map(pages.map((p) => [p.request[contKey] ?? '', p]));
     let page = byCont.get('');
@@ -134,10 +175,24 @@ function walksIn(interactions: Iterable<Interaction>, lists: readonly ListModule
     const props = new Set(propParam === null ? [] : splitMulti(page.request[propParam] ?? ''));
     const shown = propParam !== null && page.request[propParam] === undefined ? new Set(splitMulti(list.key.defaults[propParam] ?? '')) : props;
     if (list.entity.idProps?.some((p) => !shown.has(p))) continue;
+    const dirParam = list.roles.dir === null ? null : list.prefix + list.roles.dir;
+    const dir = dirParam === null ? null : (page.request[dirParam] ?? list.key.defaults[dirParam] ?? null);
+    const first = page;
     let recordedAt = '';
     for (let steps = 0; page && steps <= pages.length; steps++) {
       if (page.recordedAt > recordedAt) recordedAt = page.recordedAt;
-      const next = (page.body['continue'] as Record<string, string> | undefined)?.[contKey];
+      const next: string | undefined = (page.body['continue'] as Record<string, string> | undefined)?.[contKey];
+      const following: Interaction | undefined = next === undefined ? undefined : byCont.get(next);
+      if (window !== '') {
+        // A walk within a time window: what it proves of the list's first entries, once its end or its last recorded page is reached.
+        if (next === undefined || !following) {
+          const held = windowPrefix(list, first.request, dir, next === undefined, next, recordedAt);
+          if (held) prefixes.set(list.name, [...(prefixes.get(list.name) ?? []), { scope, ...held, recordedAt }]);
+          break;
+        }
+        page = following;
+        continue;
+      }
       if (next === undefined) {
         const parts = covered.get(list.name) ?? new Map<string, ListCoverage>();
         const before = parts.get(scope);
@@ -146,10 +201,7 @@ function walksIn(interactions: Iterable<Interaction>, lists: readonly ListModule
         covered.set(list.name, parts);
         break;
       }
-      const following = byCont.get(next);
       if (!following) {
-        const dirParam = list.roles.dir === null ? null : list.prefix + list.roles.dir;
-        const dir = dirParam === null ? null : (page.request[dirParam] ?? list.key.defaults[dirParam] ?? null);
         const held = prefixes.get(list.name) ?? [];
         held.push({ scope, dir, until: next, recordedAt });
         prefixes.set(list.name, held);
@@ -247,7 +299,7 @@ export function isCovered(params: ParamMap, coverage: ReadonlyMap<string, Readon
   // (a part walked completely, or one holding it: the props of any one of them)
   const covs = scope === null || !parts ? [] : partsCovering(list, parts.keys(), scope).map((s) => parts.get(s)!);
   if (covs.length === 0) return false;
-  const allowed = new Set([...pagingOf(list), ...[...list.filters, ...list.walk.scopeParams].map((p) => list.prefix + p)]);
+  const allowed = new Set([...pagingOf(list), ...windowOf(list), ...[...list.filters, ...list.walk.scopeParams].map((p) => list.prefix + p)]);
   for (const k of Object.keys(request)) {
     if (!NEUTRAL.has(k) && !RENDERING_PARAMS.has(k) && !allowed.has(k)) return false;
   }

@@ -70,7 +70,7 @@ export const allpages: ListModule<Page> = {
   params: allpagesParams,
   // Cassettes recorded before list=allpages was built in keep their keys: no defaults are folded in.
   key: { defaults: {}, sets: ['apprtype', 'apprlevel'] },
-  roles: { limit: 'limit', continue: 'continue', dir: 'dir', prop: null },
+  roles: { limit: 'limit', continue: 'continue', dir: 'dir', prop: null, start: null, end: null },
   filters: ['from', 'to', 'prefix', 'minsize', 'maxsize', 'prtype', 'prlevel', 'prfiltercascade', 'prexpiry', 'filterlanglinks'],
   walk: {
     scopeParams: ['namespace', 'filterredir'],
@@ -145,7 +145,7 @@ export const allpages: ListModule<Page> = {
       // (the window ends at `to` and past the titles `prefix` starts, in the reading direction)
       const past = (k: string) => (desc ? lo !== null && compareKeys([k], [lo]) < 0 : hi !== null && compareKeys([k], [hi]) > 0);
       const pastPrefix = (k: string) => prefix !== null && (desc ? compareKeys([k], [prefix]) < 0 : !k.startsWith(prefix) && compareKeys([k], [prefix]) > 0);
-      needWalkedWindow(ctx, this, rows, limit, pv.str(v['dir']), `${ns}`, ([k]) => past(String(k)) || pastPrefix(String(k)));
+      needWalkedWindow(ctx, this, rows, limit, pv.str(v['dir']), `${ns}`, { pastEnd: ([k]) => past(String(k)) || pastPrefix(String(k)) });
     } else {
       // Filters that flag what they cannot know read every page of the window (as before).
       rows = byRedirect(ctx, this, ns, filterredir, firstOf(read, inPrefix, Infinity));

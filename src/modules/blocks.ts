@@ -10,7 +10,7 @@ import { entityKind, tableOf } from '../wiki/model.js';
 import { fieldColumn, type IndexColumn, type IndexKey, type IndexSpecs } from '../wiki/entity-table.js';
 import { atLeast } from '../wiki/profile.js';
 import { requireMaxOneParameter } from './checks.js';
-import { compareKeys, deriveUserId, fixtureEntry, ipUserId, type FixtureFields, takePage, windowRange, memoKey, needWalkedWindow, needProps, pastWindowEnd, needPropsOfAll, putField, showRows } from './list-support.js';
+import { compareKeys, deriveUserId, fixtureEntry, ipUserId, type FixtureFields, takePage, windowRange, memoKey, needWalkedWindow, needProps, timeWindow, needPropsOfAll, putField, showRows } from './list-support.js';
 import { entityMw } from '../util/timestamp.js';
 import { escapeHtmlAllowEntities, formatUntitledComment } from './parse-summary.js';
 import { apiClass, continueCondition, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
@@ -108,8 +108,8 @@ export const blocks: ListModule<Block> = {
   cacheMode: 'private',
   debug: blocksDebug,
   key: { defaults: { bkprop: 'by|expiry|flags|id|reason|timestamp|user', bkdir: 'older', bklimit: '10' }, sets: ['bkprop', 'bkshow', 'bkids', 'bkusers'] },
-  roles: { limit: 'limit', continue: 'continue', dir: 'dir', prop: 'prop' },
-  filters: ['ids', 'users', 'ip', 'show', 'start', 'end'],
+  roles: { limit: 'limit', continue: 'continue', dir: 'dir', prop: 'prop', start: 'start', end: 'end' },
+  filters: ['ids', 'users', 'ip', 'show'],
   walk: { scopeParams: [], scope: () => '' },
   props: PROPS_139,
   snapshot: [{ bklimit: 'max', bkprop: PROPS_139.join('|') }],
@@ -187,7 +187,7 @@ export const blocks: ListModule<Block> = {
     const tests = blockTests(ctx, v);
     const rows: Block[] = [];
     for (const b of inOrder) if (tests.every((t) => t(b)) && rows.push(b) > limit) break;
-    needWalkedWindow(ctx, this, rows, limit, pv.str(v['dir']), '', pastWindowEnd(() => windowRange(ctx, v, this.order.continueTypes), pv.str(v['dir'])));
+    needWalkedWindow(ctx, this, rows, limit, pv.str(v['dir']), '', timeWindow(ctx, v, this.order.continueTypes));
     const { page, next } = takePage(rows, limit);
     const props = new Set(pv.list(v['prop']));
     for (const b of page) needProps(ctx, 'blocks', b, props);

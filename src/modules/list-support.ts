@@ -279,7 +279,10 @@ export function needCompleteList(ctx: ApiContext, list: Pick<ListModule, 'name' 
  * are the wiki's when the row after the page lies before that one. A page that ends before
  * `limit` + 1 rows is known when its window's end (`pastEnd`: whether a key lies past it, in the
  * reading direction; `leend`, `apto`, `apprefix`) comes before that row; at the list's end, or past
- * that row, it stays flagged.
+ * that row, it stays flagged. A page read the other way is known when its window starts inside the
+ * stretch (`startsPast`: whether the window's start lies past a key in the reading direction;
+ * `lestart`, a continuation point): it reads from there towards the list's first entry, all of it
+ * within the stretch.
  */
 export function needWalkedWindow<E extends object>(
   ctx: ApiContext,
@@ -288,8 +291,9 @@ export function needWalkedWindow<E extends object>(
   limit: number,
   dir: string | null,
   scope = '',
-  pastEnd: (key: SortKey) => boolean = () => false,
+  window: WindowChecks = {},
 ): void {
+  const { pastEnd = () => false, startsPast = () => false } = window;
   const k = ctx.knows;
   if (!k) return;
   const walked = k.walks.get(list.name);
@@ -301,12 +305,49 @@ export function needWalkedWindow<E extends object>(
   const key = after === undefined ? null : list.order.key(after);
   const tail = key === null ? null : key.slice(key.length - types.length);
   for (const p of k.walkPrefixes.get(list.name) ?? []) {
-    if (backwards(p.dir) !== backwards(dir) || partsCovering(list, [p.scope], scope).length === 0) continue;
+    if (partsCovering(list, [p.scope], scope).length === 0) continue;
     const until = continuePoint(p.until, types);
     if (until === null) continue;
+    if (backwards(p.dir) !== backwards(dir)) {
+      if (startsPast(until)) return;
+      continue;
+    }
     if (tail === null ? pastEnd(until) : backwards(dir) ? compareKeys(tail, until) > 0 : compareKeys(tail, until) < 0) return;
   }
   ctx.unknown(`${list.name}.entries`);
+}
+
+/**
+ * For needWalkedWindow: whether the question's window (windowRange's, worked out only when asked)
+ * starts past a key (the last parts of a timestamp-ordered list's key, as its continuation names
+ * them) in `dir`'s direction, strictly: one of its start bounds (`start`, the continuation point)
+ * lies past it over the bound's own parts, so no entry the key's second (or point) holds is read.
+ */
+function windowStartsPast(window: () => { from: IndexKey[]; to: IndexKey[] }, dir: string | null): (key: SortKey) => boolean {
+  const newer = dir === 'newer';
+  let starts: IndexKey[] | null = null;
+  return (key) => {
+    // (the start bounds are on the side the reading comes from)
+    starts ??= newer ? window().from : window().to;
+    return starts.some((b) => (newer ? compareKeys(b, key.slice(0, b.length)) > 0 : compareKeys(b, key.slice(0, b.length)) < 0));
+  };
+}
+
+/** What needWalkedWindow asks of a question's window: whether a key lies past its end, and whether it starts past a key (none given: never). */
+interface WindowChecks {
+  readonly pastEnd?: (key: SortKey) => boolean;
+  readonly startsPast?: (key: SortKey) => boolean;
+}
+
+/**
+ * For needWalkedWindow on a timestamp-ordered list: pastWindowEnd and windowStartsPast of the
+ * question's window (windowRange, worked out once, and only when one of them asks).
+ */
+export function timeWindow(ctx: ApiContext, v: ParamValues, continueTypes: readonly ContinueType[]): WindowChecks {
+  let range: { from: IndexKey[]; to: IndexKey[] } | null = null;
+  const window = () => (range ??= windowRange(ctx, v, continueTypes));
+  const dir = pv.str(v['dir']);
+  return { pastEnd: pastWindowEnd(window, dir), startsPast: windowStartsPast(window, dir) };
 }
 
 /**
@@ -315,7 +356,7 @@ export function needWalkedWindow<E extends object>(
  * only when asked: most pages never need it), read in `dir`'s direction: outside the `end` bound
  * (each bound compared over its own parts). No `end`: never.
  */
-export function pastWindowEnd(window: () => { from: IndexKey[]; to: IndexKey[] }, dir: string | null): (key: SortKey) => boolean {
+function pastWindowEnd(window: () => { from: IndexKey[]; to: IndexKey[] }, dir: string | null): (key: SortKey) => boolean {
   const newer = dir === 'newer';
   let ends: IndexKey[] | null = null;
   return (key) => {

@@ -10,7 +10,7 @@ import { decodeCharReferences, parseTitle, type TitleContext } from '../wiki/tit
 import { titleContext } from '../wiki/site-tables.js';
 import { requireMaxOneParameter } from './checks.js';
 import { hiddenLogTypes, logActions, logTypes, readsRestrictedLog } from './log-types.js';
-import { deriveUserId, fixtureEntry, ipUserId, type FixtureFields, takePage, memoKey, needWalkedWindow, needProps, pastWindowEnd, needPropsOfAll, putField, showRows, windowRange } from './list-support.js';
+import { deriveUserId, fixtureEntry, ipUserId, type FixtureFields, takePage, memoKey, needWalkedWindow, needProps, timeWindow, needPropsOfAll, putField, showRows, windowRange } from './list-support.js';
 import { fieldColumn, type IndexColumn, type IndexKey, type IndexSpecs } from '../wiki/entity-table.js';
 import { entityMw } from '../util/timestamp.js';
 import { isAllowed, userCanSeeRevDel } from '../api/session.js';
@@ -178,9 +178,9 @@ export const logevents: ListModule<LogEvent> = {
     userCanSeeRevDel(caller) ? 'private' : pv.list(v['prop']).includes('parsedcomment') || readsRestrictedLog((r) => isAllowed(caller, r)) ? 'anon-public-user-private' : 'public',
   debug: logeventsDebug,
   key: { defaults: { leprop: 'comment|details|ids|timestamp|title|type|user', ledir: 'older', lelimit: '10' }, sets: ['leprop'], titles: ['letitle'] },
-  roles: { limit: 'limit', continue: 'continue', dir: 'dir', prop: 'prop' },
+  roles: { limit: 'limit', continue: 'continue', dir: 'dir', prop: 'prop', start: 'start', end: 'end' },
   // (its other filters pick the part of the log a walk covers: SCOPE_PARAMS)
-  filters: ['start', 'end'],
+  filters: [],
   walk: {
     scopeParams: SCOPE_PARAMS,
     scope: logScope,
@@ -276,7 +276,7 @@ export const logevents: ListModule<LogEvent> = {
     // MediaWiki reads limit + 1 rows in the list's order: so many are read here, from the order's index.
     const rows: LogEvent[] = [];
     for (const e of eventsAsked(ctx, v)) if (rows.push(e) > limit) break;
-    needWalkedWindow(ctx, this, rows, limit, pv.str(v['dir']), askedScope(ctx), pastWindowEnd(() => windowRange(ctx, v, this.order.continueTypes), pv.str(v['dir'])));
+    needWalkedWindow(ctx, this, rows, limit, pv.str(v['dir']), askedScope(ctx), timeWindow(ctx, v, this.order.continueTypes));
     const { page, next } = takePage(rows, limit);
     const props = new Set(pv.list(v['prop']));
     const rights = hiddenRights(ctx);

@@ -4,7 +4,7 @@ import { mergeKnown, type ListModule } from '../api/list-module.js';
 import type { JsonObject } from '../api/result.js';
 import { entityKind, tableOf } from '../wiki/model.js';
 import { fieldColumn } from '../wiki/entity-table.js';
-import { compareKeys, deriveUserId, fixtureEntry, ipUserId, type FixtureFields, takePage, windowRange, memoKey, needWalkedWindow, needProps, pastWindowEnd, needPropsOfAll, putField, showRows } from './list-support.js';
+import { compareKeys, deriveUserId, fixtureEntry, ipUserId, type FixtureFields, takePage, windowRange, memoKey, needWalkedWindow, needProps, timeWindow, needPropsOfAll, putField, showRows } from './list-support.js';
 import { entityMw } from '../util/timestamp.js';
 import { apiClass, fetchedRows, genderCacheLookup, sqlLimit, type DebugFacts, type DebugInput } from '../api/debug.js';
 import { atLeast } from '../wiki/profile.js';
@@ -61,8 +61,8 @@ export const protectedtitles: ListModule<ProtectedTitle> = {
   cacheMode: (v) => (pv.list(v['prop']).includes('parsedcomment') ? 'anon-public-user-private' : 'public'),
   debug: protectedtitlesDebug,
   key: { defaults: { ptprop: 'level|timestamp', ptdir: 'older', ptlimit: '10' }, sets: ['ptprop', 'ptlevel', 'ptnamespace'] },
-  roles: { limit: 'limit', continue: 'continue', dir: 'dir', prop: 'prop' },
-  filters: ['namespace', 'level', 'start', 'end'],
+  roles: { limit: 'limit', continue: 'continue', dir: 'dir', prop: 'prop', start: 'start', end: 'end' },
+  filters: ['namespace', 'level'],
   walk: { scopeParams: [], scope: () => '' },
   props: PROPS,
   snapshot: [{ ptlimit: 'max', ptprop: PROPS.join('|') }],
@@ -112,7 +112,7 @@ export const protectedtitles: ListModule<ProtectedTitle> = {
     const newer = v['dir'] === 'newer';
     rows.sort((a, b) => compareKeys(key(a), key(b)) * (newer ? 1 : -1));
     const limit = pv.num(v['limit']) ?? 10;
-    needWalkedWindow(ctx, this, rows, limit, pv.str(v['dir']), '', pastWindowEnd(() => windowRange(ctx, v, this.order.continueTypes), pv.str(v['dir'])));
+    needWalkedWindow(ctx, this, rows, limit, pv.str(v['dir']), '', timeWindow(ctx, v, this.order.continueTypes));
     const { page, next } = takePage(rows, limit);
     const props = new Set(pv.list(v['prop']));
     // B/C: userid comes with user too.

@@ -44,6 +44,7 @@ describe.each(LISTS.map((l) => [l.name, l] as const))('the list module %s', (_na
       expect(specs[list.roles.continue]?.type).toBe('string');
       if (list.roles.dir) expect(specs[list.roles.dir]?.type).toBe('enum');
       if (list.roles.prop) expect(specs[list.roles.prop]).toMatchObject({ type: 'enum', multi: true });
+      for (const bound of [list.roles.start, list.roles.end]) if (bound) expect(specs[bound]?.type).toBe('timestamp');
     }
   });
 
