@@ -158,8 +158,11 @@ export function recordedWalks(rng: Rng, facts: LiveFacts): P[] {
     const part = rng.pick<P>([{ letype: e.type }, { leaction: `${e.type}/${e.action}` }, { leuser: e.user ?? 'Admin' }, { letype: e.type, lenamespace: String(e.ns ?? 0) }]);
     walks.push(withLimit({ list: 'logevents', leprop: someOf(rng, leprops, 0.8), ...part }, 'lelimit'));
   }
+  // The log since a time, as a bot that polls it records it: read newer from a start to its end.
+  if (rng.chance(0.5)) walks.push({ list: 'logevents', leprop: props(leprops, ['ids', 'timestamp']), ledir: 'newer', lestart: rng.pick(facts.events).timestamp, lelimit: rng.pick(['max', '20']) });
   const bkprops = values(facts, 'blocks', 'prop');
   walks.push(withLimit({ list: 'blocks', bkprop: props(bkprops, ['id', 'timestamp']) }, 'bklimit'));
+  if (rng.chance(0.3) && facts.blocks.length > 0) walks.push({ list: 'blocks', bkprop: props(bkprops, ['id', 'timestamp']), bkdir: 'newer', bkstart: rng.pick(facts.blocks).timestamp, bklimit: 'max' });
   if (rng.chance(0.4)) walks.push({ list: 'blocks', bkprop: someOf(rng, bkprops, 0.7), bkshow: rng.pick(values(facts, 'blocks', 'show')) });
   const ptprops = values(facts, 'protectedtitles', 'prop');
   walks.push(withLimit({ list: 'protectedtitles', ptprop: props(ptprops, ['timestamp']) }, 'ptlimit'));
@@ -380,6 +383,8 @@ function nearWalk(rng: Rng, facts: LiveFacts, w: P, drawn: P): P {
       const extra = rng.chance(0.15) ? [rng.pick(declared)] : [];
       out[k] = someOf(rng, [...new Set([...vs.filter(() => rng.chance(0.7)), ...extra])].concat(vs.length > 0 ? [] : [rng.pick(declared)]), 0.9) || v;
     } else if (k === 'titles') out[k] = v.split('|').map((t) => (rng.chance(0.4) ? spelling(rng, facts, t) : t)).join('|');
+    // A time window's bound moved to another moment of the list (a bot's "since" is its own clock's).
+    else if (/^(?:le|bk|pt)(?:start|end)$/.test(k) && rng.chance(0.6)) out[k] = timestampForm(rng, rng.pick(facts.events).timestamp);
     else out[k] = v;
   }
   for (const [k, v] of Object.entries(drawn)) if (!(k in out) && !/(?:limit|prop|titles)$/.test(k) && rng.chance(0.3)) out[k] = v;
