@@ -1,5 +1,3 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import request from 'supertest';
@@ -9,6 +7,7 @@ import { emptyHarvest } from '../../src/cassette/format.js';
 import { ENTITY_KINDS } from '../../src/modules/index.js';
 import { harvest } from '../../src/record/harvest.js';
 import type { JsonObject } from '../../src/api/result.js';
+import { askReplay, expectComputed, recordedPart } from '../support/recorded-fixture.js';
 
 /**
  * What list=allpages filters on beyond titles (`apminsize`/`apmaxsize`: page_len; `apprtype`,
@@ -24,25 +23,8 @@ const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 
 const CLOCK = '2026-11-28T09:30:00Z';
 const WHOLE_INFO = 'prop=info%7Clanglinks';
 
-/** A folder holding the fixture's interactions that `keep` lets through. */
-async function cassettes(keep: (key: string) => boolean = () => true): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'wikitape-page-facts-'));
-  const c = JSON.parse(await readFile(FIXTURE, 'utf8')) as { interactions: { key: string; request: Record<string, string>; body: JsonObject }[]; entities: unknown };
-  c.interactions = c.interactions.filter((i) => keep(i.key));
-  // The entities of the answers kept, as the recorder harvests them.
-  const entities = emptyHarvest(ENTITY_KINDS);
-  for (const i of c.interactions) harvest(entities, i.body, i.request);
-  c.entities = entities;
-  await writeFile(join(dir, 'recorded.json'), JSON.stringify(c));
-  return dir;
-}
-
-async function ask(dir: string, params: Record<string, string>) {
-  const res = await request(createApp({ cassettes: dir, clock: CLOCK })).get('/wiki/api.php').query({ action: 'query', list: 'allpages', apnamespace: '0', format: 'json', formatversion: '2', ...params });
-  const body = JSON.parse(res.text) as Record<string, unknown>;
-  delete body['debuginfo'];
-  return { body, source: res.headers['x-wikitape-source'] as string, unknown: res.headers['x-wikitape-unknown'] as string | undefined };
-}
+const cassettes = (keep?: (key: string) => boolean) => recordedPart(FIXTURE, keep);
+const ask = (dir: string, params: Record<string, string>) => askReplay(dir, CLOCK, { list: 'allpages', apnamespace: '0', ...params });
 
 const page = (pageid: number, title: string) => ({ pageid, ns: 0, title });
 const pages = (...list: ReturnType<typeof page>[]) => ({ batchcomplete: true, query: { allpages: list } });
@@ -72,10 +54,7 @@ describe('list=allpages filters from recorded prop=info and prop=langlinks (Medi
     ],
     [{ apfilterredir: 'redirects', apmaxsize: '60' }, pages(page(28, 'Zeta'))],
   ])('%j is computed as the wiki answers it', async (params, expected) => {
-    const { body, source, unknown } = await ask(await cassettes(), params);
-    expect(unknown).toBeUndefined();
-    expect(source).toBe('synthesized');
-    expect(body).toEqual(expected);
+    expectComputed(await ask(await cassettes(), params), expected);
   });
 
   it('without the whole prop=info answer, sizes, protections and language links stay unknown', async () => {

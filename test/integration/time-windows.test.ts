@@ -1,14 +1,7 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
-import type { JsonObject } from '../../src/api/result.js';
-import { emptyHarvest } from '../../src/cassette/format.js';
-import { ENTITY_KINDS } from '../../src/modules/index.js';
-import { harvest } from '../../src/record/harvest.js';
+import { askReplay, expectComputed, recordedPart } from '../support/recorded-fixture.js';
 
 /**
  * The log read the other way from its first pages, and walks within a time window
@@ -24,24 +17,8 @@ const PROPS = 'ids|timestamp|type|title|user';
 const FIRST_PAGES = (key: string) => key.includes('ledir=older&lelimit=10');
 const WINDOWS = (key: string) => key.includes('start=');
 
-/** A folder holding the fixture's interactions that `keep` lets through, with the entities they show. */
-async function cassettes(keep: (key: string) => boolean): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'wikitape-time-windows-'));
-  const c = JSON.parse(await readFile(FIXTURE, 'utf8')) as { interactions: { key: string; request: Record<string, string>; body: JsonObject }[]; entities: unknown };
-  c.interactions = c.interactions.filter((i) => keep(i.key));
-  const entities = emptyHarvest(ENTITY_KINDS);
-  for (const i of c.interactions) harvest(entities, i.body, i.request);
-  c.entities = entities;
-  await writeFile(join(dir, 'recorded.json'), JSON.stringify(c));
-  return dir;
-}
-
-async function ask(dir: string, params: Record<string, string>) {
-  const res = await request(createApp({ cassettes: dir, clock: CLOCK })).get('/wiki/api.php').query({ action: 'query', format: 'json', formatversion: '2', ...params });
-  const body = JSON.parse(res.text) as Record<string, unknown>;
-  delete body['debuginfo'];
-  return { body, source: res.headers['x-wikitape-source'] as string, unknown: res.headers['x-wikitape-unknown'] as string | undefined };
-}
+const cassettes = (keep: (key: string) => boolean) => recordedPart(FIXTURE, keep);
+const ask = (dir: string, params: Record<string, string>) => askReplay(dir, CLOCK, params);
 
 const log = (params: Record<string, string>) => ({ list: 'logevents', leprop: PROPS, ...params });
 type Entry = [logid: number, ns: number, title: string, pageid: number, logpage: number, revid: number | null, type: string, action: string, timestamp: string];
@@ -89,10 +66,7 @@ describe('the log read newer from inside its recorded first pages (MediaWiki 1.4
     // A continuation point inside that second, after the stretch's end.
     [{ ledir: 'newer', lecontinue: '20261128060306|93', lelimit: '4' }, page([93, 94, 95, 96], '20261128074313|97')],
   ])('%j is computed as the wiki answers it', async (params, expected) => {
-    const { body, source, unknown } = await ask(await cassettes(FIRST_PAGES), log(params));
-    expect(unknown).toBeUndefined();
-    expect(source).toBe('synthesized');
-    expect(body).toEqual(expected);
+    expectComputed(await ask(await cassettes(FIRST_PAGES), log(params)), expected);
   });
 
   it.each<Record<string, string>>([
@@ -115,10 +89,7 @@ describe('walks within a time window (MediaWiki 1.43)', () => {
     [log({ letype: 'block', ledir: 'newer', lestart: '2026-11-28T08:00:00Z' }), page([102, 103, 106, 107, 110, 111])],
     [{ list: 'blocks', bkdir: 'newer', bkstart: '2026-11-28T09:00:00Z', bkprop: 'id|user|timestamp|expiry' }, { batchcomplete: true, query: { blocks: [] } }],
   ])('%j is computed as the wiki answers it', async (params, expected) => {
-    const { body, source, unknown } = await ask(await cassettes(WINDOWS), params);
-    expect(unknown).toBeUndefined();
-    expect(source).toBe('synthesized');
-    expect(body).toEqual(expected);
+    expectComputed(await ask(await cassettes(WINDOWS), params), expected);
   });
 
   it.each([
