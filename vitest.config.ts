@@ -5,6 +5,11 @@ import { defineConfig } from 'vitest/config';
 // if anything is left in the run's folder (WIKITAPE_KEEP_TMP=1 keeps them all).
 const SCRATCH_RUN = 'test/support/scratch-tmp.ts';
 const SCRATCH_FILE = 'test/support/scratch-file.ts';
+// The live tests ask the live wikis (and write to them): only a run that names their project
+// (`npm run test:live`, whose scripts/test-live.mjs runs `vitest run --project live`) has it, so a
+// bare `npx vitest run` runs the unit and example tiers, as `npm test` does.
+const argv = process.argv;
+const LIVE = argv.includes('--project=live') || argv.some((a, i) => a === 'live' && argv[i - 1] === '--project');
 
 export default defineConfig({
   test: {
@@ -36,17 +41,21 @@ export default defineConfig({
           setupFiles: [SCRATCH_FILE],
         },
       },
-      {
-        test: {
-          name: 'live',
-          include: ['test/live/**/*.test.ts'],
-          testTimeout: 120_000,
-          hookTimeout: 300_000,
-          fileParallelism: false,
-          globalSetup: [SCRATCH_RUN],
-          setupFiles: [SCRATCH_FILE],
-        },
-      },
+      ...(LIVE ? [liveProject()] : []),
     ],
   },
 });
+
+function liveProject() {
+  return {
+    test: {
+      name: 'live',
+      include: ['test/live/**/*.test.ts'],
+      testTimeout: 120_000,
+      hookTimeout: 300_000,
+      fileParallelism: false,
+      globalSetup: [SCRATCH_RUN],
+      setupFiles: [SCRATCH_FILE],
+    },
+  };
+}
