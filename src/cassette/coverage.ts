@@ -105,11 +105,8 @@ function walkOf(i: Interaction, lists: readonly ListModule[]): { list: ListModul
   const meta = besideWalk(i.request) ?? [];
   for (const k in i.request) if (!allowed.has(k) && k !== 'meta' && !meta.some((p) => k.startsWith(p))) return null;
   const scope = list.walk.scope(i.request);
-  const window = windowOf(list)
-    .map((p) => i.request[p])
-    .map((v) => v ?? '')
-    .join('|');
-  return scope === null ? null : { list, scope, window: window === '|' ? '' : window };
+  const bounds = windowOf(list).map((p) => i.request[p]);
+  return scope === null ? null : { list, scope, window: bounds.every((b) => b === undefined) ? '' : JSON.stringify(bounds) };
 }
 
 /**

@@ -187,7 +187,7 @@ export const blocks: ListModule<Block> = {
     const tests = blockTests(ctx, v);
     const rows: Block[] = [];
     for (const b of inOrder) if (tests.every((t) => t(b)) && rows.push(b) > limit) break;
-    needWalkedWindow(ctx, this, rows, limit, pv.str(v['dir']), '', timeWindow(ctx, v, this.order.continueTypes));
+    needWalkedWindow(ctx, this, rows, limit, pv.str(v['dir']), '', timeWindow(ctx, v, this.order));
     const { page, next } = takePage(rows, limit);
     const props = new Set(pv.list(v['prop']));
     for (const b of page) needProps(ctx, 'blocks', b, props);

@@ -317,22 +317,6 @@ export function needWalkedWindow<E extends object>(
   ctx.unknown(`${list.name}.entries`);
 }
 
-/**
- * For needWalkedWindow: whether the question's window (windowRange's, worked out only when asked)
- * starts past a key (the last parts of a timestamp-ordered list's key, as its continuation names
- * them) in `dir`'s direction, strictly: one of its start bounds (`start`, the continuation point)
- * lies past it over the bound's own parts, so no entry the key's second (or point) holds is read.
- */
-function windowStartsPast(window: () => { from: IndexKey[]; to: IndexKey[] }, dir: string | null): (key: SortKey) => boolean {
-  const newer = dir === 'newer';
-  let starts: IndexKey[] | null = null;
-  return (key) => {
-    // (the start bounds are on the side the reading comes from)
-    starts ??= newer ? window().from : window().to;
-    return starts.some((b) => (newer ? compareKeys(b, key.slice(0, b.length)) > 0 : compareKeys(b, key.slice(0, b.length)) < 0));
-  };
-}
-
 /** What needWalkedWindow asks of a question's window: whether a key lies past its end, and whether it starts past a key (none given: never). */
 interface WindowChecks {
   readonly pastEnd?: (key: SortKey) => boolean;
@@ -340,29 +324,25 @@ interface WindowChecks {
 }
 
 /**
- * For needWalkedWindow on a timestamp-ordered list: pastWindowEnd and windowStartsPast of the
- * question's window (windowRange, worked out once, and only when one of them asks).
+ * needWalkedWindow's checks of a timestamp-ordered list's question, over its window (windowRange,
+ * worked out once, and only when a check asks: most pages need neither), each bound compared over
+ * its own parts with a key (the last parts of the list's key, as its continuation names them),
+ * in the reading direction (`order.backwards`: the `dir` that reads from the newest entry):
+ * `pastEnd`, a key lies outside the `end` bound (on the side the reading goes to; no `end`:
+ * never); `startsPast`, one of its start bounds (`start`, the continuation point, on the side the
+ * reading comes from) lies strictly past a key, so no entry of that key's second (or point) is read.
  */
-export function timeWindow(ctx: ApiContext, v: ParamValues, continueTypes: readonly ContinueType[]): WindowChecks {
+export function timeWindow(ctx: ApiContext, v: ParamValues, order: Pick<ListModule['order'], 'continueTypes' | 'backwards'>): WindowChecks {
   let range: { from: IndexKey[]; to: IndexKey[] } | null = null;
-  const window = () => (range ??= windowRange(ctx, v, continueTypes));
+  const window = () => (range ??= windowRange(ctx, v, order.continueTypes));
+  // (a `dir` left out reads as the list's default, `older`, as windowRange takes it)
   const dir = pv.str(v['dir']);
-  return { pastEnd: pastWindowEnd(window, dir), startsPast: windowStartsPast(window, dir) };
-}
-
-/**
- * For needWalkedWindow: whether a key (the last parts of a timestamp-ordered list's key, as its
- * continuation names them) lies past the end of the question's window (windowRange's, worked out
- * only when asked: most pages never need it), read in `dir`'s direction: outside the `end` bound
- * (each bound compared over its own parts). No `end`: never.
- */
-function pastWindowEnd(window: () => { from: IndexKey[]; to: IndexKey[] }, dir: string | null): (key: SortKey) => boolean {
-  const newer = dir === 'newer';
-  let ends: IndexKey[] | null = null;
-  return (key) => {
-    // (the end bound is on the side the reading goes to; the continuation's is on the side it starts from)
-    ends ??= newer ? window().to : window().from;
-    return ends.some((b) => (newer ? compareKeys(key.slice(0, b.length), b) > 0 : compareKeys(key.slice(0, b.length), b) < 0));
+  const forward = dir !== null && dir !== order.backwards;
+  /** Whether `a` lies past `b` in the reading direction. */
+  const past = (a: SortKey, b: SortKey) => (forward ? compareKeys(a, b) > 0 : compareKeys(a, b) < 0);
+  return {
+    pastEnd: (key) => (forward ? window().to : window().from).some((b) => past(key.slice(0, b.length), b)),
+    startsPast: (key) => (forward ? window().from : window().to).some((b) => past(b, key.slice(0, b.length))),
   };
 }
 

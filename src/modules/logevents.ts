@@ -276,7 +276,7 @@ export const logevents: ListModule<LogEvent> = {
     // MediaWiki reads limit + 1 rows in the list's order: so many are read here, from the order's index.
     const rows: LogEvent[] = [];
     for (const e of eventsAsked(ctx, v)) if (rows.push(e) > limit) break;
-    needWalkedWindow(ctx, this, rows, limit, pv.str(v['dir']), askedScope(ctx), timeWindow(ctx, v, this.order.continueTypes));
+    needWalkedWindow(ctx, this, rows, limit, pv.str(v['dir']), askedScope(ctx), timeWindow(ctx, v, this.order));
     const { page, next } = takePage(rows, limit);
     const props = new Set(pv.list(v['prop']));
     const rights = hiddenRights(ctx);

@@ -112,7 +112,7 @@ export const protectedtitles: ListModule<ProtectedTitle> = {
     const newer = v['dir'] === 'newer';
     rows.sort((a, b) => compareKeys(key(a), key(b)) * (newer ? 1 : -1));
     const limit = pv.num(v['limit']) ?? 10;
-    needWalkedWindow(ctx, this, rows, limit, pv.str(v['dir']), '', timeWindow(ctx, v, this.order.continueTypes));
+    needWalkedWindow(ctx, this, rows, limit, pv.str(v['dir']), '', timeWindow(ctx, v, this.order));
     const { page, next } = takePage(rows, limit);
     const props = new Set(pv.list(v['prop']));
     // B/C: userid comes with user too.
